@@ -1,0 +1,253 @@
+package dev.cnioperator.testkit;
+
+import io.fabric8.kubeapitest.KubeAPIServer;
+import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
+import io.fabric8.kubernetes.api.model.authentication.BoundObjectReference;
+import io.fabric8.kubernetes.api.model.authentication.TokenRequest;
+import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real Kubernetes control plane made of processes on loopback: etcd and kube-apiserver started by
+ * fabric8's kube-api-test in offline mode (binaries from {@code e2e/bin/provision}), and
+ * kube-controller-manager beside them so that owner-reference garbage collection, namespace
+ * deletion and service-account creation behave as in a cluster.
+ *
+ * <p>{@link #shared()} starts one per JVM, stopped when the JVM exits; {@link #start()} starts a
+ * private one the caller closes.
+ */
+public final class LocalControlPlane implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(LocalControlPlane.class);
+  private static final String[] CONTROLLERS = {
+    "garbage-collector-controller", "namespace-controller", "serviceaccount-controller"
+  };
+  private static volatile LocalControlPlane shared;
+
+  private final KubeAPIServer apiServer;
+  private final Path workDir;
+  private final Path kubeconfig;
+  private final KubernetesClient client;
+  private final Process controllerManager;
+
+  private LocalControlPlane(KubeAPIServer apiServer, Path workDir) throws IOException {
+    this.apiServer = apiServer;
+    this.workDir = workDir;
+    this.kubeconfig = workDir.resolve("kubeconfig");
+    Files.writeString(kubeconfig, apiServer.getKubeConfigYaml());
+    this.client =
+        new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(readKubeconfig())).build();
+    this.controllerManager = startControllerManager();
+  }
+
+  /** The control plane every test in this JVM shares; started on first use. */
+  public static LocalControlPlane shared() {
+    LocalControlPlane cp = shared;
+    if (cp == null) {
+      synchronized (LocalControlPlane.class) {
+        if (shared == null) {
+          shared = start();
+          LocalControlPlane started = shared;
+          Runtime.getRuntime().addShutdownHook(new Thread(started::close, "control-plane-stop"));
+        }
+        cp = shared;
+      }
+    }
+    return cp;
+  }
+
+  /** Starts a private control plane; fails (CI) or skips when the binaries are not built. */
+  public static LocalControlPlane start() {
+    Path bin = ToolPaths.kubernetesBinDir();
+    for (String b : List.of("kube-apiserver", "etcd", "kubectl", "kube-controller-manager")) {
+      Prerequisites.requireExecutable(bin.resolve(b), b);
+    }
+    long t0 = System.nanoTime();
+    KubeAPIServer server =
+        new KubeAPIServer(
+            KubeAPIServerConfigBuilder.anAPIServerConfig()
+                .withOfflineMode(true)
+                .withApiServerVersion(ToolPaths.kubernetesVersion())
+                .withApiServerFlag("--bind-address", "127.0.0.1")
+                .withStartupTimeout(120_000)
+                .withWaitForEtcdHealthCheckOnStartup(true)
+                .build());
+    server.start();
+    try {
+      LocalControlPlane cp =
+          new LocalControlPlane(server, Files.createTempDirectory("cni-operator-controlplane"));
+      log.info(
+          "event=control-plane-started server={} millis={}",
+          cp.serverUrl(),
+          (System.nanoTime() - t0) / 1_000_000);
+      return cp;
+    } catch (IOException | RuntimeException e) {
+      server.stop();
+      throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
+    }
+  }
+
+  /** An admin client (system:masters). */
+  public KubernetesClient client() {
+    return client;
+  }
+
+  /** An admin kubeconfig file, for kubectl, helm and the product's processes. */
+  public Path kubeconfigFile() {
+    return kubeconfig;
+  }
+
+  public String serverUrl() {
+    return client.getConfiguration().getMasterUrl();
+  }
+
+  public int apiServerPort() {
+    return URI.create(serverUrl()).getPort();
+  }
+
+  /** Runs the pinned kubectl against this control plane. */
+  public CommandResult kubectl(String... args) {
+    return kubectlWithInput(null, args);
+  }
+
+  /** Runs kubectl with {@code stdin} (for {@code apply -f -}). */
+  public CommandResult kubectlWithInput(String stdin, String... args) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(ToolPaths.kubectl().toString());
+    cmd.add("--kubeconfig=" + kubeconfig);
+    cmd.addAll(List.of(args));
+    return Commands.run(
+        cmd,
+        Map.of(),
+        stdin == null ? null : stdin.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+        Duration.ofMinutes(2));
+  }
+
+  /**
+   * Mints a token for a ServiceAccount (TokenRequest API), creating nothing: the account must
+   * exist. {@code boundObject} may be null, or a Pod or Secret reference to bind the token to.
+   */
+  public String serviceAccountToken(
+      String namespace, String serviceAccount, Duration ttl, BoundObjectReference boundObject) {
+    TokenRequest request =
+        new TokenRequestBuilder()
+            .withNewSpec()
+            .withExpirationSeconds(ttl.toSeconds())
+            .withBoundObjectRef(boundObject)
+            .endSpec()
+            .build();
+    TokenRequest answer =
+        client
+            .serviceAccounts()
+            .inNamespace(namespace)
+            .withName(serviceAccount)
+            .tokenRequest(request);
+    return answer.getStatus().getToken();
+  }
+
+  public String serviceAccountToken(String namespace, String serviceAccount, Duration ttl) {
+    return serviceAccountToken(namespace, serviceAccount, ttl, null);
+  }
+
+  /** A client that authenticates with {@code token} only (no client certificate). */
+  public KubernetesClient clientForToken(String token) {
+    return new KubernetesClientBuilder().withConfig(configForToken(token)).build();
+  }
+
+  /** A client configuration that authenticates with {@code token} only. */
+  public Config configForToken(String token) {
+    Config admin = client.getConfiguration();
+    return new ConfigBuilder(Config.empty())
+        .withMasterUrl(admin.getMasterUrl())
+        .withCaCertFile(admin.getCaCertFile())
+        .withCaCertData(admin.getCaCertData())
+        .withOauthToken(token)
+        .build();
+  }
+
+  /** Writes a kubeconfig for {@code token} into {@code file}, for a process run as that account. */
+  public Path writeKubeconfigForToken(String token, Path file) {
+    Config admin = client.getConfiguration();
+    String yaml =
+        """
+        apiVersion: v1
+        kind: Config
+        clusters:
+        - name: local
+          cluster:
+            server: %s
+            certificate-authority: %s
+        users:
+        - name: token
+          user:
+            token: %s
+        contexts:
+        - name: local
+          context: {cluster: local, user: token}
+        current-context: local
+        """
+            .formatted(admin.getMasterUrl(), admin.getCaCertFile(), token);
+    try {
+      Files.writeString(file, yaml);
+      return file;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    try {
+      if (controllerManager.isAlive()) {
+        controllerManager.destroy();
+        if (!controllerManager.waitFor(10, TimeUnit.SECONDS)) {
+          controllerManager.destroyForcibly();
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    client.close();
+    apiServer.stop();
+  }
+
+  private String readKubeconfig() {
+    try {
+      return Files.readString(kubeconfig);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private Process startControllerManager() throws IOException {
+    Path logFile = workDir.resolve("kube-controller-manager.log");
+    List<String> cmd =
+        List.of(
+            ToolPaths.kubeControllerManager().toString(),
+            "--kubeconfig=" + kubeconfig,
+            "--controllers=" + String.join(",", CONTROLLERS),
+            "--leader-elect=false",
+            "--bind-address=127.0.0.1",
+            "--secure-port=0",
+            "--concurrent-gc-syncs=5",
+            "--v=1");
+    Process p =
+        new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(logFile.toFile()).start();
+    log.info("event=controller-manager-started log={}", logFile);
+    return p;
+  }
+}

@@ -1,0 +1,106 @@
+package dev.cnioperator.testkit;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Where the provisioned tools are: the paths {@code e2e/bin/provision env} prints (the pinned
+ * control-plane binaries, helm, cnitool and the reference plugins), read once per JVM. Each getter
+ * fails (CI) or skips (elsewhere) when its tool has not been built.
+ */
+public final class ToolPaths {
+  private static volatile Map<String, String> env;
+
+  private ToolPaths() {}
+
+  /** The checkout's root directory: {@code CNI_OPERATOR_ROOT}, or found upwards from here. */
+  public static Path repoRoot() {
+    String fromEnv = System.getenv("CNI_OPERATOR_ROOT");
+    if (fromEnv != null && Files.isRegularFile(Path.of(fromEnv, "e2e/bin/provision"))) {
+      return Path.of(fromEnv).toAbsolutePath();
+    }
+    for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
+      if (Files.isRegularFile(p.resolve("e2e/bin/provision"))) {
+        return p;
+      }
+    }
+    throw new IllegalStateException(
+        "cannot find the checkout root (no e2e/bin/provision above "
+            + Path.of("").toAbsolutePath()
+            + "); set CNI_OPERATOR_ROOT");
+  }
+
+  /** The pinned Kubernetes version, for example {@code 1.34.4}. */
+  public static String kubernetesVersion() {
+    return value("KUBEAPITEST_K8S_VERSION");
+  }
+
+  /** The directory with kube-apiserver, kube-controller-manager, kubectl and etcd. */
+  public static Path kubernetesBinDir() {
+    return Path.of(value("KUBEAPITEST_BIN"));
+  }
+
+  public static Path kubectl() {
+    return Prerequisites.requireExecutable(kubernetesBinDir().resolve("kubectl"), "kubectl");
+  }
+
+  public static Path kubeControllerManager() {
+    return Prerequisites.requireExecutable(
+        kubernetesBinDir().resolve("kube-controller-manager"), "kube-controller-manager");
+  }
+
+  public static Path helm() {
+    return Prerequisites.requireExecutable(Path.of(value("CNI_OPERATOR_HELM")), "helm");
+  }
+
+  public static Path cnitool() {
+    return Prerequisites.requireExecutable(Path.of(value("CNI_OPERATOR_CNITOOL")), "cnitool");
+  }
+
+  /** The reference plugins built from the Go module proxy at the pinned release (CNI 1.1.0). */
+  public static Path pluginDir() {
+    Path dir = Path.of(value("CNI_OPERATOR_PLUGINS"));
+    Prerequisites.requireExecutable(dir.resolve("bridge"), "the reference CNI plugins");
+    return dir;
+  }
+
+  /** Debian's containernetworking-plugins (CNI up to 1.0.0). */
+  public static Path debianPluginDir() {
+    Path dir = Path.of("/usr/lib/cni");
+    Prerequisites.requireExecutable(
+        dir.resolve("bridge"), "Debian's containernetworking-plugins (apt-get install it)");
+    return dir;
+  }
+
+  private static String value(String key) {
+    Map<String, String> values = env;
+    if (values == null) {
+      synchronized (ToolPaths.class) {
+        if (env == null) {
+          env = readProvisionEnv();
+        }
+        values = env;
+      }
+    }
+    String v = values.get(key);
+    if (v == null) {
+      throw new IllegalStateException("e2e/bin/provision env printed no " + key);
+    }
+    return v;
+  }
+
+  private static Map<String, String> readProvisionEnv() {
+    Path script = repoRoot().resolve("e2e/bin/provision");
+    CommandResult r = Commands.run("bash", script.toString(), "env").orThrow(script + " env");
+    Map<String, String> values = new HashMap<>();
+    for (String line : r.stdout().split("\n")) {
+      int eq = line.indexOf('=');
+      if (eq > 0) {
+        values.put(line.substring(0, eq), line.substring(eq + 1));
+      }
+    }
+    return Map.copyOf(values);
+  }
+}
