@@ -46,7 +46,8 @@ class CnitoolSmokeIT {
     }
     if (network != null) {
       try (Stream<Path> cached = Files.list(Path.of("/var/lib/cni/results"))) {
-        cached.filter(p -> p.getFileName().toString().startsWith(network + "-"))
+        cached
+            .filter(p -> p.getFileName().toString().startsWith(network + "-"))
             .forEach(p -> p.toFile().delete());
       } catch (IOException ignored) {
         // no cache directory: nothing to clean
@@ -59,7 +60,9 @@ class CnitoolSmokeIT {
       throws IOException {
     Path confDir = Files.createDirectories(work.resolve("net.d"));
     Path ipamDir = work.resolve("ipam");
-    Files.writeString(confDir.resolve("10-smoke.conflist"), """
+    Files.writeString(
+        confDir.resolve("10-smoke.conflist"),
+        """
         {
           "cniVersion": "1.1.0",
           "name": "%s",
@@ -76,7 +79,8 @@ class CnitoolSmokeIT {
             }
           ]
         }
-        """.formatted(network, bridge, ipamDir));
+        """
+            .formatted(network, bridge, ipamDir));
 
     cnitool("add").orThrow("cnitool add");
     String addresses = netns.exec("ip", "-4", "-o", "addr", "show", "dev", "eth0");
@@ -107,8 +111,10 @@ class CnitoolSmokeIT {
       return List.of();
     }
     try (Stream<Path> files = Files.list(dir)) {
-      return files.map(p -> p.getFileName().toString())
-          .filter(n -> n.matches("\\d+\\.\\d+\\.\\d+\\.\\d+")).toList();
+      return files
+          .map(p -> p.getFileName().toString())
+          .filter(n -> n.matches("\\d+\\.\\d+\\.\\d+\\.\\d+"))
+          .toList();
     }
   }
 }
