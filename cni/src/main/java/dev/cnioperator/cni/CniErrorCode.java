@@ -3,9 +3,9 @@ package dev.cnioperator.cni;
 import java.util.Optional;
 
 /**
- * The well-known error codes of SPEC-1.1.0.md, Section 6 ("Error"). Codes 0-99 are reserved for
- * the spec; 100 and above belong to plugins, and 900-999 are used by this runtime for its own
- * failures (as libcni uses 999 for "plugin output was not valid JSON").
+ * The well-known error codes of SPEC-1.1.0.md, Section 6 ("Error"). Codes 0-99 are reserved for the
+ * spec; 100 and above belong to plugins, and 900-999 are used by this runtime for its own failures
+ * (as libcni uses 999 for "plugin output was not valid JSON").
  */
 public enum CniErrorCode {
   INCOMPATIBLE_VERSION(1, "Incompatible CNI version"),
@@ -17,8 +17,8 @@ public enum CniErrorCode {
   INVALID_NETWORK_CONFIG(7, "Invalid network config"),
   TRY_AGAIN_LATER(11, "Try again later"),
   PLUGIN_NOT_AVAILABLE(50, "The plugin is not available"),
-  LIMITED_CONNECTIVITY(51, "The plugin is not available and existing containers may have limited"
-      + " connectivity"),
+  LIMITED_CONNECTIVITY(
+      51, "The plugin is not available and existing containers may have limited" + " connectivity"),
   // This runtime's own codes (outside the spec's and plugins' ranges):
   PLUGIN_NOT_FOUND(901, "Plugin binary not found on CNI_PATH"),
   PLUGIN_TIMEOUT(902, "Plugin did not finish in time and was killed"),

@@ -6,8 +6,8 @@ import java.util.Optional;
 /**
  * A CNI specification version ("0.3.0" ... "1.1.0"), ordered, with what each version allows.
  *
- * <p>Versions this runtime can speak are {@link #SUPPORTED}; 0.1.0 and 0.2.0 are known only so their
- * results can be read (SPEC-1.1.0.md, Section 5 "Version considerations").
+ * <p>Versions this runtime can speak are {@link #SUPPORTED}; 0.1.0 and 0.2.0 are known only so
+ * their results can be read (SPEC-1.1.0.md, Section 5 "Version considerations").
  */
 public record CniVersion(int major, int minor, int patch) implements Comparable<CniVersion> {
 
