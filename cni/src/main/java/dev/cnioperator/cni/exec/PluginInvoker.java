@@ -1,0 +1,127 @@
+package dev.cnioperator.cni.exec;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cnioperator.cni.CniErrorCode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one plugin for one verb following SPEC-1.1.0.md Section 2: finds the binary on {@code
+ * CNI_PATH}, builds the {@code CNI_*} environment, and turns a failed run into a {@link
+ * PluginException} carrying the plugin's own error (or code 999 when it printed none).
+ */
+public final class PluginInvoker {
+  private static final Logger LOG = LoggerFactory.getLogger(PluginInvoker.class);
+  private static final int SHOWN_OUTPUT_BYTES = 256;
+
+  private final PluginExecutor executor;
+  private final PluginLocator locator;
+  private final Duration timeout;
+  private final ObjectMapper json = new ObjectMapper();
+
+  public PluginInvoker(PluginExecutor executor, PluginLocator locator, Duration timeout) {
+    this.executor = executor;
+    this.locator = locator;
+    this.timeout = timeout;
+  }
+
+  public PluginLocator locator() {
+    return locator;
+  }
+
+  /**
+   * Runs plugin {@code type} with {@code verb}.
+   *
+   * @param attachment the attachment for ADD, DEL and CHECK; ignored (may be null) otherwise
+   * @return the plugin's stdout after a zero exit
+   * @throws PluginException when the plugin exited non-zero
+   */
+  public byte[] invoke(String type, Verb verb, Attachment attachment, byte[] stdin) {
+    Path binary = locator.find(type);
+    Map<String, String> env = environment(verb, attachment);
+    long started = System.nanoTime();
+    ExecResult result = executor.execute(binary, env, stdin, timeout);
+    LOG.debug(
+        "event=plugin-exec plugin={} verb={} container={} exit={} millis={}",
+        type,
+        verb,
+        attachment == null ? "" : attachment.containerId(),
+        result.exitCode(),
+        (System.nanoTime() - started) / 1_000_000);
+    if (!result.succeeded()) {
+      throw failure(type, verb, result);
+    }
+    return result.stdout();
+  }
+
+  /** The environment of SPEC-1.1.0.md Section 2 for this verb, and nothing else. */
+  Map<String, String> environment(Verb verb, Attachment attachment) {
+    Map<String, String> env = new LinkedHashMap<>();
+    env.put("CNI_COMMAND", verb.name());
+    env.put("CNI_PATH", locator.cniPathValue());
+    if (verb.isAttachmentVerb()) {
+      env.put("CNI_CONTAINERID", attachment.containerId());
+      env.put("CNI_NETNS", attachment.netns());
+      env.put("CNI_IFNAME", attachment.ifName());
+      env.put("CNI_ARGS", attachment.cniArgsValue());
+    } else if (verb == Verb.VERSION) {
+      // Plugins built against an old skel demanded these even for VERSION; libcni sends dummies.
+      env.put("CNI_NETNS", "dummy");
+      env.put("CNI_IFNAME", "dummy");
+    }
+    return env;
+  }
+
+  /**
+   * Decodes a failed run: the plugin's error object from stdout, or a 999 saying what it printed.
+   */
+  PluginException failure(String type, Verb verb, ExecResult result) {
+    String stderr = result.stderrText();
+    JsonNode error = parseObject(result.stdout());
+    if (error != null && error.path("code").isIntegralNumber()) {
+      return new PluginException(
+          error.get("code").asInt(),
+          error.path("msg").asText(""),
+          error.path("details").asText(""),
+          type,
+          verb,
+          result.exitCode(),
+          stderr);
+    }
+    String printed =
+        result.stdout().length == 0
+            ? "stdout was empty"
+            : "stdout began with: " + firstBytes(result.stdout());
+    return new PluginException(
+        CniErrorCode.INVALID_PLUGIN_OUTPUT.code(),
+        "plugin " + type + " failed with exit code " + result.exitCode() + " and no CNI error",
+        printed,
+        type,
+        verb,
+        result.exitCode(),
+        stderr);
+  }
+
+  /** The first bytes of some plugin output, for an error message. */
+  public static String firstBytes(byte[] output) {
+    int n = Math.min(output.length, SHOWN_OUTPUT_BYTES);
+    String shown = new String(output, 0, n, StandardCharsets.UTF_8);
+    return "\"" + shown + (output.length > n ? "...\"" : "\"");
+  }
+
+  private JsonNode parseObject(byte[] stdout) {
+    try {
+      JsonNode node = json.readTree(stdout);
+      return node != null && node.isObject() ? node : null;
+    } catch (IOException e) {
+      return null;
+    }
+  }
+}
