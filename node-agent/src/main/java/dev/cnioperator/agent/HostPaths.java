@@ -1,0 +1,69 @@
+package dev.cnioperator.agent;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * The node directories the agent works in. Each is configurable because tests point them at a
+ * per-node sandbox and some distributions (k3s, for one) keep CNI files elsewhere.
+ *
+ * @param confDir where conflists live, read by the container runtime ({@code /etc/cni/net.d})
+ * @param binDir where plugin binaries live ({@code /opt/cni/bin})
+ * @param cacheDir libcni's cache of attachments ({@code /var/lib/cni})
+ * @param netnsDir where named network namespaces are mounted ({@code /var/run/netns})
+ * @param stateDir the agent's own state: its manifest ({@code /var/lib/cni-node-agent})
+ * @param bundledPluginDir the plugin binaries shipped with the agent ({@code
+ *     /opt/cni-node-agent/plugins})
+ */
+public record HostPaths(
+    Path confDir, Path binDir, Path cacheDir, Path netnsDir, Path stateDir, Path bundledPluginDir) {
+
+  public static final Path DEFAULT_CONF_DIR = Path.of("/etc/cni/net.d");
+  public static final Path DEFAULT_BIN_DIR = Path.of("/opt/cni/bin");
+  public static final Path DEFAULT_CACHE_DIR = Path.of("/var/lib/cni");
+  public static final Path DEFAULT_NETNS_DIR = Path.of("/var/run/netns");
+  public static final Path DEFAULT_STATE_DIR = Path.of("/var/lib/cni-node-agent");
+  public static final Path DEFAULT_BUNDLED_PLUGIN_DIR = Path.of("/opt/cni-node-agent/plugins");
+
+  /** The production layout. */
+  public static HostPaths defaults() {
+    return new HostPaths(
+        DEFAULT_CONF_DIR,
+        DEFAULT_BIN_DIR,
+        DEFAULT_CACHE_DIR,
+        DEFAULT_NETNS_DIR,
+        DEFAULT_STATE_DIR,
+        DEFAULT_BUNDLED_PLUGIN_DIR);
+  }
+
+  /**
+   * Every directory under one root, as a per-node test sandbox has them: {@code
+   * <root>/etc/cni/net.d} and so on. The netns directory stays the machine's, because network
+   * namespaces are real.
+   */
+  public static HostPaths under(Path root, Path bundledPluginDir) {
+    return new HostPaths(
+        root.resolve("etc/cni/net.d"),
+        root.resolve("opt/cni/bin"),
+        root.resolve("var/lib/cni"),
+        DEFAULT_NETNS_DIR,
+        root.resolve("var/lib/cni-node-agent"),
+        bundledPluginDir);
+  }
+
+  /** These paths as command-line flags of {@code run}, for starting the agent as a process. */
+  public Map<String, String> asFlags() {
+    return Map.of(
+        "--conf-dir", confDir.toString(),
+        "--bin-dir", binDir.toString(),
+        "--cache-dir", cacheDir.toString(),
+        "--netns-dir", netnsDir.toString(),
+        "--state-dir", stateDir.toString(),
+        "--bundled-plugin-dir", bundledPluginDir.toString());
+  }
+
+  /** The manifest of what the agent wrote on this node. */
+  public Path manifestFile() {
+    return stateDir.resolve("manifest.json");
+  }
+}

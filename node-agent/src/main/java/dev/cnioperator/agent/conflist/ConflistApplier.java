@@ -1,0 +1,104 @@
+package dev.cnioperator.agent.conflist;
+
+import dev.cnioperator.agent.conflist.ConflistAction.Conflict;
+import dev.cnioperator.agent.conflist.ConflistAction.Forget;
+import dev.cnioperator.agent.conflist.ConflistAction.Hold;
+import dev.cnioperator.agent.conflist.ConflistAction.Keep;
+import dev.cnioperator.agent.conflist.ConflistAction.Reject;
+import dev.cnioperator.agent.conflist.ConflistAction.Remove;
+import dev.cnioperator.agent.conflist.ConflistAction.Write;
+import dev.cnioperator.agent.host.HostFiles;
+import dev.cnioperator.agent.host.Manifest;
+import dev.cnioperator.agent.host.ManifestStore;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Carries out {@link ConflistSync}'s actions on the conf dir. The manifest is saved before a file
+ * is renamed into place and after one is deleted, so after a kill at any point the manifest still
+ * names every file the agent may have written.
+ */
+public final class ConflistApplier {
+  private static final Logger LOG = LoggerFactory.getLogger(ConflistApplier.class);
+
+  private final HostFiles files;
+  private final ManifestStore store;
+  private final Path confDir;
+
+  public ConflistApplier(HostFiles files, ManifestStore store, Path confDir) {
+    this.files = files;
+    this.store = store;
+    this.confDir = confDir;
+  }
+
+  /** Applies {@code actions} and returns one outcome per desired network, in action order. */
+  public List<NetworkOutcome> apply(List<ConflistAction> actions, Manifest manifest)
+      throws IOException {
+    List<NetworkOutcome> outcomes = new ArrayList<>();
+    Manifest current = manifest;
+    for (ConflistAction action : actions) {
+      if (action instanceof Write w) {
+        current = write(w, current);
+        outcomes.add(NetworkOutcome.applied(w.desired(), w.reason().isDrift()));
+      } else if (action instanceof Keep k) {
+        outcomes.add(NetworkOutcome.applied(k.desired(), false));
+      } else if (action instanceof Conflict c) {
+        LOG.warn(
+            "event=conflist-conflict network={} file={}",
+            c.desired().network(),
+            c.desired().fileName());
+        outcomes.add(NetworkOutcome.conflict(c.desired(), c.message()));
+      } else if (action instanceof Reject r) {
+        LOG.warn(
+            "event=conflist-rejected network={} reason=\"{}\"", r.desired().network(), r.message());
+        outcomes.add(NetworkOutcome.failed(r.desired(), null, r.message()));
+      } else if (action instanceof Hold h) {
+        outcomes.add(NetworkOutcome.failed(h.desired(), ownedSha(current, h), h.message()));
+      } else if (action instanceof Remove r) {
+        current = remove(r.fileName(), current);
+      } else if (action instanceof Forget f) {
+        LOG.info("event=conflist-forgotten file={} reason=\"{}\"", f.fileName(), f.why());
+        current = current.withoutConflist(f.fileName());
+        store.save(current);
+      }
+    }
+    return outcomes;
+  }
+
+  private Manifest write(Write w, Manifest manifest) throws IOException {
+    DesiredConflist d = w.desired();
+    Manifest next = manifest.withConflist(d.fileName(), d.sha256(), d.network());
+    store.save(next);
+    files.writeAtomically(confDir.resolve(d.fileName()), d.bytes(), false);
+    LOG.info(
+        "event=conflist-written network={} file={} sha256={} reason={}",
+        d.network(),
+        d.fileName(),
+        d.sha256(),
+        w.reason());
+    return next;
+  }
+
+  private Manifest remove(String fileName, Manifest manifest) throws IOException {
+    files.delete(confDir.resolve(fileName));
+    Manifest next = manifest.withoutConflist(fileName);
+    store.save(next);
+    LOG.info("event=conflist-removed file={}", fileName);
+    return next;
+  }
+
+  private String ownedSha(Manifest manifest, Hold h) {
+    try {
+      String disk = files.sha256(confDir.resolve(h.desired().fileName())).orElse(null);
+      return manifest.conflist(h.desired().fileName()).filter(m -> m.isOwnVersion(disk)).isPresent()
+          ? disk
+          : null;
+    } catch (IOException e) {
+      return null;
+    }
+  }
+}

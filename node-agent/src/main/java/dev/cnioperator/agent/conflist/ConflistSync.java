@@ -1,0 +1,88 @@
+package dev.cnioperator.agent.conflist;
+
+import dev.cnioperator.agent.conflist.ConflistAction.Conflict;
+import dev.cnioperator.agent.conflist.ConflistAction.Forget;
+import dev.cnioperator.agent.conflist.ConflistAction.Hold;
+import dev.cnioperator.agent.conflist.ConflistAction.Keep;
+import dev.cnioperator.agent.conflist.ConflistAction.Reject;
+import dev.cnioperator.agent.conflist.ConflistAction.Remove;
+import dev.cnioperator.agent.conflist.ConflistAction.Write;
+import dev.cnioperator.agent.conflist.ConflistAction.WriteReason;
+import dev.cnioperator.agent.host.ManagedFile;
+import dev.cnioperator.agent.host.Manifest;
+import dev.cnioperator.agent.host.Sha256;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Decides what to do with the conf dir: desired conflists + the manifest of what the agent owns +
+ * what is on disk in, actions out. Pure, so every ownership rule is a unit test.
+ */
+public final class ConflistSync {
+
+  /**
+   * @param desired what the CniNode spec lists, in spec order
+   * @param heldBack networks that must not be (re)written now, with the reason
+   * @param manifest what the agent owns
+   * @param onDisk sha256 of every file present in the conf dir, by file name
+   */
+  public List<ConflistAction> plan(
+      List<DesiredConflist> desired,
+      Map<String, String> heldBack,
+      Manifest manifest,
+      Map<String, String> onDisk) {
+    List<ConflistAction> actions = new ArrayList<>();
+    Set<String> claimed = new HashSet<>();
+    for (DesiredConflist d : desired) {
+      Optional<String> problem = ConflistFileName.problem(d.fileName());
+      if (problem.isPresent()) {
+        actions.add(new Reject(d, problem.get()));
+      } else if (!claimed.add(d.fileName())) {
+        actions.add(new Reject(d, "fileName " + d.fileName() + " is listed twice in the spec"));
+      } else if (!Sha256.hex(d.bytes()).equals(d.sha256())) {
+        actions.add(new Reject(d, "content does not match its sha256 " + d.sha256()));
+      } else if (heldBack.containsKey(d.network())) {
+        actions.add(new Hold(d, heldBack.get(d.network())));
+      } else {
+        actions.add(decide(d, manifest.conflist(d.fileName()), onDisk.get(d.fileName())));
+      }
+    }
+    for (String fileName : manifest.conflists().keySet()) {
+      if (!claimed.contains(fileName)) {
+        actions.add(leave(fileName, manifest.conflists().get(fileName), onDisk.get(fileName)));
+      }
+    }
+    return actions;
+  }
+
+  private static ConflistAction decide(
+      DesiredConflist d, Optional<ManagedFile> owned, String diskSha256) {
+    if (owned.isEmpty()) {
+      return diskSha256 == null
+          ? new Write(d, WriteReason.CREATE)
+          : new Conflict(
+              d, "a file named " + d.fileName() + " that this agent did not write is in the way");
+    }
+    if (diskSha256 == null) {
+      return new Write(d, WriteReason.RESTORE_REMOVED);
+    }
+    if (!owned.get().isOwnVersion(diskSha256)) {
+      return new Write(d, WriteReason.RESTORE_CHANGED);
+    }
+    return diskSha256.equals(d.sha256()) ? new Keep(d) : new Write(d, WriteReason.UPDATE);
+  }
+
+  private static ConflistAction leave(String fileName, ManagedFile owned, String diskSha256) {
+    if (diskSha256 == null) {
+      return new Forget(fileName, "already gone from disk");
+    }
+    if (!owned.isOwnVersion(diskSha256)) {
+      return new Forget(fileName, "changed by someone else, so it is theirs now; left in place");
+    }
+    return new Remove(fileName);
+  }
+}

@@ -1,0 +1,38 @@
+package dev.cnioperator.agent.conflist;
+
+/**
+ * What became of one network on this node in a pass; becomes its entry in the CniNode status.
+ *
+ * @param appliedSha256 the sha256 of the agent's file on disk for this network, or null
+ * @param drift true when the pass restored a file someone else changed or removed
+ */
+public record NetworkOutcome(
+    String network,
+    String fileName,
+    State state,
+    String appliedSha256,
+    String message,
+    boolean drift) {
+
+  /** The states a CniNode status reports for a network. */
+  public enum State {
+    Applied,
+    Failed,
+    Conflict
+  }
+
+  public static NetworkOutcome applied(DesiredConflist d, boolean drift) {
+    String message =
+        drift ? "restored " + d.fileName() + " after someone changed or removed it" : "";
+    return new NetworkOutcome(d.network(), d.fileName(), State.Applied, d.sha256(), message, drift);
+  }
+
+  public static NetworkOutcome failed(DesiredConflist d, String appliedSha256, String message) {
+    return new NetworkOutcome(
+        d.network(), d.fileName(), State.Failed, appliedSha256, message, false);
+  }
+
+  public static NetworkOutcome conflict(DesiredConflist d, String message) {
+    return new NetworkOutcome(d.network(), d.fileName(), State.Conflict, null, message, false);
+  }
+}

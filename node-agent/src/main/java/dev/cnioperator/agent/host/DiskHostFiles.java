@@ -1,0 +1,119 @@
+package dev.cnioperator.agent.host;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+/** {@link HostFiles} on the real file system, with fsync where durability needs it. */
+public final class DiskHostFiles implements HostFiles {
+
+  /** Marks our temporary files, so leftovers after a kill are recognisably ours to remove. */
+  static final String TEMP_MARK = ".cni-node-agent-";
+
+  private static final Set<PosixFilePermission> FILE_MODE =
+      PosixFilePermissions.fromString("rw-r--r--");
+  private static final Set<PosixFilePermission> EXECUTABLE_MODE =
+      PosixFilePermissions.fromString("rwxr-xr-x");
+
+  @Override
+  public Optional<byte[]> read(Path file) throws IOException {
+    try {
+      return Optional.of(Files.readAllBytes(file));
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    }
+  }
+
+  @Override
+  public void writeAtomically(Path file, byte[] content, boolean executable) throws IOException {
+    Path temp = newTemporaryFile(file.getParent(), file.getFileName().toString());
+    try {
+      try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.WRITE)) {
+        ByteBuffer buf = ByteBuffer.wrap(content);
+        while (buf.hasRemaining()) {
+          ch.write(buf);
+        }
+        ch.force(true);
+      }
+      moveAtomically(temp, file, executable);
+    } finally {
+      Files.deleteIfExists(temp);
+    }
+  }
+
+  @Override
+  public void moveAtomically(Path source, Path target, boolean executable) throws IOException {
+    Files.setPosixFilePermissions(source, executable ? EXECUTABLE_MODE : FILE_MODE);
+    try (FileChannel ch = FileChannel.open(source, StandardOpenOption.WRITE)) {
+      ch.force(true);
+    }
+    Files.move(source, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    fsyncDirectory(target.getParent());
+  }
+
+  @Override
+  public Path newTemporaryFile(Path dir, String forName) throws IOException {
+    // Leading dot and ".tmp" ending: libcni, containerd and CRI-O only read .conf/.conflist/.json.
+    Path temp = dir.resolve("." + forName + TEMP_MARK + UUID.randomUUID() + ".tmp");
+    return Files.createFile(temp, PosixFilePermissions.asFileAttribute(FILE_MODE));
+  }
+
+  @Override
+  public boolean delete(Path file) throws IOException {
+    boolean existed = Files.deleteIfExists(file);
+    if (existed) {
+      fsyncDirectory(file.getParent());
+    }
+    return existed;
+  }
+
+  @Override
+  public List<String> list(Path dir) throws IOException {
+    List<String> names = new ArrayList<>();
+    if (!Files.isDirectory(dir)) {
+      return names;
+    }
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+      for (Path p : entries) {
+        if (Files.isRegularFile(p)) {
+          names.add(p.getFileName().toString());
+        }
+      }
+    }
+    names.sort(null);
+    return names;
+  }
+
+  @Override
+  public void createDirectories(Path dir) throws IOException {
+    Files.createDirectories(dir);
+  }
+
+  @Override
+  public void removeLeftoverTemporaryFiles(Path dir) throws IOException {
+    for (String name : list(dir)) {
+      if (name.startsWith(".") && name.contains(TEMP_MARK) && name.endsWith(".tmp")) {
+        Files.deleteIfExists(dir.resolve(name));
+      }
+    }
+  }
+
+  private static void fsyncDirectory(Path dir) throws IOException {
+    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+      ch.force(true);
+    }
+  }
+}

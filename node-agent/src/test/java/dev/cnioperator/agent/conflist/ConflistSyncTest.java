@@ -1,0 +1,167 @@
+package dev.cnioperator.agent.conflist;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cnioperator.agent.conflist.ConflistAction.Conflict;
+import dev.cnioperator.agent.conflist.ConflistAction.Forget;
+import dev.cnioperator.agent.conflist.ConflistAction.Hold;
+import dev.cnioperator.agent.conflist.ConflistAction.Keep;
+import dev.cnioperator.agent.conflist.ConflistAction.Reject;
+import dev.cnioperator.agent.conflist.ConflistAction.Remove;
+import dev.cnioperator.agent.conflist.ConflistAction.Write;
+import dev.cnioperator.agent.conflist.ConflistAction.WriteReason;
+import dev.cnioperator.agent.host.Manifest;
+import dev.cnioperator.agent.host.Sha256;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ConflistSyncTest {
+  private final ConflistSync sync = new ConflistSync();
+
+  private static DesiredConflist net(String name, String content) {
+    return new DesiredConflist(name, "50-" + name + ".conflist", sha(content), content);
+  }
+
+  private static String sha(String s) {
+    return Sha256.hex(s.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private List<ConflistAction> plan(
+      List<DesiredConflist> desired, Manifest manifest, Map<String, String> disk) {
+    return sync.plan(desired, Map.of(), manifest, disk);
+  }
+
+  @Test
+  void newNetworkAbsentFromDiskAndManifestIsCreated() {
+    DesiredConflist a = net("a", "{1}");
+    assertThat(plan(List.of(a), Manifest.empty(), Map.of()))
+        .containsExactly(new Write(a, WriteReason.CREATE));
+  }
+
+  @Test
+  void foreignFileOfTheSameNameIsAConflictAndNotWritten() {
+    DesiredConflist a = net("a", "{1}");
+    assertThat(plan(List.of(a), Manifest.empty(), Map.of(a.fileName(), sha("{theirs}"))))
+        .singleElement()
+        .isInstanceOf(Conflict.class);
+  }
+
+  @Test
+  void foreignFileWithIdenticalBytesIsStillAConflict() {
+    DesiredConflist a = net("a", "{1}");
+    assertThat(plan(List.of(a), Manifest.empty(), Map.of(a.fileName(), a.sha256())))
+        .singleElement()
+        .isInstanceOf(Conflict.class);
+  }
+
+  @Test
+  void ownedFileInSyncIsKept() {
+    DesiredConflist a = net("a", "{1}");
+    Manifest m = Manifest.empty().withConflist(a.fileName(), a.sha256(), "a");
+    assertThat(plan(List.of(a), m, Map.of(a.fileName(), a.sha256()))).containsExactly(new Keep(a));
+  }
+
+  @Test
+  void ownedFileAtAnOlderVersionIsUpdated() {
+    DesiredConflist a = net("a", "{2}");
+    Manifest m = Manifest.empty().withConflist(a.fileName(), sha("{1}"), "a");
+    assertThat(plan(List.of(a), m, Map.of(a.fileName(), sha("{1}"))))
+        .containsExactly(new Write(a, WriteReason.UPDATE));
+  }
+
+  @Test
+  void ownedFileChangedBySomeoneElseIsRestoredAsDrift() {
+    DesiredConflist a = net("a", "{1}");
+    Manifest m = Manifest.empty().withConflist(a.fileName(), a.sha256(), "a");
+    List<ConflistAction> actions = plan(List.of(a), m, Map.of(a.fileName(), sha("{edited}")));
+    assertThat(actions).containsExactly(new Write(a, WriteReason.RESTORE_CHANGED));
+    assertThat(((Write) actions.get(0)).reason().isDrift()).isTrue();
+  }
+
+  @Test
+  void ownedFileRemovedBySomeoneElseIsRestoredAsDrift() {
+    DesiredConflist a = net("a", "{1}");
+    Manifest m = Manifest.empty().withConflist(a.fileName(), a.sha256(), "a");
+    assertThat(plan(List.of(a), m, Map.of()))
+        .containsExactly(new Write(a, WriteReason.RESTORE_REMOVED));
+  }
+
+  @Test
+  void writeInterruptedAfterTheManifestLeavesThePreviousVersionWhichIsNotDrift() {
+    DesiredConflist a = net("a", "{2}");
+    // The manifest already names {2} (saved before the rename), the disk still holds {1}.
+    Manifest m =
+        Manifest.empty()
+            .withConflist(a.fileName(), sha("{1}"), "a")
+            .withConflist(a.fileName(), a.sha256(), "a");
+    assertThat(plan(List.of(a), m, Map.of(a.fileName(), sha("{1}"))))
+        .containsExactly(new Write(a, WriteReason.UPDATE));
+  }
+
+  @Test
+  void managedFileNoLongerListedIsRemoved() {
+    Manifest m = Manifest.empty().withConflist("50-old.conflist", sha("{1}"), "old");
+    assertThat(plan(List.of(), m, Map.of("50-old.conflist", sha("{1}"))))
+        .containsExactly(new Remove("50-old.conflist"));
+  }
+
+  @Test
+  void managedFileNoLongerListedAndAlreadyGoneIsForgotten() {
+    Manifest m = Manifest.empty().withConflist("50-old.conflist", sha("{1}"), "old");
+    assertThat(plan(List.of(), m, Map.of()))
+        .singleElement()
+        .isInstanceOfSatisfying(
+            Forget.class, f -> assertThat(f.fileName()).isEqualTo("50-old.conflist"));
+  }
+
+  @Test
+  void managedFileNoLongerListedButEditedBySomeoneElseIsLeftInPlace() {
+    Manifest m = Manifest.empty().withConflist("50-old.conflist", sha("{1}"), "old");
+    assertThat(plan(List.of(), m, Map.of("50-old.conflist", sha("{edited}"))))
+        .singleElement()
+        .isInstanceOf(Forget.class);
+  }
+
+  @Test
+  void foreignFilesNotInTheManifestAreNeverTouched() {
+    assertThat(plan(List.of(), Manifest.empty(), Map.of("10-calico.conflist", sha("x")))).isEmpty();
+  }
+
+  @Test
+  void contentThatDoesNotMatchItsSha256IsRejected() {
+    DesiredConflist bad = new DesiredConflist("a", "50-a.conflist", sha("{other}"), "{1}");
+    assertThat(plan(List.of(bad), Manifest.empty(), Map.of()))
+        .singleElement()
+        .isInstanceOfSatisfying(Reject.class, r -> assertThat(r.message()).contains("sha256"));
+  }
+
+  @Test
+  void fileNameWithADirectoryIsRejected() {
+    DesiredConflist bad = new DesiredConflist("a", "../a.conflist", sha("{1}"), "{1}");
+    assertThat(plan(List.of(bad), Manifest.empty(), Map.of()))
+        .singleElement()
+        .isInstanceOfSatisfying(
+            Reject.class, r -> assertThat(r.message()).contains("fileName ../a.conflist"));
+  }
+
+  @Test
+  void secondNetworkClaimingTheSameFileNameIsRejected() {
+    DesiredConflist a = net("a", "{1}");
+    DesiredConflist b = new DesiredConflist("b", a.fileName(), sha("{2}"), "{2}");
+    List<ConflistAction> actions = plan(List.of(a, b), Manifest.empty(), Map.of());
+    assertThat(actions.get(0)).isEqualTo(new Write(a, WriteReason.CREATE));
+    assertThat(actions.get(1)).isInstanceOf(Reject.class);
+  }
+
+  @Test
+  void heldBackNetworkKeepsItsOldFileAndIsNotRemoved() {
+    DesiredConflist a = net("a", "{2}");
+    Manifest m = Manifest.empty().withConflist(a.fileName(), sha("{1}"), "a");
+    List<ConflistAction> actions =
+        sync.plan(
+            List.of(a), Map.of("a", "plugin macvlan missing"), m, Map.of(a.fileName(), sha("{1}")));
+    assertThat(actions).containsExactly(new Hold(a, "plugin macvlan missing"));
+  }
+}

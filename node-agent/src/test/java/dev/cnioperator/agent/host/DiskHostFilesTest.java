@@ -1,0 +1,71 @@
+package dev.cnioperator.agent.host;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DiskHostFilesTest {
+  private final DiskHostFiles files = new DiskHostFiles();
+
+  @Test
+  void atomicWriteReplacesContentAndLeavesNoTemporaryFile(@TempDir Path dir) throws Exception {
+    Path f = dir.resolve("50-a.conflist");
+    files.writeAtomically(f, bytes("old"), false);
+    files.writeAtomically(f, bytes("new"), false);
+    assertThat(Files.readString(f)).isEqualTo("new");
+    assertThat(files.list(dir)).containsExactly("50-a.conflist");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(f)))
+        .isEqualTo("rw-r--r--");
+  }
+
+  @Test
+  void executableWriteIsMode755(@TempDir Path dir) throws Exception {
+    Path f = dir.resolve("bridge");
+    files.writeAtomically(f, bytes("#!/bin/sh"), true);
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(f)))
+        .isEqualTo("rwxr-xr-x");
+  }
+
+  @Test
+  void leftoverTemporaryFilesAreRemovedButNothingElse(@TempDir Path dir) throws Exception {
+    Path ours = files.newTemporaryFile(dir, "50-a.conflist");
+    Files.writeString(dir.resolve(".someone-elses.tmp"), "x");
+    Files.writeString(dir.resolve("10-foreign.conflist"), "x");
+    files.removeLeftoverTemporaryFiles(dir);
+    assertThat(ours).doesNotExist();
+    assertThat(files.list(dir)).containsExactly(".someone-elses.tmp", "10-foreign.conflist");
+  }
+
+  @Test
+  void sha256OfMissingFileIsEmpty(@TempDir Path dir) throws Exception {
+    assertThat(files.sha256(dir.resolve("nope"))).isEmpty();
+    Files.writeString(dir.resolve("x"), "abc");
+    assertThat(files.sha256(dir.resolve("x")))
+        .contains("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  }
+
+  @Test
+  void manifestRoundTripsAndACorruptOneIsATypedErrorNamingTheFile(@TempDir Path dir)
+      throws Exception {
+    ManifestStore store = new ManifestStore(files, dir.resolve("state/manifest.json"));
+    assertThat(store.load()).isEqualTo(Manifest.empty());
+    Manifest m =
+        Manifest.empty().withConflist("50-a.conflist", "aa", "a").withBinary("bridge", "bb", "x");
+    store.save(m);
+    assertThat(store.load()).isEqualTo(m);
+    Files.writeString(store.file(), "{not json");
+    assertThatThrownBy(store::load)
+        .isInstanceOf(ManifestException.class)
+        .hasMessageContaining(store.file().toString());
+  }
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+}
