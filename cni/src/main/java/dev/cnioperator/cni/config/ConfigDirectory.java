@@ -1,0 +1,123 @@
+package dev.cnioperator.cni.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.cnioperator.cni.CniErrorCode;
+import dev.cnioperator.cni.CniException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * Finds network configurations in a directory such as {@code /etc/cni/net.d} the way libcni's
+ * {@code LoadConfList} does, so this runtime and containerd or CRI-O pick the same file for a
+ * network name: {@code *.conflist} files in lexical order first, then legacy single-plugin {@code
+ * *.conf} and {@code *.json} files in lexical order; the first whose {@code name} matches wins.
+ *
+ * <p>As in libcni, a file that is not JSON stops the search with an error naming it, even when it
+ * belongs to another network. Unlike libcni, the full validation ({@link ConfigValidator}) applies
+ * only to the file that matches: a strict rule broken by some other network's file does not stop
+ * this one from loading. (libcni 1.3's plugin files in a {@code <dir>/<network>/} sub-directory are
+ * not read.)
+ */
+public final class ConfigDirectory {
+  private static final Comparator<Path> LEXICAL =
+      (a, b) -> JsonText.compareCodePoints(a.getFileName().toString(), b.getFileName().toString());
+
+  private ConfigDirectory() {}
+
+  /**
+   * The configuration files of {@code dir} in search order: {@code .conflist} files, then {@code
+   * .conf} and {@code .json} files, each group in lexical order. Empty when {@code dir} does not
+   * exist.
+   */
+  public static List<Path> list(Path dir) {
+    List<Path> files = files(dir);
+    List<Path> ordered = new ArrayList<>();
+    files.stream().filter(f -> isConfList(f)).sorted(LEXICAL).forEach(ordered::add);
+    files.stream().filter(f -> isLegacy(f)).sorted(LEXICAL).forEach(ordered::add);
+    return ordered;
+  }
+
+  /**
+   * The configuration list of network {@code networkName}.
+   *
+   * @throws NetworkNotFoundException when no file has that name
+   * @throws CniConfigException when a file is not JSON, or the matching file is invalid; the
+   *     message names the file
+   */
+  public static NetworkConfigList load(Path dir, String networkName) {
+    return find(dir, networkName).orElseThrow(() -> new NetworkNotFoundException(dir, networkName));
+  }
+
+  /** As {@link #load}, but empty when no file has that network name. */
+  public static Optional<NetworkConfigList> find(Path dir, String networkName) {
+    for (Path file : list(dir)) {
+      byte[] content = read(file);
+      JsonNode json = ConfigJson.read(content, file.toString());
+      if (json.isObject() && networkName.equals(json.path("name").textValue())) {
+        return Optional.of(
+            isConfList(file)
+                ? NetworkConfigList.parse(content, file.toString())
+                : NetworkConfigList.parseLegacyConf(content, file.toString()));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Every configuration of {@code dir}, in search order; any invalid file is an error. */
+  public static List<NetworkConfigList> loadAll(Path dir) {
+    List<NetworkConfigList> lists = new ArrayList<>();
+    for (Path file : list(dir)) {
+      byte[] content = read(file);
+      lists.add(
+          isConfList(file)
+              ? NetworkConfigList.parse(content, file.toString())
+              : NetworkConfigList.parseLegacyConf(content, file.toString()));
+    }
+    return lists;
+  }
+
+  private static List<Path> files(Path dir) {
+    // Like Go's os.ReadDir + DirEntry.IsDir: a symlink counts as a file, whatever it points at.
+    try (Stream<Path> entries = Files.list(dir)) {
+      return entries.filter(p -> !Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)).toList();
+    } catch (NoSuchFileException e) {
+      return List.of();
+    } catch (IOException e) {
+      throw new CniException(
+          CniErrorCode.IO_FAILURE, "cannot list network configurations in " + dir, e.toString(), e);
+    }
+  }
+
+  private static byte[] read(Path file) {
+    try {
+      return Files.readAllBytes(file);
+    } catch (IOException e) {
+      throw new CniException(
+          CniErrorCode.IO_FAILURE, "cannot read network configuration " + file, e.toString(), e);
+    }
+  }
+
+  /** Go's filepath.Ext: the suffix from the last dot of the file name. */
+  private static String extension(Path file) {
+    String name = file.getFileName().toString();
+    int dot = name.lastIndexOf('.');
+    return dot < 0 ? "" : name.substring(dot);
+  }
+
+  private static boolean isConfList(Path file) {
+    return extension(file).equals(".conflist");
+  }
+
+  private static boolean isLegacy(Path file) {
+    String ext = extension(file);
+    return ext.equals(".conf") || ext.equals(".json");
+  }
+}

@@ -1,0 +1,268 @@
+package dev.cnioperator.cni.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cnioperator.cni.CniVersion;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * Checks a network configuration list against SPEC-1.1.0.md Section 1 and reports every problem
+ * found, each with its JSON path and rule id. The list-level keys are checked here; each plugin
+ * object is checked by {@link PluginConfigValidator}.
+ *
+ * <p>Rules decided beyond the spec's words (each also says why where it is checked):
+ *
+ * <ul>
+ *   <li>{@code cniVersion} is required and must be a version this runtime speaks (0.3.0 to 1.1.0):
+ *       a list needs chaining, which 0.3.0 introduced.
+ *   <li>{@code cniVersions} is a 1.1.0 key, so it needs {@code cniVersion} "1.1.0". Its entries
+ *       must be well-formed versions; versions newer than this runtime are allowed and skipped at
+ *       selection (that is what the key is for, and libcni does the same); older unknown or
+ *       unsupported ones are refused.
+ *   <li>{@code disableCheck: true} needs cniVersion 0.4.0+ (CHECK came with 0.4.0) and {@code
+ *       disableGC: true} needs 1.1.0 (GC came with 1.1.0): below that they would promise something
+ *       the network cannot do. {@code false} is always accepted. Like libcni, the strings
+ *       "true"/"false" are accepted for both.
+ *   <li>The reserved keys are refused at the list's top level too, not only in plugin objects.
+ * </ul>
+ */
+public final class ConfigValidator {
+  /** SPEC-1.1.0.md Section 1, "name". */
+  static final Pattern NAME = Pattern.compile("^[a-zA-Z0-9][a-zA-Z0-9_.\\-]*$");
+
+  private static final Pattern SEMVER =
+      Pattern.compile("^(0|[1-9]\\d{0,8})(\\.(0|[1-9]\\d{0,8})){2}$");
+
+  private ConfigValidator() {}
+
+  /** Every problem of {@code conflist}; empty when it is a valid configuration list. */
+  public static List<ConfigProblem> validate(ObjectNode conflist) {
+    List<ConfigProblem> problems = new ArrayList<>();
+    checkName(conflist, problems);
+    Optional<CniVersion> version = checkVersion(conflist, problems);
+    checkVersions(conflist, version, problems);
+    checkFlag(
+        conflist, "disableCheck", CniVersion.V0_4_0, "check-version", "CHECK", version, problems);
+    checkFlag(conflist, "disableGC", CniVersion.V1_1_0, "gc-version", "GC", version, problems);
+    PluginConfigValidator.checkReservedKeys(conflist, "", problems);
+    checkPlugins(conflist, version, problems);
+    return problems;
+  }
+
+  private static void checkName(ObjectNode list, List<ConfigProblem> problems) {
+    JsonNode name = list.get("name");
+    if (name == null) {
+      problems.add(new ConfigProblem("name", "missing-name", "the network name is missing"));
+    } else if (!name.isTextual()) {
+      problems.add(wrongType("name", "a string", name));
+    } else if (!NAME.matcher(name.textValue()).matches()) {
+      problems.add(
+          new ConfigProblem(
+              "name",
+              "name-pattern",
+              "network name "
+                  + quote(name.textValue())
+                  + " must start with a letter or digit, followed by letters, digits, '_', '.' or"
+                  + " '-'"));
+    }
+  }
+
+  private static Optional<CniVersion> checkVersion(ObjectNode list, List<ConfigProblem> problems) {
+    JsonNode node = list.get("cniVersion");
+    if (node == null) {
+      problems.add(
+          new ConfigProblem(
+              "cniVersion", "missing-version", "cniVersion is missing; use one of " + supported()));
+      return Optional.empty();
+    }
+    if (!node.isTextual()) {
+      problems.add(wrongType("cniVersion", "a string", node));
+      return Optional.empty();
+    }
+    return supportedVersion("cniVersion", node.textValue(), problems);
+  }
+
+  /** The version if this runtime speaks it, else a problem saying why not. */
+  static Optional<CniVersion> supportedVersion(
+      String path, String text, List<ConfigProblem> problems) {
+    Optional<CniVersion> version = CniVersion.parse(text);
+    if (version.isEmpty()) {
+      problems.add(
+          new ConfigProblem(
+              path,
+              "unknown-version",
+              "CNI version " + quote(text) + " is not known; use one of " + supported()));
+    } else if (!version.get().isSupported()) {
+      problems.add(
+          new ConfigProblem(
+              path,
+              "unsupported-version",
+              "CNI version "
+                  + text
+                  + " has no plugin chaining (it came with 0.3.0); use one of "
+                  + supported()));
+      return Optional.empty();
+    }
+    return version;
+  }
+
+  private static void checkVersions(
+      ObjectNode list, Optional<CniVersion> declared, List<ConfigProblem> problems) {
+    JsonNode node = list.get("cniVersions");
+    if (node == null) {
+      return;
+    }
+    if (!node.isArray()) {
+      problems.add(wrongType("cniVersions", "an array of version strings", node));
+      return;
+    }
+    // SPEC-1.1.0.md Section 1: cniVersions first appears in 1.1.0; a list that uses it conforms
+    // to 1.1.0, and runtimes before 1.1.0 ignore it.
+    if (declared.isPresent() && !declared.get().equals(CniVersion.V1_1_0)) {
+      problems.add(
+          new ConfigProblem(
+              "cniVersions",
+              "cni-versions",
+              "cniVersions is a CNI 1.1.0 key; it needs cniVersion \"1.1.0\", not \""
+                  + declared.get()
+                  + "\""));
+    }
+    if (node.isEmpty()) {
+      problems.add(
+          new ConfigProblem(
+              "cniVersions",
+              "cni-versions",
+              "cniVersions is empty; list versions or leave it out"));
+    }
+    for (int i = 0; i < node.size(); i++) {
+      String path = JsonPath.index("cniVersions", i);
+      JsonNode entry = node.get(i);
+      if (!entry.isTextual()) {
+        problems.add(wrongType(path, "a version string", entry));
+      } else if (!isNewerThanRuntime(entry.textValue())) {
+        supportedVersion(path, entry.textValue(), problems);
+      }
+    }
+  }
+
+  /**
+   * A well-formed version above {@link CniVersion#LATEST}: allowed in cniVersions, where a
+   * configuration names versions a future runtime may pick (SPEC-1.1.0.md Section 1, "Version
+   * considerations"); libcni skips those too.
+   */
+  static boolean isNewerThanRuntime(String text) {
+    return parseSemver(text).filter(v -> v.compareTo(CniVersion.LATEST) > 0).isPresent();
+  }
+
+  /** Any "X.Y.Z" of plain decimal numbers, known to this runtime or not. */
+  static Optional<CniVersion> parseSemver(String text) {
+    if (text == null || !SEMVER.matcher(text).matches()) {
+      return Optional.empty();
+    }
+    String[] parts = text.split("\\.");
+    return Optional.of(
+        new CniVersion(
+            Integer.parseInt(parts[0]), Integer.parseInt(parts[1]), Integer.parseInt(parts[2])));
+  }
+
+  private static void checkFlag(
+      ObjectNode list,
+      String key,
+      CniVersion since,
+      String rule,
+      String verb,
+      Optional<CniVersion> version,
+      List<ConfigProblem> problems) {
+    JsonNode node = list.get(key);
+    if (node == null) {
+      return;
+    }
+    Optional<Boolean> value = readFlag(node);
+    if (value.isEmpty()) {
+      problems.add(wrongType(key, "true or false", node));
+    } else if (value.get() && version.isPresent() && !version.get().isAtLeast(since)) {
+      problems.add(
+          new ConfigProblem(
+              key,
+              rule,
+              key
+                  + " needs cniVersion "
+                  + since
+                  + " or later ("
+                  + verb
+                  + " came with "
+                  + since
+                  + "); a "
+                  + version.get()
+                  + " network never runs "
+                  + verb));
+    }
+  }
+
+  /** A boolean, or the strings "true"/"false" in any case (libcni's readBool accepts those). */
+  static Optional<Boolean> readFlag(JsonNode node) {
+    if (node.isBoolean()) {
+      return Optional.of(node.booleanValue());
+    }
+    if (node.isTextual()) {
+      String s = node.textValue();
+      if (s.equalsIgnoreCase("true")) {
+        return Optional.of(true);
+      }
+      if (s.equalsIgnoreCase("false")) {
+        return Optional.of(false);
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static void checkPlugins(
+      ObjectNode list, Optional<CniVersion> version, List<ConfigProblem> problems) {
+    JsonNode plugins = list.get("plugins");
+    if (plugins == null || (plugins.isArray() && plugins.isEmpty())) {
+      problems.add(
+          new ConfigProblem(
+              "plugins", "empty-plugins", "a configuration list needs at least one plugin"));
+      return;
+    }
+    if (!plugins.isArray()) {
+      problems.add(wrongType("plugins", "an array of plugin objects", plugins));
+      return;
+    }
+    JsonNode name = list.get("name");
+    JsonNode cniVersion = list.get("cniVersion");
+    for (int i = 0; i < plugins.size(); i++) {
+      PluginConfigValidator.check(
+          plugins.get(i), JsonPath.index("plugins", i), name, cniVersion, version, problems);
+    }
+  }
+
+  static ConfigProblem wrongType(String path, String expected, JsonNode actual) {
+    return new ConfigProblem(
+        path, "wrong-type", path + " must be " + expected + ", not " + describe(actual));
+  }
+
+  private static String describe(JsonNode node) {
+    return switch (node.getNodeType()) {
+      case OBJECT -> "an object";
+      case ARRAY -> "an array";
+      case STRING -> "the string " + quote(node.textValue());
+      case NUMBER -> "the number " + node.asText();
+      case BOOLEAN -> node.asText();
+      case NULL -> "null";
+      default -> node.getNodeType().toString().toLowerCase(java.util.Locale.ROOT);
+    };
+  }
+
+  static String quote(String s) {
+    String shown = s.length() > 80 ? s.substring(0, 80) + "..." : s;
+    return "\"" + shown.replace("\\", "\\\\").replace("\"", "\\\"").replace("\0", "\\0") + "\"";
+  }
+
+  private static String supported() {
+    return CniVersion.SUPPORTED.toString();
+  }
+}
