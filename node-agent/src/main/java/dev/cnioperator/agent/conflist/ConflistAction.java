@@ -1,23 +1,9 @@
 package dev.cnioperator.agent.conflist;
 
+import dev.cnioperator.agent.host.WriteReason;
+
 /** One step {@link ConflistSync} decided; {@link ConflistApplier} carries it out. */
 public sealed interface ConflistAction {
-
-  /** Why a file is (re)written. */
-  enum WriteReason {
-    /** Not on disk and not in the manifest: a network new to this node. */
-    CREATE,
-    /** The agent's own older version is on disk. */
-    UPDATE,
-    /** The manifest lists it but someone removed it: drift, restored. */
-    RESTORE_REMOVED,
-    /** Someone changed the agent's file: drift, restored. */
-    RESTORE_CHANGED;
-
-    public boolean isDrift() {
-      return this == RESTORE_REMOVED || this == RESTORE_CHANGED;
-    }
-  }
 
   /** Write {@code desired} atomically, recording it in the manifest first. */
   record Write(DesiredConflist desired, WriteReason reason) implements ConflistAction {}

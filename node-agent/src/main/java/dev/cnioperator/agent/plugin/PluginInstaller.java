@@ -1,0 +1,159 @@
+package dev.cnioperator.agent.plugin;
+
+import dev.cnioperator.agent.host.HostFiles;
+import dev.cnioperator.agent.host.Manifest;
+import dev.cnioperator.agent.host.ManifestStore;
+import dev.cnioperator.agent.host.Sha256;
+import dev.cnioperator.agent.plugin.BinaryAction.Install;
+import dev.cnioperator.agent.plugin.BinaryAction.Keep;
+import dev.cnioperator.agent.plugin.BinaryAction.Owner;
+import dev.cnioperator.agent.plugin.BinaryAction.Unavailable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.DigestOutputStream;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Carries out {@link PluginBinarySync}'s actions in the bin dir: copies bundled binaries, downloads
+ * CniPlugin binaries to a temporary file, verifies their sha256 and only then renames them into
+ * place. The manifest names a binary before it is renamed in, as for conflists.
+ */
+public final class PluginInstaller {
+  private static final Logger LOG = LoggerFactory.getLogger(PluginInstaller.class);
+  private static final Duration DOWNLOAD_TIMEOUT = Duration.ofMinutes(2);
+
+  private final HostFiles files;
+  private final ManifestStore store;
+  private final Path binDir;
+  private final Path bundledDir;
+  private final HttpClient http;
+
+  public PluginInstaller(
+      HostFiles files, ManifestStore store, Path binDir, Path bundledDir, HttpClient http) {
+    this.files = files;
+    this.store = store;
+    this.binDir = binDir;
+    this.bundledDir = bundledDir;
+    this.http = http;
+  }
+
+  /** Applies {@code actions}; returns one outcome per binary, without versions yet. */
+  public List<PluginOutcome> apply(List<BinaryAction> actions, Manifest manifest)
+      throws IOException {
+    List<PluginOutcome> outcomes = new ArrayList<>();
+    Manifest current = manifest;
+    for (BinaryAction action : actions) {
+      if (action instanceof Install i) {
+        Optional<String> failure = install(i, current);
+        if (failure.isEmpty()) {
+          current = current.withBinary(i.name(), i.sha256(), sourceOf(i));
+        }
+        outcomes.add(onDisk(i.name(), failure.orElse(null), current));
+      } else if (action instanceof Keep k) {
+        outcomes.add(onDisk(k.name(), null, current));
+      } else if (action instanceof Unavailable u) {
+        LOG.warn("event=plugin-unavailable plugin={} reason=\"{}\"", u.name(), u.message());
+        outcomes.add(new PluginOutcome(u.name(), null, null, List.of(), u.message()));
+      }
+    }
+    return outcomes;
+  }
+
+  /** The binary as it is on disk now, whatever the pass did to it. */
+  private PluginOutcome onDisk(String name, String error, Manifest manifest) throws IOException {
+    String sha = files.sha256(binDir.resolve(name)).orElse(null);
+    Owner owner = manifest.binary(name).isPresent() ? Owner.agent : Owner.external;
+    return new PluginOutcome(name, sha, sha == null ? null : owner, List.of(), error);
+  }
+
+  private String sourceOf(Install i) {
+    return i.url() == null ? bundledDir.resolve(i.name()).toString() : i.url();
+  }
+
+  /** Installs one binary; empty on success, else why it was refused (the old binary stays). */
+  private Optional<String> install(Install i, Manifest manifest) throws IOException {
+    Path target = binDir.resolve(i.name());
+    Path temp = files.newTemporaryFile(binDir, i.name());
+    try {
+      String source = sourceOf(i);
+      String actual = i.url() == null ? copyBundled(i.name(), temp) : download(i.url(), temp);
+      if (!actual.equals(i.sha256())) {
+        String message =
+            "plugin "
+                + i.name()
+                + " from "
+                + source
+                + " has sha256 "
+                + actual
+                + " but "
+                + i.sha256()
+                + " was expected; refused, the old binary stays";
+        LOG.warn(
+            "event=plugin-refused plugin={} source={} expected={} actual={}",
+            i.name(),
+            source,
+            i.sha256(),
+            actual);
+        return Optional.of(message);
+      }
+      store.save(manifest.withBinary(i.name(), actual, source));
+      files.moveAtomically(temp, target, true);
+      LOG.info(
+          "event=plugin-installed plugin={} source={} sha256={} reason={}",
+          i.name(),
+          source,
+          actual,
+          i.reason());
+      return Optional.empty();
+    } catch (IOException | InterruptedException e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      LOG.warn("event=plugin-install-failed plugin={} error=\"{}\"", i.name(), e.toString());
+      return Optional.of("plugin " + i.name() + " could not be installed: " + e.getMessage());
+    } finally {
+      Files.deleteIfExists(temp);
+    }
+  }
+
+  private String copyBundled(String name, Path temp) throws IOException {
+    try (InputStream in = Files.newInputStream(bundledDir.resolve(name))) {
+      return copyHashing(in, temp);
+    }
+  }
+
+  private String download(String url, Path temp) throws IOException, InterruptedException {
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(url)).timeout(DOWNLOAD_TIMEOUT).GET().build();
+    HttpResponse<InputStream> response =
+        http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+    try (InputStream in = response.body()) {
+      if (response.statusCode() != 200) {
+        throw new IOException("GET " + url + " answered HTTP " + response.statusCode());
+      }
+      return copyHashing(in, temp);
+    }
+  }
+
+  private static String copyHashing(InputStream in, Path temp) throws IOException {
+    MessageDigest digest = Sha256.digest();
+    try (OutputStream out = new DigestOutputStream(Files.newOutputStream(temp), digest)) {
+      in.transferTo(out);
+    }
+    return HexFormat.of().formatHex(digest.digest());
+  }
+}
