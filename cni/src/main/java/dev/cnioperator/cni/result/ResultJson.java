@@ -1,0 +1,65 @@
+package dev.cnioperator.cni.result;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cnioperator.cni.CniErrorCode;
+import dev.cnioperator.cni.CniException;
+import java.nio.charset.StandardCharsets;
+
+/** Reads plugin stdout as one JSON value and writes result JSON compactly, as Go's encoder does. */
+final class ResultJson {
+
+  // Go's json.Unmarshal refuses anything after the value; Jackson must be told to.
+  private static final ObjectMapper MAPPER =
+      new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+  private ResultJson() {}
+
+  /**
+   * The single JSON value in {@code bytes}.
+   *
+   * @param what what the bytes are, for the error ("plugin output", "VERSION output")
+   * @throws CniException INVALID_PLUGIN_OUTPUT when they are not exactly one JSON value
+   */
+  static JsonNode read(byte[] bytes, String what) {
+    if (bytes == null || bytes.length == 0) {
+      throw new CniException(CniErrorCode.INVALID_PLUGIN_OUTPUT, what + " is empty", "");
+    }
+    try {
+      JsonNode node = MAPPER.readTree(bytes);
+      if (node == null || node.isMissingNode()) {
+        throw new CniException(CniErrorCode.INVALID_PLUGIN_OUTPUT, what + " is empty", "");
+      }
+      return node;
+    } catch (JacksonException e) {
+      throw new CniException(
+          CniErrorCode.INVALID_PLUGIN_OUTPUT,
+          what + " is not valid JSON",
+          e.getOriginalMessage() + "; output: " + excerpt(bytes),
+          e);
+    } catch (java.io.IOException e) {
+      throw new CniException(CniErrorCode.IO_FAILURE, "cannot read " + what, e.toString(), e);
+    }
+  }
+
+  static byte[] toBytes(JsonNode node) {
+    try {
+      return MAPPER.writeValueAsBytes(node);
+    } catch (JacksonException e) {
+      throw new IllegalStateException("a JSON tree always serializes", e);
+    }
+  }
+
+  static ObjectNode newObject() {
+    return MAPPER.createObjectNode();
+  }
+
+  /** The start of what a plugin printed, for error details (plugins sometimes print pages). */
+  static String excerpt(byte[] bytes) {
+    String text = new String(bytes, StandardCharsets.UTF_8);
+    return text.length() <= 200 ? text : text.substring(0, 200) + "...";
+  }
+}
