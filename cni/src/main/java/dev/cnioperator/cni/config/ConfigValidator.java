@@ -259,7 +259,7 @@ public final class ConfigValidator {
 
   static String quote(String s) {
     String shown = s.length() > 80 ? s.substring(0, 80) + "..." : s;
-    return "\"" + shown.replace("\\", "\\\\").replace("\"", "\\\"").replace("\0", "\\0") + "\"";
+    return JsonText.quoted(shown);
   }
 
   private static String supported() {

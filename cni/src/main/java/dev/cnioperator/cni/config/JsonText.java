@@ -44,6 +44,13 @@ final class JsonText {
     return text.out.toString().getBytes(StandardCharsets.UTF_8);
   }
 
+  /** {@code s} as a JSON string literal, quotes included. */
+  static String quoted(String s) {
+    JsonText text = new JsonText(false);
+    text.string(s);
+    return text.out.toString();
+  }
+
   private void value(JsonNode node, int depth) {
     switch (node.getNodeType()) {
       case OBJECT -> object(node, depth);
