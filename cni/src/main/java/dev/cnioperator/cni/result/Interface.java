@@ -10,6 +10,7 @@ public record Interface(
 
   public Interface {
     name = name == null ? "" : name;
+    mtu = mtu == null || mtu == 0 ? null : mtu; // libcni: an int where 0 means "not set"
   }
 
   /** An interface as 0.3.x/0.4.0 results describe it. */

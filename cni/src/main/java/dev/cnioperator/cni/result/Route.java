@@ -3,8 +3,10 @@ package dev.cnioperator.cni.result;
 /**
  * One entry of a result's {@code routes}: destination in CIDR notation and next hop (null: use the
  * gateway of the matching {@code ips} entry). {@code mtu}, {@code advmss}, {@code priority}, {@code
- * table} and {@code scope} came with 1.1.0 and are null when absent. libcni shares one route type
- * between all versions, so these survive conversion to 0.3.x/0.4.0 as they do there.
+ * table} and {@code scope} came with 1.1.0 and are null when absent (0 reads as absent for the
+ * first three, as in libcni where they are plain ints; table and scope 0 are real values). libcni
+ * shares one route type between all versions, so these survive conversion to 0.3.x/0.4.0 as they do
+ * there.
  */
 public record Route(
     String dst,
@@ -18,6 +20,10 @@ public record Route(
   public Route {
     dst = Cidr.canonical(dst);
     gw = IpAddress.canonicalOrNull(gw);
+    // libcni holds these as plain ints: 0 means "not set" and is never written.
+    mtu = mtu == null || mtu == 0 ? null : mtu;
+    advmss = advmss == null || advmss == 0 ? null : advmss;
+    priority = priority == null || priority == 0 ? null : priority;
   }
 
   /** A route with only destination and next hop, as every version before 1.1.0 describes it. */
