@@ -1,14 +1,14 @@
 package dev.cnioperator.cni.exec;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cnioperator.cni.CniErrorCode;
-import java.io.IOException;
+import dev.cnioperator.cni.result.ErrorResult;
+import dev.cnioperator.cni.result.PluginErrors;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,7 +24,6 @@ public final class PluginInvoker {
   private final PluginExecutor executor;
   private final PluginLocator locator;
   private final Duration timeout;
-  private final ObjectMapper json = new ObjectMapper();
 
   public PluginInvoker(PluginExecutor executor, PluginLocator locator, Duration timeout) {
     this.executor = executor;
@@ -79,21 +78,14 @@ public final class PluginInvoker {
     return env;
   }
 
-  /**
-   * Decodes a failed run: the plugin's error object from stdout, or a 999 saying what it printed.
-   */
+  /** Decodes a failed run: the plugin's error from stdout, or a 999 saying what it printed. */
   PluginException failure(String type, Verb verb, ExecResult result) {
     String stderr = result.stderrText();
-    JsonNode error = parseObject(result.stdout());
-    if (error != null && error.path("code").isIntegralNumber()) {
+    Optional<ErrorResult> error = PluginErrors.decode(result.stdout());
+    if (error.isPresent()) {
+      ErrorResult e = error.get();
       return new PluginException(
-          error.get("code").asInt(),
-          error.path("msg").asText(""),
-          error.path("details").asText(""),
-          type,
-          verb,
-          result.exitCode(),
-          stderr);
+          e.code(), e.msg(), e.details(), type, verb, result.exitCode(), stderr);
     }
     String printed =
         result.stdout().length == 0
@@ -114,14 +106,5 @@ public final class PluginInvoker {
     int n = Math.min(output.length, SHOWN_OUTPUT_BYTES);
     String shown = new String(output, 0, n, StandardCharsets.UTF_8);
     return "\"" + shown + (output.length > n ? "...\"" : "\"");
-  }
-
-  private JsonNode parseObject(byte[] stdout) {
-    try {
-      JsonNode node = json.readTree(stdout);
-      return node != null && node.isObject() ? node : null;
-    } catch (IOException e) {
-      return null;
-    }
   }
 }
