@@ -1,0 +1,54 @@
+package dev.cnioperator.api.v1alpha1;
+
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Categories;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.ShortNames;
+import io.fabric8.kubernetes.model.annotation.Version;
+
+/** A CNI network declared by a cluster admin, rendered by the operator onto the selected nodes. */
+@Group(CniNetwork.GROUP)
+@Version(CniNetwork.VERSION)
+@ShortNames("cninet")
+@Categories("cni")
+@AdditionalPrinterColumn(
+    name = "Network",
+    jsonPath = PrinterColumns.NETWORK_NAME,
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "CNI",
+    jsonPath = PrinterColumns.NETWORK_CNI_VERSION,
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "Nodes",
+    jsonPath = PrinterColumns.NETWORK_NODES,
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "Ready",
+    jsonPath = PrinterColumns.NETWORK_READY,
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "Degraded",
+    jsonPath = PrinterColumns.NETWORK_DEGRADED,
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "Reason",
+    jsonPath = PrinterColumns.NETWORK_REASON,
+    type = AdditionalPrinterColumn.Type.STRING,
+    priority = 1)
+@AdditionalPrinterColumn(
+    name = "Age",
+    jsonPath = PrinterColumns.AGE,
+    type = AdditionalPrinterColumn.Type.DATE)
+public class CniNetwork extends CustomResource<CniNetworkSpec, CniNetworkStatus> {
+
+  public static final String GROUP = "cnioperator.dev";
+  public static final String VERSION = "v1alpha1";
+
+  /** The network name the conflist carries: spec.networkName, or metadata.name when unset. */
+  public String networkName() {
+    String declared = getSpec() == null ? null : getSpec().getNetworkName();
+    return declared != null ? declared : getMetadata().getName();
+  }
+}

@@ -1,0 +1,272 @@
+package dev.cnioperator.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.crd.generator.annotation.SchemaFrom;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import java.util.List;
+import java.util.Objects;
+
+/** What a cluster admin declares: one CNI network configuration list and the nodes that get it. */
+@ValidationRule(
+    value = "!has(self.cniVersions) || self.cniVersion == '1.1.0'",
+    message = "spec.cniVersions is only allowed when spec.cniVersion is \"1.1.0\"",
+    reason = "FieldValueForbidden",
+    fieldPath = ".cniVersions")
+@ValidationRule(
+    value = "!has(self.cniVersions) || self.cniVersions.exists(v, v == self.cniVersion)",
+    message = "spec.cniVersions must include spec.cniVersion",
+    reason = "FieldValueInvalid",
+    fieldPath = ".cniVersions")
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class CniNetworkSpec {
+
+  @JsonPropertyDescription(
+      "The CNI network name written as the conflist's \"name\"; defaults to metadata.name. It must start with a letter or digit, followed by letters, digits, '_', '.' or '-' (CNI spec, section 1).")
+  @Pattern(NetworkNames.PATTERN)
+  @Size(min = 1, max = NetworkNames.MAX_LENGTH)
+  private String networkName;
+
+  @JsonPropertyDescription(
+      "The CNI specification version of the rendered configuration list and of every plugin in it.")
+  @Default("1.0.0")
+  private SpecVersion cniVersion;
+
+  @JsonPropertyDescription(
+      "Every CNI version this configuration list supports (CNI 1.1.0 version selection); only allowed with cniVersion 1.1.0 and must include it.")
+  @Size(max = 5)
+  private List<SpecVersion> cniVersions;
+
+  @JsonPropertyDescription(
+      "When true, the node agent never runs CNI CHECK on this network's attachments (for plugin combinations known to report spurious errors).")
+  private Boolean disableCheck;
+
+  @JsonPropertyDescription(
+      "When true, the CNI GC verb is never run for this network (CNI 1.1.0 disableGC); stale attachments are still cleaned up one by one with DEL.")
+  private Boolean disableGC;
+
+  @JsonPropertyDescription(
+      "Orders this network among the node's configuration files: the file is named \"<priority, two digits>-<networkName>.conflist\", and the runtime's default network is the file that sorts first.")
+  @Min(0)
+  @Max(99)
+  @Default("50")
+  private Integer priority;
+
+  @JsonPropertyDescription(
+      "Selects the Nodes, by their labels, that get this network. Empty or absent selects every node.")
+  private LabelSelector nodeSelector;
+
+  @JsonPropertyDescription(
+      "The chain of plugin configuration objects, in order. Each is free-form and passed through to the plugin unchanged; 'type' is required and names the plugin binary. The keys runtimeConfig, args and any key starting with cni.dev/ are reserved for the runtime and refused.")
+  @Required
+  @Size(min = 1, max = 32)
+  @SchemaFrom(type = PluginConfigSchema[].class)
+  private List<ObjectNode> plugins;
+
+  @JsonPropertyDescription("How the node agent runs CNI CHECK on this network's live attachments.")
+  @Default("{}")
+  private NetworkCheck check;
+
+  @JsonPropertyDescription(
+      "How the node agent releases IP reservations held by attachments whose pod is gone.")
+  @Default("{}")
+  private IpamCleanup ipamCleanup;
+
+  public String getNetworkName() {
+    return networkName;
+  }
+
+  public void setNetworkName(String networkName) {
+    this.networkName = networkName;
+  }
+
+  public CniNetworkSpec withNetworkName(String networkName) {
+    this.networkName = networkName;
+    return this;
+  }
+
+  public SpecVersion getCniVersion() {
+    return cniVersion;
+  }
+
+  public void setCniVersion(SpecVersion cniVersion) {
+    this.cniVersion = cniVersion;
+  }
+
+  public CniNetworkSpec withCniVersion(SpecVersion cniVersion) {
+    this.cniVersion = cniVersion;
+    return this;
+  }
+
+  public List<SpecVersion> getCniVersions() {
+    return cniVersions;
+  }
+
+  public void setCniVersions(List<SpecVersion> cniVersions) {
+    this.cniVersions = cniVersions;
+  }
+
+  public CniNetworkSpec withCniVersions(List<SpecVersion> cniVersions) {
+    this.cniVersions = cniVersions;
+    return this;
+  }
+
+  public Boolean getDisableCheck() {
+    return disableCheck;
+  }
+
+  public void setDisableCheck(Boolean disableCheck) {
+    this.disableCheck = disableCheck;
+  }
+
+  public CniNetworkSpec withDisableCheck(Boolean disableCheck) {
+    this.disableCheck = disableCheck;
+    return this;
+  }
+
+  public Boolean getDisableGC() {
+    return disableGC;
+  }
+
+  public void setDisableGC(Boolean disableGC) {
+    this.disableGC = disableGC;
+  }
+
+  public CniNetworkSpec withDisableGC(Boolean disableGC) {
+    this.disableGC = disableGC;
+    return this;
+  }
+
+  public Integer getPriority() {
+    return priority;
+  }
+
+  public void setPriority(Integer priority) {
+    this.priority = priority;
+  }
+
+  public CniNetworkSpec withPriority(Integer priority) {
+    this.priority = priority;
+    return this;
+  }
+
+  public LabelSelector getNodeSelector() {
+    return nodeSelector;
+  }
+
+  public void setNodeSelector(LabelSelector nodeSelector) {
+    this.nodeSelector = nodeSelector;
+  }
+
+  public CniNetworkSpec withNodeSelector(LabelSelector nodeSelector) {
+    this.nodeSelector = nodeSelector;
+    return this;
+  }
+
+  public List<ObjectNode> getPlugins() {
+    return plugins;
+  }
+
+  public void setPlugins(List<ObjectNode> plugins) {
+    this.plugins = plugins;
+  }
+
+  public CniNetworkSpec withPlugins(List<ObjectNode> plugins) {
+    this.plugins = plugins;
+    return this;
+  }
+
+  public NetworkCheck getCheck() {
+    return check;
+  }
+
+  public void setCheck(NetworkCheck check) {
+    this.check = check;
+  }
+
+  public CniNetworkSpec withCheck(NetworkCheck check) {
+    this.check = check;
+    return this;
+  }
+
+  public IpamCleanup getIpamCleanup() {
+    return ipamCleanup;
+  }
+
+  public void setIpamCleanup(IpamCleanup ipamCleanup) {
+    this.ipamCleanup = ipamCleanup;
+  }
+
+  public CniNetworkSpec withIpamCleanup(IpamCleanup ipamCleanup) {
+    this.ipamCleanup = ipamCleanup;
+    return this;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof CniNetworkSpec other)) {
+      return false;
+    }
+    return Objects.equals(networkName, other.networkName)
+        && Objects.equals(cniVersion, other.cniVersion)
+        && Objects.equals(cniVersions, other.cniVersions)
+        && Objects.equals(disableCheck, other.disableCheck)
+        && Objects.equals(disableGC, other.disableGC)
+        && Objects.equals(priority, other.priority)
+        && Objects.equals(nodeSelector, other.nodeSelector)
+        && Objects.equals(plugins, other.plugins)
+        && Objects.equals(check, other.check)
+        && Objects.equals(ipamCleanup, other.ipamCleanup);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(
+        networkName,
+        cniVersion,
+        cniVersions,
+        disableCheck,
+        disableGC,
+        priority,
+        nodeSelector,
+        plugins,
+        check,
+        ipamCleanup);
+  }
+
+  @Override
+  public String toString() {
+    return "CniNetworkSpec{networkName="
+        + networkName
+        + ", cniVersion="
+        + cniVersion
+        + ", cniVersions="
+        + cniVersions
+        + ", disableCheck="
+        + disableCheck
+        + ", disableGC="
+        + disableGC
+        + ", priority="
+        + priority
+        + ", nodeSelector="
+        + nodeSelector
+        + ", plugins="
+        + plugins
+        + ", check="
+        + check
+        + ", ipamCleanup="
+        + ipamCleanup
+        + "}";
+  }
+}

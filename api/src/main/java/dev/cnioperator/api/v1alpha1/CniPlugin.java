@@ -1,0 +1,28 @@
+package dev.cnioperator.api.v1alpha1;
+
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Categories;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.ShortNames;
+import io.fabric8.kubernetes.model.annotation.Version;
+
+/** A CNI plugin binary, downloaded and verified by sha256, for plugins the agent image lacks. */
+@Group(CniNetwork.GROUP)
+@Version(CniNetwork.VERSION)
+@ShortNames("cniplugin")
+@Categories("cni")
+@AdditionalPrinterColumn(
+    name = "Binary",
+    jsonPath = ".spec.binaryName",
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "URL",
+    jsonPath = ".spec.url",
+    type = AdditionalPrinterColumn.Type.STRING,
+    priority = 1)
+@AdditionalPrinterColumn(
+    name = "Age",
+    jsonPath = PrinterColumns.AGE,
+    type = AdditionalPrinterColumn.Type.DATE)
+public class CniPlugin extends CustomResource<CniPluginSpec, CniPluginStatus> {}

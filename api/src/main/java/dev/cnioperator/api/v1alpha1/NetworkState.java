@@ -1,0 +1,13 @@
+package dev.cnioperator.api.v1alpha1;
+
+/** Where a node's agent stands with one network: the state in CniNode status.networks[]. */
+public enum NetworkState {
+  /** The file on disk holds the spec's content (appliedSha256 says which). */
+  Applied,
+  /** The agent could not apply the content; message says why. */
+  Failed,
+  /** A file of that name exists that the agent did not write; it is left alone. */
+  Conflict,
+  /** The network was taken off the node and the agent deleted its file. */
+  Removed
+}

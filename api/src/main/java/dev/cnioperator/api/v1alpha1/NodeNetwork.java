@@ -1,0 +1,171 @@
+package dev.cnioperator.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Required;
+import java.util.Objects;
+
+/** One configuration list a node must hold, rendered by the operator. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class NodeNetwork {
+
+  @JsonPropertyDescription("The CniNetwork this comes from.")
+  @Required
+  private String name;
+
+  @JsonPropertyDescription("File name in the CNI configuration directory.")
+  @Required
+  @Pattern("^[0-9]{2}-[a-zA-Z0-9][a-zA-Z0-9_.\\-]*\\.conflist$")
+  private String fileName;
+
+  @JsonPropertyDescription("Lower-case hex sha256 of content.")
+  @Required
+  @Pattern("^[a-f0-9]{64}$")
+  private String sha256;
+
+  @JsonPropertyDescription("The configuration list, byte for byte.")
+  @Required
+  private String content;
+
+  @JsonPropertyDescription("The CNI version of the configuration list.")
+  private SpecVersion cniVersion;
+
+  @JsonPropertyDescription("CHECK settings, with defaults filled in.")
+  private NetworkCheck check;
+
+  @JsonPropertyDescription("Cleanup settings, with defaults filled in; disableGC is in content.")
+  private IpamCleanup ipamCleanup;
+
+  public String getName() {
+    return name;
+  }
+
+  public void setName(String name) {
+    this.name = name;
+  }
+
+  public NodeNetwork withName(String name) {
+    this.name = name;
+    return this;
+  }
+
+  public String getFileName() {
+    return fileName;
+  }
+
+  public void setFileName(String fileName) {
+    this.fileName = fileName;
+  }
+
+  public NodeNetwork withFileName(String fileName) {
+    this.fileName = fileName;
+    return this;
+  }
+
+  public String getSha256() {
+    return sha256;
+  }
+
+  public void setSha256(String sha256) {
+    this.sha256 = sha256;
+  }
+
+  public NodeNetwork withSha256(String sha256) {
+    this.sha256 = sha256;
+    return this;
+  }
+
+  public String getContent() {
+    return content;
+  }
+
+  public void setContent(String content) {
+    this.content = content;
+  }
+
+  public NodeNetwork withContent(String content) {
+    this.content = content;
+    return this;
+  }
+
+  public SpecVersion getCniVersion() {
+    return cniVersion;
+  }
+
+  public void setCniVersion(SpecVersion cniVersion) {
+    this.cniVersion = cniVersion;
+  }
+
+  public NodeNetwork withCniVersion(SpecVersion cniVersion) {
+    this.cniVersion = cniVersion;
+    return this;
+  }
+
+  public NetworkCheck getCheck() {
+    return check;
+  }
+
+  public void setCheck(NetworkCheck check) {
+    this.check = check;
+  }
+
+  public NodeNetwork withCheck(NetworkCheck check) {
+    this.check = check;
+    return this;
+  }
+
+  public IpamCleanup getIpamCleanup() {
+    return ipamCleanup;
+  }
+
+  public void setIpamCleanup(IpamCleanup ipamCleanup) {
+    this.ipamCleanup = ipamCleanup;
+  }
+
+  public NodeNetwork withIpamCleanup(IpamCleanup ipamCleanup) {
+    this.ipamCleanup = ipamCleanup;
+    return this;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof NodeNetwork other)) {
+      return false;
+    }
+    return Objects.equals(name, other.name)
+        && Objects.equals(fileName, other.fileName)
+        && Objects.equals(sha256, other.sha256)
+        && Objects.equals(content, other.content)
+        && Objects.equals(cniVersion, other.cniVersion)
+        && Objects.equals(check, other.check)
+        && Objects.equals(ipamCleanup, other.ipamCleanup);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(name, fileName, sha256, content, cniVersion, check, ipamCleanup);
+  }
+
+  @Override
+  public String toString() {
+    return "NodeNetwork{name="
+        + name
+        + ", fileName="
+        + fileName
+        + ", sha256="
+        + sha256
+        + ", content="
+        + content
+        + ", cniVersion="
+        + cniVersion
+        + ", check="
+        + check
+        + ", ipamCleanup="
+        + ipamCleanup
+        + "}";
+  }
+}

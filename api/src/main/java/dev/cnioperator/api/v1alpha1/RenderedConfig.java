@@ -1,0 +1,108 @@
+package dev.cnioperator.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Pattern;
+import java.util.Objects;
+
+/** A rendered configuration list: file name, canonical bytes and their sha256. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class RenderedConfig {
+
+  @JsonPropertyDescription("The file name on the node, \"<priority>-<networkName>.conflist\".")
+  private String fileName;
+
+  @JsonPropertyDescription("Lower-case hex sha256 of content.")
+  @Pattern("^[a-f0-9]{64}$")
+  private String sha256;
+
+  @JsonPropertyDescription("The configuration list exactly as written to the node.")
+  private String content;
+
+  @JsonPropertyDescription("The metadata.generation of the CniNetwork this was rendered from.")
+  private Long generation;
+
+  public String getFileName() {
+    return fileName;
+  }
+
+  public void setFileName(String fileName) {
+    this.fileName = fileName;
+  }
+
+  public RenderedConfig withFileName(String fileName) {
+    this.fileName = fileName;
+    return this;
+  }
+
+  public String getSha256() {
+    return sha256;
+  }
+
+  public void setSha256(String sha256) {
+    this.sha256 = sha256;
+  }
+
+  public RenderedConfig withSha256(String sha256) {
+    this.sha256 = sha256;
+    return this;
+  }
+
+  public String getContent() {
+    return content;
+  }
+
+  public void setContent(String content) {
+    this.content = content;
+  }
+
+  public RenderedConfig withContent(String content) {
+    this.content = content;
+    return this;
+  }
+
+  public Long getGeneration() {
+    return generation;
+  }
+
+  public void setGeneration(Long generation) {
+    this.generation = generation;
+  }
+
+  public RenderedConfig withGeneration(Long generation) {
+    this.generation = generation;
+    return this;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof RenderedConfig other)) {
+      return false;
+    }
+    return Objects.equals(fileName, other.fileName)
+        && Objects.equals(sha256, other.sha256)
+        && Objects.equals(content, other.content)
+        && Objects.equals(generation, other.generation);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(fileName, sha256, content, generation);
+  }
+
+  @Override
+  public String toString() {
+    return "RenderedConfig{fileName="
+        + fileName
+        + ", sha256="
+        + sha256
+        + ", content="
+        + content
+        + ", generation="
+        + generation
+        + "}";
+  }
+}
