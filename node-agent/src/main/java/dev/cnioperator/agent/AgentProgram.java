@@ -1,0 +1,108 @@
+package dev.cnioperator.agent;
+
+import dev.cnioperator.agent.host.DiskHostFiles;
+import dev.cnioperator.agent.host.ManifestStore;
+import dev.cnioperator.agent.observe.AgentMetrics;
+import dev.cnioperator.agent.observe.HealthServer;
+import dev.cnioperator.agent.observe.TimedPluginExecutor;
+import dev.cnioperator.agent.plugin.PluginInstaller;
+import dev.cnioperator.agent.plugin.PluginVersions;
+import dev.cnioperator.agent.status.CniNodeClient;
+import dev.cnioperator.agent.status.HealthBoard;
+import dev.cnioperator.agent.status.NodeStatusBuilder;
+import dev.cnioperator.cni.cache.ResultCache;
+import dev.cnioperator.cni.exec.ProcessPluginExecutor;
+import dev.cnioperator.cni.runtime.CniRuntime;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.nio.file.Files;
+import java.time.Clock;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The running agent, wired by hand: every part built once here and closed in reverse order. */
+public final class AgentProgram implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(AgentProgram.class);
+
+  private final KubernetesClient client;
+  private final NodeAgent agent;
+  private final HealthServer server;
+
+  private AgentProgram(KubernetesClient client, NodeAgent agent, HealthServer server) {
+    this.client = client;
+    this.agent = agent;
+    this.server = server;
+  }
+
+  public static AgentProgram start(AgentSettings s) throws IOException {
+    HostPaths paths = s.paths();
+    AgentMetrics metrics = new AgentMetrics();
+    DiskHostFiles files = new DiskHostFiles();
+    ManifestStore store = new ManifestStore(files, paths.manifestFile());
+    CniRuntime runtime =
+        new CniRuntime(
+            new TimedPluginExecutor(new ProcessPluginExecutor(), metrics),
+            List.of(paths.binDir()),
+            new ResultCache(paths.cacheDir()),
+            s.pluginTimeout());
+    PluginInstaller installer =
+        new PluginInstaller(
+            files,
+            store,
+            paths.binDir(),
+            paths.bundledPluginDir(),
+            HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL).build());
+    PluginVersions versions =
+        new PluginVersions(name -> runtime.getVersionInfo(name).supportedVersions());
+    NodeSync sync = new NodeSync(paths, files, store, installer, versions);
+    KubernetesClient client = kubernetesClient(s);
+    HealthBoard health = new HealthBoard();
+    NodeAgent agent =
+        new NodeAgent(
+            new CniNodeClient(client, s.nodeName()),
+            new NodeSpecReader(),
+            sync,
+            new NodeStatusBuilder(Clock.systemUTC()),
+            health,
+            metrics,
+            s.resync());
+    HealthServer server = new HealthServer(s.listen(), agent::live, agent::ready, metrics::scrape);
+    server.start();
+    agent.start();
+    LOG.info(
+        "event=agent-listening node={} port={} confDir={} binDir={}",
+        s.nodeName(),
+        server.port(),
+        paths.confDir(),
+        paths.binDir());
+    return new AgentProgram(client, agent, server);
+  }
+
+  private static KubernetesClient kubernetesClient(AgentSettings s) throws IOException {
+    KubernetesClientBuilder builder = new KubernetesClientBuilder();
+    if (s.kubeconfig() != null) {
+      builder.withConfig(Config.fromKubeconfig(Files.readString(s.kubeconfig())));
+    }
+    return builder.build();
+  }
+
+  public NodeAgent agent() {
+    return agent;
+  }
+
+  /** Stops the loops and the endpoints; nothing on the node is undone. */
+  @Override
+  public void close() {
+    try {
+      agent.close();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    server.close();
+    client.close();
+  }
+}

@@ -1,0 +1,173 @@
+package dev.cnioperator.agent;
+
+import dev.cnioperator.agent.conflist.NetworkOutcome;
+import dev.cnioperator.agent.observe.AgentMetrics;
+import dev.cnioperator.agent.status.CniNodeClient;
+import dev.cnioperator.agent.status.HealthBoard;
+import dev.cnioperator.agent.status.NodeStatusBuilder;
+import dev.cnioperator.api.v1alpha1.CniNode;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The agent's control loop: on every change of its CniNode and every resync period, a fresh read of
+ * the CniNode, a {@link NodeSync} pass, a status write. One thread does all of it, so passes never
+ * overlap. Without a fresh read (API server unreachable, CniNode missing) nothing on disk changes.
+ */
+public final class NodeAgent implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(NodeAgent.class);
+
+  private final CniNodeClient api;
+  private final NodeSpecReader reader;
+  private final NodeSync sync;
+  private final NodeStatusBuilder statusBuilder;
+  private final HealthBoard health;
+  private final AgentMetrics metrics;
+  private final Duration resync;
+  private final ScheduledExecutorService loop =
+      Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "node-pass"));
+  private final AtomicBoolean passPending = new AtomicBoolean();
+  private final AtomicBoolean ready = new AtomicBoolean();
+  private final AtomicReference<NodeSync.Result> lastResult = new AtomicReference<>();
+  private final AtomicReference<List<ManagedNetwork>> networks = new AtomicReference<>(List.of());
+  private volatile long lastLoopNanos = System.nanoTime();
+  private SharedIndexInformer<CniNode> informer;
+
+  public NodeAgent(
+      CniNodeClient api,
+      NodeSpecReader reader,
+      NodeSync sync,
+      NodeStatusBuilder statusBuilder,
+      HealthBoard health,
+      AgentMetrics metrics,
+      Duration resync) {
+    this.api = api;
+    this.reader = reader;
+    this.sync = sync;
+    this.statusBuilder = statusBuilder;
+    this.health = health;
+    this.metrics = metrics;
+    this.resync = resync;
+  }
+
+  /** Prepares the directories, runs a first pass and starts watching. */
+  public void start() throws java.io.IOException {
+    sync.prepare();
+    loop.scheduleWithFixedDelay(this::requestPass, 0, resync.toMillis(), TimeUnit.MILLISECONDS);
+    informer = api.watch(this::requestPass, resync.toMillis());
+    LOG.info("event=agent-started node={} resync={}", api.nodeName(), resync);
+  }
+
+  /** Asks for a pass soon; requests that arrive while one is waiting are folded into it. */
+  public void requestPass() {
+    if (passPending.compareAndSet(false, true)) {
+      loop.execute(this::pass);
+    }
+  }
+
+  /** Asks for a status write from what is known now, without touching the disk. */
+  public void requestStatus() {
+    loop.execute(() -> publish(null));
+  }
+
+  /** The networks of the last successful pass, for the CHECK and cleanup loops. */
+  public List<ManagedNetwork> networks() {
+    return networks.get();
+  }
+
+  public boolean ready() {
+    return ready.get();
+  }
+
+  /** Live while the loop thread keeps coming round. */
+  public boolean live() {
+    long quiet = System.nanoTime() - lastLoopNanos;
+    return !loop.isShutdown() && quiet < resync.multipliedBy(3).plusSeconds(30).toNanos();
+  }
+
+  private void pass() {
+    passPending.set(false);
+    lastLoopNanos = System.nanoTime();
+    Optional<CniNode> node;
+    try {
+      node = api.fetch();
+    } catch (KubernetesClientException e) {
+      LOG.warn(
+          "event=pass-skipped node={} reason=api-unreachable error=\"{}\"",
+          api.nodeName(),
+          e.getMessage());
+      metrics.pass("api_unreachable");
+      return;
+    }
+    if (node.isEmpty()) {
+      LOG.info("event=pass-skipped node={} reason=cninode-missing", api.nodeName());
+      metrics.pass("cninode_missing");
+      return;
+    }
+    try {
+      List<ManagedNetwork> current = reader.networks(node.get().getSpec());
+      NodeSync.Result result = sync.sync(current, reader.plugins(node.get().getSpec()));
+      networks.set(current);
+      lastResult.set(result);
+      health.retain(new HashSet<>(current.stream().map(ManagedNetwork::name).toList()));
+      record(result);
+      publish(node.get());
+      ready.set(true);
+      metrics.pass("ok");
+    } catch (RuntimeException | java.io.IOException e) {
+      LOG.error("event=pass-failed node={} error=\"{}\"", api.nodeName(), e.toString(), e);
+      metrics.pass("error");
+    }
+  }
+
+  private void record(NodeSync.Result result) {
+    for (NetworkOutcome.State s : NetworkOutcome.State.values()) {
+      metrics.networks(
+          s.name(), (int) result.networks().stream().filter(o -> o.state() == s).count());
+    }
+    result.networks().stream()
+        .filter(NetworkOutcome::drift)
+        .forEach(o -> metrics.driftRestored("conflist"));
+  }
+
+  /** Writes the status when it changed; {@code node} null means read it fresh first. */
+  private void publish(CniNode node) {
+    NodeSync.Result result = lastResult.get();
+    if (result == null) {
+      return;
+    }
+    try {
+      CniNode current = node != null ? node : api.fetch().orElse(null);
+      if (current == null) {
+        return;
+      }
+      Long generation = current.getMetadata().getGeneration();
+      api.publishStatus(
+          current, statusBuilder.build(result, health, current.getStatus(), generation));
+    } catch (KubernetesClientException e) {
+      LOG.warn("event=status-not-written node={} error=\"{}\"", api.nodeName(), e.getMessage());
+    }
+  }
+
+  /** Stops watching and finishes the pass under way; the node's files stay as they are. */
+  @Override
+  public void close() throws InterruptedException {
+    if (informer != null) {
+      informer.close();
+    }
+    loop.shutdown();
+    loop.awaitTermination(30, TimeUnit.SECONDS);
+    LOG.info("event=agent-stopped node={}", api.nodeName());
+  }
+}

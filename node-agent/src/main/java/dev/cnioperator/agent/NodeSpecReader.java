@@ -1,0 +1,104 @@
+package dev.cnioperator.agent;
+
+import dev.cnioperator.agent.ManagedNetwork.CheckSettings;
+import dev.cnioperator.agent.ManagedNetwork.CleanupSettings;
+import dev.cnioperator.agent.conflist.DesiredConflist;
+import dev.cnioperator.agent.plugin.NetworkPlugins;
+import dev.cnioperator.agent.plugin.PluginRequest;
+import dev.cnioperator.api.v1alpha1.CniNodeSpec;
+import dev.cnioperator.api.v1alpha1.IpamCleanup;
+import dev.cnioperator.api.v1alpha1.NetworkCheck;
+import dev.cnioperator.api.v1alpha1.NodeNetwork;
+import dev.cnioperator.api.v1alpha1.NodePlugin;
+import dev.cnioperator.cni.CniException;
+import dev.cnioperator.cni.config.NetworkConfigList;
+import dev.cnioperator.cni.config.PluginConfig;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns a CniNode spec into the agent's view: networks with parsed conflists, requested plugins.
+ */
+public final class NodeSpecReader {
+
+  /** The spec's networks in spec order. */
+  public List<ManagedNetwork> networks(CniNodeSpec spec) {
+    List<ManagedNetwork> out = new ArrayList<>();
+    if (spec == null || spec.getNetworks() == null) {
+      return out;
+    }
+    for (NodeNetwork n : spec.getNetworks()) {
+      out.add(network(n));
+    }
+    return out;
+  }
+
+  /** The spec's plugins by name. */
+  public Map<String, PluginRequest> plugins(CniNodeSpec spec) {
+    Map<String, PluginRequest> out = new LinkedHashMap<>();
+    if (spec == null || spec.getPlugins() == null) {
+      return out;
+    }
+    for (NodePlugin p : spec.getPlugins()) {
+      out.put(
+          p.getName(), new PluginRequest(p.getName(), p.getSource(), p.getUrl(), p.getSha256()));
+    }
+    return out;
+  }
+
+  private static ManagedNetwork network(NodeNetwork n) {
+    String content = n.getContent() == null ? "" : n.getContent();
+    DesiredConflist conflist =
+        new DesiredConflist(n.getName(), n.getFileName(), n.getSha256(), content);
+    NetworkConfigList list = null;
+    String invalid = null;
+    List<String> types = new ArrayList<>();
+    String version = n.getCniVersion() == null ? null : n.getCniVersion().text();
+    try {
+      list = NetworkConfigList.parse(content.getBytes(StandardCharsets.UTF_8), n.getFileName());
+      for (PluginConfig p : list.plugins()) {
+        types.add(p.type());
+        p.ipamType().ifPresent(types::add);
+      }
+      version = list.cniVersion().toString();
+    } catch (CniException e) {
+      invalid = "content is not a valid conflist: " + e.getMessage();
+    }
+    return new ManagedNetwork(
+        conflist,
+        list,
+        invalid,
+        new NetworkPlugins(n.getName(), version, types),
+        check(n.getCheck()),
+        cleanup(n.getIpamCleanup()));
+  }
+
+  private static CheckSettings check(NetworkCheck c) {
+    boolean enabled = c == null || c.getEnabled() == null || c.getEnabled();
+    Duration interval =
+        c == null || c.getIntervalSeconds() == null || c.getIntervalSeconds() <= 0
+            ? CheckSettings.DEFAULT_INTERVAL
+            : Duration.ofSeconds(c.getIntervalSeconds());
+    return new CheckSettings(enabled, interval);
+  }
+
+  private static CleanupSettings cleanup(IpamCleanup c) {
+    if (c == null) {
+      return new CleanupSettings(
+          true, CleanupSettings.DEFAULT_GRACE, false, CleanupSettings.DEFAULT_MAX_DELETE_FRACTION);
+    }
+    return new CleanupSettings(
+        c.getEnabled() == null || c.getEnabled(),
+        c.getGracePeriodSeconds() == null || c.getGracePeriodSeconds() < 0
+            ? CleanupSettings.DEFAULT_GRACE
+            : Duration.ofSeconds(c.getGracePeriodSeconds()),
+        Boolean.TRUE.equals(c.getDryRun()),
+        c.getMaxDeleteFraction() == null
+            ? CleanupSettings.DEFAULT_MAX_DELETE_FRACTION
+            : c.getMaxDeleteFraction());
+  }
+}

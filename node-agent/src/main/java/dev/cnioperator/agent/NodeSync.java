@@ -1,0 +1,159 @@
+package dev.cnioperator.agent;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cnioperator.agent.conflist.ConflistAction;
+import dev.cnioperator.agent.conflist.ConflistAction.Remove;
+import dev.cnioperator.agent.conflist.ConflistApplier;
+import dev.cnioperator.agent.conflist.ConflistFileName;
+import dev.cnioperator.agent.conflist.ConflistSync;
+import dev.cnioperator.agent.conflist.DesiredConflist;
+import dev.cnioperator.agent.conflist.NetworkOutcome;
+import dev.cnioperator.agent.host.HostFiles;
+import dev.cnioperator.agent.host.Manifest;
+import dev.cnioperator.agent.host.ManifestStore;
+import dev.cnioperator.agent.plugin.BinaryAction;
+import dev.cnioperator.agent.plugin.PluginBinarySync;
+import dev.cnioperator.agent.plugin.PluginInstaller;
+import dev.cnioperator.agent.plugin.PluginOutcome;
+import dev.cnioperator.agent.plugin.PluginRequest;
+import dev.cnioperator.agent.plugin.PluginVersions;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Makes the node's conf dir and bin dir match a CniNode spec: plugin binaries first (a network is
+ * only written once its plugins are present and speak its version), then the conflists.
+ */
+public final class NodeSync {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final HostPaths paths;
+  private final HostFiles files;
+  private final ManifestStore store;
+  private final PluginInstaller installer;
+  private final PluginVersions versions;
+  private final ConflistSync conflistSync = new ConflistSync();
+  private final PluginBinarySync binarySync = new PluginBinarySync();
+
+  public NodeSync(
+      HostPaths paths,
+      HostFiles files,
+      ManifestStore store,
+      PluginInstaller installer,
+      PluginVersions versions) {
+    this.paths = paths;
+    this.files = files;
+    this.store = store;
+    this.installer = installer;
+    this.versions = versions;
+  }
+
+  /** What one pass found and did. */
+  public record Result(
+      List<NetworkOutcome> networks,
+      List<PluginOutcome> plugins,
+      List<String> removedNetworks,
+      String defaultNetwork) {}
+
+  /** Prepares the directories and removes temporary files a killed agent left behind. */
+  public void prepare() throws IOException {
+    for (Path dir : List.of(paths.confDir(), paths.binDir(), paths.stateDir())) {
+      files.createDirectories(dir);
+      files.removeLeftoverTemporaryFiles(dir);
+    }
+  }
+
+  /** One pass over the node's files. */
+  public Result sync(List<ManagedNetwork> networks, Map<String, PluginRequest> requested)
+      throws IOException {
+    Manifest manifest = store.load();
+    List<PluginOutcome> plugins = syncPlugins(networks, requested, manifest);
+    Map<String, PluginOutcome> byName = new HashMap<>();
+    plugins.forEach(p -> byName.put(p.name(), p));
+
+    Map<String, String> heldBack = new LinkedHashMap<>();
+    List<DesiredConflist> desired = new ArrayList<>();
+    for (ManagedNetwork n : networks) {
+      desired.add(n.conflist());
+      Optional<String> problem =
+          n.invalid() != null ? Optional.of(n.invalid()) : n.plugins().problem(byName);
+      problem.ifPresent(p -> heldBack.put(n.name(), p));
+    }
+    manifest = store.load();
+    List<ConflistAction> actions =
+        conflistSync.plan(desired, heldBack, manifest, conflistShas(desired, manifest));
+    List<String> removed = new ArrayList<>();
+    for (ConflistAction a : actions) {
+      if (a instanceof Remove r) {
+        manifest.conflist(r.fileName()).map(f -> f.source()).ifPresent(removed::add);
+      }
+    }
+    List<NetworkOutcome> outcomes =
+        new ConflistApplier(files, store, paths.confDir()).apply(actions, manifest);
+    return new Result(outcomes, plugins, removed, defaultNetwork());
+  }
+
+  private List<PluginOutcome> syncPlugins(
+      List<ManagedNetwork> networks, Map<String, PluginRequest> requested, Manifest manifest)
+      throws IOException {
+    Set<String> needed = new TreeSet<>();
+    networks.forEach(n -> needed.addAll(n.plugins().types()));
+    Set<String> all = new TreeSet<>(needed);
+    all.addAll(requested.keySet());
+    Map<String, String> bundled = new HashMap<>();
+    Map<String, String> onDisk = new HashMap<>();
+    for (String name : all) {
+      if (!isPlainName(name)) {
+        continue;
+      }
+      files.sha256(paths.bundledPluginDir().resolve(name)).ifPresent(s -> bundled.put(name, s));
+      files.sha256(paths.binDir().resolve(name)).ifPresent(s -> onDisk.put(name, s));
+    }
+    List<BinaryAction> actions = binarySync.plan(needed, requested, bundled, manifest, onDisk);
+    return versions.annotate(installer.apply(actions, manifest));
+  }
+
+  private Map<String, String> conflistShas(List<DesiredConflist> desired, Manifest manifest)
+      throws IOException {
+    Set<String> names = new TreeSet<>(manifest.conflists().keySet());
+    desired.forEach(d -> names.add(d.fileName()));
+    Map<String, String> shas = new HashMap<>();
+    for (String name : names) {
+      if (ConflistFileName.problem(name).isEmpty()) {
+        files.sha256(paths.confDir().resolve(name)).ifPresent(s -> shas.put(name, s));
+      }
+    }
+    return shas;
+  }
+
+  /**
+   * The name of the network in the file runtimes take as the default: the first in byte order; its
+   * file name when the file has no readable name.
+   */
+  private String defaultNetwork() throws IOException {
+    Optional<String> first = ConflistFileName.defaultNetworkFile(files.list(paths.confDir()));
+    if (first.isEmpty()) {
+      return null;
+    }
+    try {
+      JsonNode name =
+          JSON.readTree(files.read(paths.confDir().resolve(first.get())).orElseThrow()).get("name");
+      return name != null && name.isTextual() ? name.textValue() : first.get();
+    } catch (IOException | RuntimeException e) {
+      return first.get();
+    }
+  }
+
+  private static boolean isPlainName(String name) {
+    return name != null && !name.isEmpty() && !name.contains("/") && !name.contains("..");
+  }
+}

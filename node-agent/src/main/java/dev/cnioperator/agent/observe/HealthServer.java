@@ -1,0 +1,56 @@
+package dev.cnioperator.agent.observe;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
+/** /healthz, /readyz and /metrics on the JDK's HTTP server: no framework, a small heap. */
+public final class HealthServer implements AutoCloseable {
+  private final HttpServer server;
+
+  public HealthServer(
+      InetSocketAddress address,
+      BooleanSupplier live,
+      BooleanSupplier ready,
+      Supplier<String> metrics)
+      throws IOException {
+    server = HttpServer.create(address, 0);
+    server.createContext("/healthz", ex -> answer(ex, live.getAsBoolean(), "ok", "not live"));
+    server.createContext("/readyz", ex -> answer(ex, ready.getAsBoolean(), "ok", "not ready"));
+    server.createContext(
+        "/metrics", ex -> send(ex, 200, "text/plain; version=0.0.4", metrics.get()));
+  }
+
+  public void start() {
+    server.start();
+  }
+
+  /** The port actually bound (the address may ask for port 0). */
+  public int port() {
+    return server.getAddress().getPort();
+  }
+
+  private static void answer(HttpExchange ex, boolean ok, String yes, String no)
+      throws IOException {
+    send(ex, ok ? 200 : 503, "text/plain", ok ? yes : no);
+  }
+
+  private static void send(HttpExchange ex, int code, String type, String body) throws IOException {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    ex.getResponseHeaders().set("Content-Type", type);
+    ex.sendResponseHeaders(code, bytes.length);
+    try (OutputStream out = ex.getResponseBody()) {
+      out.write(bytes);
+    }
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+  }
+}

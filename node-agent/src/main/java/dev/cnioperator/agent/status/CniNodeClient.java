@@ -1,0 +1,96 @@
+package dev.cnioperator.agent.status;
+
+import dev.cnioperator.api.v1alpha1.CniNode;
+import dev.cnioperator.api.v1alpha1.CniNodeStatus;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The agent's access to its own CniNode, and nothing else of the cluster's CniNodes: a fresh read,
+ * a watch by field selector on its name, and status writes with server-side apply.
+ */
+public final class CniNodeClient {
+  /** The field manager of every status write, so ownership shows in managedFields. */
+  public static final String FIELD_MANAGER = "cni-node-agent";
+
+  private static final Logger LOG = LoggerFactory.getLogger(CniNodeClient.class);
+
+  private final KubernetesClient client;
+  private final String nodeName;
+
+  public CniNodeClient(KubernetesClient client, String nodeName) {
+    this.client = client;
+    this.nodeName = nodeName;
+  }
+
+  public String nodeName() {
+    return nodeName;
+  }
+
+  /**
+   * A fresh read of this node's CniNode; empty when it does not exist.
+   *
+   * @throws io.fabric8.kubernetes.client.KubernetesClientException when the API server cannot be
+   *     reached or refuses
+   */
+  public Optional<CniNode> fetch() {
+    return Optional.ofNullable(client.resources(CniNode.class).withName(nodeName).get());
+  }
+
+  /** Watches this node's CniNode only; {@code onChange} runs on any add, update or delete. */
+  public SharedIndexInformer<CniNode> watch(Runnable onChange, long resyncMillis) {
+    return client
+        .resources(CniNode.class)
+        .withField("metadata.name", nodeName)
+        .inform(
+            new ResourceEventHandler<>() {
+              @Override
+              public void onAdd(CniNode obj) {
+                onChange.run();
+              }
+
+              @Override
+              public void onUpdate(CniNode oldObj, CniNode newObj) {
+                onChange.run();
+              }
+
+              @Override
+              public void onDelete(CniNode obj, boolean deletedFinalStateUnknown) {
+                onChange.run();
+              }
+            },
+            resyncMillis);
+  }
+
+  /**
+   * Writes {@code status} when it differs from {@code current}'s; true when it wrote. Server-side
+   * apply of an object holding only our status, so fields we stop reporting are removed.
+   */
+  public boolean publishStatus(CniNode current, CniNodeStatus status) {
+    if (Objects.equals(current.getStatus(), status)) {
+      return false;
+    }
+    CniNode patch = new CniNode();
+    patch.setMetadata(new ObjectMetaBuilder().withName(nodeName).build());
+    patch.setStatus(status);
+    client
+        .resource(patch)
+        .subresource("status")
+        .patch(
+            new PatchContext.Builder()
+                .withPatchType(PatchType.SERVER_SIDE_APPLY)
+                .withFieldManager(FIELD_MANAGER)
+                .withForce(true)
+                .build());
+    LOG.info("event=status-written node={}", nodeName);
+    return true;
+  }
+}

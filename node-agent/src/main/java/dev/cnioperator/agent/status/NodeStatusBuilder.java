@@ -1,0 +1,145 @@
+package dev.cnioperator.agent.status;
+
+import dev.cnioperator.agent.NodeSync;
+import dev.cnioperator.agent.conflist.NetworkOutcome;
+import dev.cnioperator.agent.plugin.PluginOutcome;
+import dev.cnioperator.api.v1alpha1.CniNodeStatus;
+import dev.cnioperator.api.v1alpha1.InstalledPlugin;
+import dev.cnioperator.api.v1alpha1.NetworkState;
+import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
+import dev.cnioperator.api.v1alpha1.NodeSummary;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * Builds the CniNode status from a pass's result and the health board. Deterministic: the same
+ * inputs give an equal status, so the writer can skip writes that would change nothing.
+ */
+public final class NodeStatusBuilder {
+  private final Clock clock;
+
+  public NodeStatusBuilder(Clock clock) {
+    this.clock = clock;
+  }
+
+  public CniNodeStatus build(
+      NodeSync.Result pass, HealthBoard health, CniNodeStatus previous, Long generation) {
+    Map<String, NodeNetworkStatus> networks = new TreeMap<>();
+    for (NetworkOutcome o : pass.networks()) {
+      networks.put(o.network(), network(o, health.get(o.network())));
+    }
+    carryRemoved(previous, networks, pass.removedNetworks());
+    List<NodeNetworkStatus> list = new ArrayList<>(networks.values());
+    long desired = pass.networks().size();
+    long applied =
+        pass.networks().stream().filter(o -> o.state() == NetworkOutcome.State.Applied).count();
+    int failing = 0;
+    int stale = 0;
+    for (NodeNetworkStatus n : list) {
+      if (n.getAttachments() != null && n.getAttachments().getFailing() != null) {
+        failing += n.getAttachments().getFailing().size();
+      }
+      if (n.getIpam() != null && n.getIpam().getStale() != null) {
+        stale += n.getIpam().getStale();
+      }
+    }
+    return new CniNodeStatus()
+        .withNetworks(list)
+        .withPlugins(plugins(pass.plugins()))
+        .withDefaultNetwork(pass.defaultNetwork())
+        .withSummary(
+            new NodeSummary()
+                .withNetworks(applied + "/" + desired)
+                .withFailingAttachments(failing)
+                .withStaleReservations(stale))
+        .withObservedGeneration(generation)
+        .withConditions(List.of(ready(applied == desired, pass, previous)));
+  }
+
+  private static NodeNetworkStatus network(NetworkOutcome o, NetworkHealth h) {
+    NodeNetworkStatus s =
+        new NodeNetworkStatus()
+            .withName(o.network())
+            .withAppliedSha256(o.appliedSha256())
+            .withState(NetworkState.valueOf(o.state().name()))
+            .withMessage(o.message() == null || o.message().isEmpty() ? null : o.message());
+    return s.withAttachments(h.attachments())
+        .withIpam(h.ipam())
+        .withLastCheckTime(h.lastCheckTime())
+        .withPluginStatus(h.pluginStatus());
+  }
+
+  /** Networks taken off the node stay reported as Removed until they come back. */
+  private static void carryRemoved(
+      CniNodeStatus previous, Map<String, NodeNetworkStatus> networks, List<String> removedNow) {
+    for (String name : removedNow) {
+      networks.putIfAbsent(name, removed(name));
+    }
+    if (previous == null || previous.getNetworks() == null) {
+      return;
+    }
+    for (NodeNetworkStatus n : previous.getNetworks()) {
+      if (n.getState() == NetworkState.Removed) {
+        networks.putIfAbsent(n.getName(), removed(n.getName()));
+      }
+    }
+  }
+
+  private static NodeNetworkStatus removed(String name) {
+    return new NodeNetworkStatus().withName(name).withState(NetworkState.Removed);
+  }
+
+  private static List<InstalledPlugin> plugins(List<PluginOutcome> outcomes) {
+    return outcomes.stream()
+        .filter(p -> p.sha256() != null)
+        .sorted(Comparator.comparing(PluginOutcome::name))
+        .map(
+            p ->
+                new InstalledPlugin()
+                    .withName(p.name())
+                    .withSha256(p.sha256())
+                    .withSupportedVersions(p.supportedVersions())
+                    .withOwner(p.owner().name()))
+        .toList();
+  }
+
+  /** Ready keeps its lastTransitionTime while its status stays the same. */
+  private Condition ready(boolean allApplied, NodeSync.Result pass, CniNodeStatus previous) {
+    String status = allApplied ? "True" : "False";
+    String reason = allApplied ? "AllNetworksApplied" : "NetworksNotApplied";
+    String message =
+        allApplied
+            ? "every network in the spec is applied"
+            : "not applied: "
+                + String.join(
+                    ", ",
+                    pass.networks().stream()
+                        .filter(o -> o.state() != NetworkOutcome.State.Applied)
+                        .map(o -> o.network() + " (" + o.state() + ")")
+                        .toList());
+    String since = Instant.now(clock).truncatedTo(ChronoUnit.SECONDS).toString();
+    if (previous != null && previous.getConditions() != null) {
+      for (Condition c : previous.getConditions()) {
+        if ("Ready".equals(c.getType()) && Objects.equals(c.getStatus(), status)) {
+          since = c.getLastTransitionTime();
+        }
+      }
+    }
+    return new ConditionBuilder()
+        .withType("Ready")
+        .withStatus(status)
+        .withReason(reason)
+        .withMessage(message)
+        .withLastTransitionTime(since)
+        .build();
+  }
+}

@@ -1,0 +1,233 @@
+package dev.cnioperator.agent.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cnioperator.agent.host.Sha256;
+import dev.cnioperator.api.v1alpha1.CniNode;
+import dev.cnioperator.api.v1alpha1.InstalledPlugin;
+import dev.cnioperator.api.v1alpha1.NetworkState;
+import dev.cnioperator.api.v1alpha1.NodeNetwork;
+import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
+import dev.cnioperator.testkit.LocalControlPlane;
+import dev.cnioperator.testkit.ToolPaths;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two simulated nodes, each with its own agent process and host directories, follow their CniNode
+ * specs through create, change and removal; foreign files stay byte for byte.
+ */
+class NodeAgentLifecycleIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Duration CONVERGE = Duration.ofSeconds(30);
+
+  private CniNodes cniNodes;
+  private SimulatedNode a;
+  private SimulatedNode b;
+  private AgentProcess agentA;
+  private AgentProcess agentB;
+
+  @BeforeEach
+  void setUp() throws IOException {
+    LocalControlPlane cp = LocalControlPlane.shared();
+    cniNodes = new CniNodes(cp);
+    Path plugins = ToolPaths.pluginDir();
+    a = new SimulatedNode("node-a", plugins);
+    b = new SimulatedNode("node-b", plugins);
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    for (AgentProcess p : new AgentProcess[] {agentA, agentB}) {
+      if (p != null) {
+        p.close();
+      }
+    }
+    for (SimulatedNode n : new SimulatedNode[] {a, b}) {
+      if (n != null) {
+        cniNodes.delete(n.name);
+        n.close();
+      }
+    }
+  }
+
+  @Test
+  void networksAppearChangeAndDisappearOnTheRightNodeAndForeignFilesStayUntouched()
+      throws Exception {
+    // Foreign files, placed before the agents start.
+    byte[] foreignConflist = "{\"cniVersion\":\"1.0.0\",\"name\":\"zz\",\"plugins\":[]}".getBytes();
+    Files.write(a.conflist("99-foreign.conflist"), foreignConflist);
+    byte[] foreignPortmap = Files.readAllBytes(ToolPaths.debianPluginDir().resolve("portmap"));
+    Files.write(a.paths.binDir().resolve("portmap"), foreignPortmap);
+    Map<String, String> foreignBefore =
+        Map.of(
+            "99-foreign.conflist", Sha256.hex(foreignConflist),
+            "portmap", Sha256.hex(foreignPortmap));
+
+    NodeNetwork n1 = CniNodes.network("n1", 50, 11, "1.0.0");
+    NodeNetwork n2 = CniNodes.network("n2", 60, 12, "1.1.0");
+    cniNodes.put(a.name, List.of(n1, n2));
+    cniNodes.put(b.name, List.of(n1));
+    agentA = AgentProcess.start(a.name, a.paths, cniNodes.controlPlane.kubeconfigFile(), a.log());
+    agentB = AgentProcess.start(b.name, b.paths, cniNodes.controlPlane.kubeconfigFile(), b.log());
+
+    awaitApplied(a, n1, n2);
+    awaitApplied(b, n1);
+    assertThat(b.conflist(n2.getFileName())).doesNotExist();
+    assertThat(Files.readString(a.conflist(n1.getFileName()))).isEqualTo(n1.getContent());
+    assertManifestAgreesWithDisk(a, n1, n2);
+    assertManifestAgreesWithDisk(b, n1);
+    // bridge and host-local came from the bundle; portmap stays the foreign one.
+    assertThat(sha(a.paths.binDir().resolve("bridge")))
+        .isEqualTo(sha(ToolPaths.pluginDir().resolve("bridge")));
+    CniNode nodeA = cniNodes.get(a.name);
+    assertThat(nodeA.getStatus().getDefaultNetwork()).isEqualTo("n1");
+    InstalledPlugin bridge = plugin(nodeA, "bridge").orElseThrow();
+    assertThat(bridge.getOwner()).isEqualTo("agent");
+    assertThat(bridge.getSupportedVersions()).contains("1.0.0", "1.1.0");
+
+    // Change n1 on node a only.
+    NodeNetwork n1v2 = CniNodes.network("n1", 50, 13, "1.0.0");
+    cniNodes.put(a.name, List.of(n1v2, n2));
+    awaitApplied(a, n1v2, n2);
+    assertManifestAgreesWithDisk(a, n1v2, n2);
+    assertThat(Files.readString(b.conflist(n1.getFileName()))).isEqualTo(n1.getContent());
+
+    // Remove n2 from node a.
+    cniNodes.put(a.name, List.of(n1v2));
+    await().atMost(CONVERGE).until(() -> !Files.exists(a.conflist(n2.getFileName())));
+    assertManifestAgreesWithDisk(a, n1v2);
+    await().atMost(CONVERGE).until(() -> state(cniNodes.get(a.name), "n2") == NetworkState.Removed);
+
+    // Remove everything from node a: only the foreign files are left.
+    cniNodes.put(a.name, List.of());
+    await().atMost(CONVERGE).until(() -> !Files.exists(a.conflist(n1.getFileName())));
+    assertThat(new TreeSet<>(List.of(a.paths.confDir().toFile().list())))
+        .containsExactly("99-foreign.conflist");
+    assertThat(sha(a.conflist("99-foreign.conflist")))
+        .isEqualTo(foreignBefore.get("99-foreign.conflist"));
+    assertThat(sha(a.paths.binDir().resolve("portmap"))).isEqualTo(foreignBefore.get("portmap"));
+    assertThat(cniNodes.get(a.name).getStatus().getDefaultNetwork()).isEqualTo("zz");
+  }
+
+  @Test
+  void foreignFileOfTheSameNameIsAConflictAndStaysByteForByte() throws Exception {
+    NodeNetwork n1 = CniNodes.network("n1", 50, 21, "1.0.0");
+    byte[] theirs = "{\"cniVersion\":\"1.0.0\",\"name\":\"theirs\",\"plugins\":[]}".getBytes();
+    Files.write(b.conflist(n1.getFileName()), theirs);
+    cniNodes.put(b.name, List.of(n1));
+    agentB = AgentProcess.start(b.name, b.paths, cniNodes.controlPlane.kubeconfigFile(), b.log());
+
+    await()
+        .atMost(CONVERGE)
+        .until(() -> state(cniNodes.get(b.name), "n1") == NetworkState.Conflict);
+    assertThat(Files.readAllBytes(b.conflist(n1.getFileName()))).isEqualTo(theirs);
+    // The spec dropping it must not delete their file either.
+    cniNodes.put(b.name, List.of());
+    Thread.sleep(5000);
+    assertThat(Files.readAllBytes(b.conflist(n1.getFileName()))).isEqualTo(theirs);
+  }
+
+  @Test
+  void managedFileChangedOrRemovedBySomeoneElseIsRestored() throws Exception {
+    NodeNetwork n1 = CniNodes.network("n1", 50, 22, "1.0.0");
+    cniNodes.put(a.name, List.of(n1));
+    agentA = AgentProcess.start(a.name, a.paths, cniNodes.controlPlane.kubeconfigFile(), a.log());
+    awaitApplied(a, n1);
+
+    Files.writeString(a.conflist(n1.getFileName()), "{\"edited\":true}");
+    await().atMost(CONVERGE).until(() -> content(a, n1).equals(n1.getContent()));
+    Files.delete(a.conflist(n1.getFileName()));
+    await().atMost(CONVERGE).until(() -> content(a, n1).equals(n1.getContent()));
+    assertThat(agentA.log()).contains("reason=RESTORE_CHANGED").contains("reason=RESTORE_REMOVED");
+  }
+
+  private void awaitApplied(SimulatedNode node, NodeNetwork... networks) {
+    await()
+        .atMost(CONVERGE)
+        .pollInterval(Duration.ofMillis(200))
+        .ignoreExceptions()
+        .untilAsserted(
+            () -> {
+              for (NodeNetwork n : networks) {
+                assertThat(content(node, n)).isEqualTo(n.getContent());
+                CniNode cr = cniNodes.get(node.name);
+                NodeNetworkStatus s = status(cr, n.getName()).orElseThrow();
+                assertThat(s.getState()).as(s.getMessage()).isEqualTo(NetworkState.Applied);
+                assertThat(s.getAppliedSha256()).isEqualTo(n.getSha256());
+              }
+            });
+  }
+
+  private static String content(SimulatedNode node, NodeNetwork n) throws IOException {
+    Path p = node.conflist(n.getFileName());
+    return Files.exists(p) ? Files.readString(p) : "";
+  }
+
+  /** The manifest comes to list exactly these conflists, at the sha256 that is on disk. */
+  private static void assertManifestAgreesWithDisk(SimulatedNode node, NodeNetwork... networks) {
+    await()
+        .atMost(CONVERGE)
+        .ignoreExceptions()
+        .untilAsserted(() -> manifestAgreesWithDisk(node, networks));
+  }
+
+  private static void manifestAgreesWithDisk(SimulatedNode node, NodeNetwork... networks)
+      throws IOException {
+    JsonNode manifest = JSON.readTree(node.paths.manifestFile().toFile());
+    TreeSet<String> listed = new TreeSet<>();
+    manifest.get("conflists").fieldNames().forEachRemaining(listed::add);
+    TreeSet<String> expected = new TreeSet<>();
+    for (NodeNetwork n : networks) {
+      expected.add(n.getFileName());
+      assertThat(manifest.get("conflists").get(n.getFileName()).get("sha256").asText())
+          .isEqualTo(sha(node.conflist(n.getFileName())));
+    }
+    assertThat(listed).isEqualTo(expected);
+    manifest
+        .get("binaries")
+        .fields()
+        .forEachRemaining(
+            e -> {
+              try {
+                assertThat(sha(node.paths.binDir().resolve(e.getKey())))
+                    .isEqualTo(e.getValue().get("sha256").asText());
+              } catch (IOException ex) {
+                throw new AssertionError(ex);
+              }
+            });
+  }
+
+  static String sha(Path p) throws IOException {
+    return Sha256.hex(Files.readAllBytes(p));
+  }
+
+  static Optional<NodeNetworkStatus> status(CniNode node, String network) {
+    if (node == null || node.getStatus() == null || node.getStatus().getNetworks() == null) {
+      return Optional.empty();
+    }
+    return node.getStatus().getNetworks().stream()
+        .filter(n -> n.getName().equals(network))
+        .findFirst();
+  }
+
+  static NetworkState state(CniNode node, String network) {
+    return status(node, network).map(NodeNetworkStatus::getState).orElse(null);
+  }
+
+  private static Optional<InstalledPlugin> plugin(CniNode node, String name) {
+    return node.getStatus().getPlugins().stream().filter(p -> p.getName().equals(name)).findFirst();
+  }
+}
