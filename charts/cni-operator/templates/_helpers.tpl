@@ -1,0 +1,87 @@
+{{/* Names, labels, images and the agent's host paths, shared by every template. */}}
+
+{{- define "cni-operator.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 42 | trimSuffix "-" }}
+{{- end }}
+
+{{/* The prefix of every object name; short enough that "<prefix>-operator" fits in 63 chars. */}}
+{{- define "cni-operator.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 42 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 42 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 42 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "cni-operator.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+app.kubernetes.io/name: {{ include "cni-operator.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: cni-operator
+{{- with .Values.commonLabels }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}
+
+{{/* Selector labels of one component ("operator" or "agent"); never change across upgrades. */}}
+{{- define "cni-operator.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "cni-operator.name" .root }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+app.kubernetes.io/component: {{ .component }}
+{{- end }}
+
+{{- define "cni-operator.componentLabels" -}}
+{{ include "cni-operator.labels" .root }}
+app.kubernetes.io/component: {{ .component }}
+{{- end }}
+
+{{- define "cni-operator.operator.serviceAccountName" -}}
+{{- if .Values.operator.serviceAccount.create }}
+{{- default (printf "%s-operator" (include "cni-operator.fullname" .)) .Values.operator.serviceAccount.name }}
+{{- else }}
+{{- default "default" .Values.operator.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{- define "cni-operator.agent.serviceAccountName" -}}
+{{- if .Values.agent.serviceAccount.create }}
+{{- default (printf "%s-agent" (include "cni-operator.fullname" .)) .Values.agent.serviceAccount.name }}
+{{- else }}
+{{- default "default" .Values.agent.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{/* An image reference from {registry, repository, tag, digest}: the digest wins over the tag. */}}
+{{- define "cni-operator.image" -}}
+{{- $repo := .image.repository }}
+{{- if .image.registry }}
+{{- $repo = printf "%s/%s" .image.registry .image.repository }}
+{{- end }}
+{{- if .image.digest }}
+{{- printf "%s@%s" $repo .image.digest }}
+{{- else }}
+{{- printf "%s:%s" $repo (default .root.Chart.AppVersion .image.tag) }}
+{{- end }}
+{{- end }}
+
+{{/* The agent's effective host paths as YAML: the profile's, overridden by explicit values. */}}
+{{- define "cni-operator.agent.hostPaths" -}}
+{{- $hp := .Values.agent.hostPaths }}
+{{- $profile := get $hp.profiles $hp.profile }}
+{{- if not $profile }}
+{{- fail (printf "agent.hostPaths.profile %q names no entry of agent.hostPaths.profiles" $hp.profile) }}
+{{- end }}
+cniConfDir: {{ default $profile.cniConfDir $hp.cniConfDir | clean }}
+cniBinDir: {{ default $profile.cniBinDir $hp.cniBinDir | clean }}
+cniCacheDir: {{ $hp.cniCacheDir | clean }}
+netnsDir: {{ $hp.netnsDir | clean }}
+stateDir: {{ $hp.stateDir | clean }}
+criSocket: {{ default $profile.criSocket .Values.agent.criSocket.path | clean }}
+{{- end }}

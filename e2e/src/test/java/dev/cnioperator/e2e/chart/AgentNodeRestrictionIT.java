@@ -1,0 +1,260 @@
+package dev.cnioperator.e2e.chart;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.cnioperator.testkit.LocalControlPlane;
+import dev.cnioperator.testkit.TestNames;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.authentication.BoundObjectReference;
+import io.fabric8.kubernetes.api.model.authentication.BoundObjectReferenceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.MixedOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The chart's ValidatingAdmissionPolicy on the real API server: the agent's ServiceAccount, with a
+ * token the API server minted (TokenRequest), may write the status of the CniNode named after the
+ * node bound into its token and of no other; RBAC keeps it off CniNode specs and CniNetworks; other
+ * accounts are not affected by the policy.
+ */
+class AgentNodeRestrictionIT {
+  private static final String API_VERSION = "cnioperator.dev/v1alpha1";
+  private static final Duration TOKEN_TTL = Duration.ofMinutes(10);
+
+  private static LocalControlPlane controlPlane;
+  private static ChartRelease release;
+  private static Node ownNode;
+  private static Node otherNode;
+
+  @BeforeAll
+  static void installChartWithTwoNodes() {
+    controlPlane = LocalControlPlane.shared();
+    release = ChartRelease.install(controlPlane, "vap");
+    KubernetesClient admin = controlPlane.client();
+    ownNode = admin.nodes().resource(node(TestNames.unique("own"))).create();
+    otherNode = admin.nodes().resource(node(TestNames.unique("other"))).create();
+    for (Node n : List.of(ownNode, otherNode)) {
+      cniNodes(admin).resource(cniNode(n.getMetadata().getName())).create();
+    }
+  }
+
+  @AfterAll
+  static void removeEverything() {
+    if (controlPlane == null) {
+      return;
+    }
+    KubernetesClient admin = controlPlane.client();
+    for (Node n : new Node[] {ownNode, otherNode}) {
+      if (n != null) {
+        cniNodes(admin).withName(n.getMetadata().getName()).delete();
+        admin.nodes().withName(n.getMetadata().getName()).delete();
+      }
+    }
+    if (release != null) {
+      release.close();
+    }
+  }
+
+  @Test
+  void agentWithItsPodTokenWritesItsOwnNodesStatusOnly() {
+    Pod agentPod = agentPodOn(ownNode);
+
+    assertOwnAllowedOtherDenied(agentToken(boundTo("Pod", agentPod.getMetadata())));
+  }
+
+  @Test
+  void agentWithANodeBoundTokenWritesItsOwnNodesStatusOnly() {
+    assertOwnAllowedOtherDenied(agentToken(boundTo("Node", ownNode.getMetadata())));
+  }
+
+  @Test
+  void agentTokenBoundToNoNodeIsRefused() {
+    try (KubernetesClient agent = controlPlane.clientForToken(agentToken(null))) {
+      String own = ownNode.getMetadata().getName();
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .untilAsserted(
+              () ->
+                  assertThatThrownBy(() -> patchStatus(agent, own, "unbound"))
+                      .isInstanceOfSatisfying(
+                          KubernetesClientException.class,
+                          e -> {
+                            assertThat(e.getCode()).isEqualTo(403);
+                            assertThat(e.getMessage()).contains("not bound to a node");
+                          }));
+    }
+  }
+
+  @Test
+  void agentCannotWriteCniNodeSpecsOrCniNetworks() {
+    try (KubernetesClient agent = controlPlane.clientForToken(agentToken(null))) {
+      String own = ownNode.getMetadata().getName();
+
+      assertThat(cniNodes(agent).withName(own).get()).isNotNull();
+      assertThatThrownBy(
+              () ->
+                  cniNodes(agent)
+                      .withName(own)
+                      .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"networks\":[]}}"))
+          .isInstanceOfSatisfying(
+              KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(403));
+      assertThatThrownBy(
+              () ->
+                  agent
+                      .genericKubernetesResources(API_VERSION, "CniNetwork")
+                      .resource(
+                          new GenericKubernetesResourceBuilder()
+                              .withApiVersion(API_VERSION)
+                              .withKind("CniNetwork")
+                              .withNewMetadata()
+                              .withName(TestNames.unique("net"))
+                              .endMetadata()
+                              .build())
+                      .create())
+          .isInstanceOfSatisfying(
+              KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(403));
+    }
+  }
+
+  @Test
+  void policyLeavesOtherAccountsAlone() {
+    try (KubernetesClient operator =
+        controlPlane.clientForToken(
+            controlPlane.serviceAccountToken(
+                release.namespace(), release.operatorServiceAccount(), TOKEN_TTL))) {
+      String other = otherNode.getMetadata().getName();
+
+      cniNodes(operator)
+          .withName(other)
+          .patch(
+              PatchContext.of(PatchType.JSON_MERGE),
+              "{\"metadata\":{\"annotations\":{\"cnioperator.dev/test\":\"operator\"}}}");
+
+      assertThat(
+              cniNodes(controlPlane.client()).withName(other).get().getMetadata().getAnnotations())
+          .containsEntry("cnioperator.dev/test", "operator");
+    }
+  }
+
+  private static void assertOwnAllowedOtherDenied(String token) {
+    String own = ownNode.getMetadata().getName();
+    String other = otherNode.getMetadata().getName();
+    try (KubernetesClient agent = controlPlane.clientForToken(token)) {
+      // A new policy takes effect once the API server's policy informer has seen it.
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .untilAsserted(
+              () ->
+                  assertThatThrownBy(() -> patchStatus(agent, other, "intruder"))
+                      .isInstanceOfSatisfying(
+                          KubernetesClientException.class,
+                          e -> {
+                            assertThat(e.getCode()).isEqualTo(403);
+                            assertThat(e.getMessage())
+                                .contains(
+                                    "may write only CniNode " + own + ", not CniNode " + other);
+                          }));
+
+      String marker = TestNames.unique("mark");
+      patchStatus(agent, own, marker);
+
+      KubernetesClient admin = controlPlane.client();
+      assertThat(status(admin, own)).containsEntry("defaultNetwork", marker);
+      assertThat(status(admin, other)).doesNotContainEntry("defaultNetwork", "intruder");
+    }
+  }
+
+  private static void patchStatus(KubernetesClient client, String cniNode, String defaultNetwork) {
+    cniNodes(client)
+        .withName(cniNode)
+        .subresource("status")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"status\":{\"defaultNetwork\":\"" + defaultNetwork + "\"}}");
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> status(KubernetesClient client, String cniNode) {
+    Object status =
+        cniNodes(client).withName(cniNode).get().getAdditionalProperties().get("status");
+    return status == null ? Map.of() : (Map<String, Object>) status;
+  }
+
+  private static String agentToken(BoundObjectReference boundTo) {
+    return controlPlane.serviceAccountToken(
+        release.namespace(), release.agentServiceAccount(), TOKEN_TTL, boundTo);
+  }
+
+  private static BoundObjectReference boundTo(String kind, ObjectMeta object) {
+    return new BoundObjectReferenceBuilder()
+        .withApiVersion("v1")
+        .withKind(kind)
+        .withName(object.getName())
+        .withUid(object.getUid())
+        .build();
+  }
+
+  /** The agent's pod as the DaemonSet would make it on {@code node}; no kubelet will run it. */
+  private static Pod agentPodOn(Node node) {
+    return controlPlane
+        .client()
+        .pods()
+        .inNamespace(release.namespace())
+        .resource(
+            new PodBuilder()
+                .withNewMetadata()
+                .withGenerateName("agent-")
+                .endMetadata()
+                .withNewSpec()
+                .withNodeName(node.getMetadata().getName())
+                .withServiceAccountName(release.agentServiceAccount())
+                .addNewContainer()
+                .withName("agent")
+                .withImage("registry.invalid/cni-operator/node-agent:never-pulled")
+                .endContainer()
+                .endSpec()
+                .build())
+        .create();
+  }
+
+  private static MixedOperation<
+          GenericKubernetesResource,
+          GenericKubernetesResourceList,
+          Resource<GenericKubernetesResource>>
+      cniNodes(KubernetesClient client) {
+    return client.genericKubernetesResources(API_VERSION, "CniNode");
+  }
+
+  private static GenericKubernetesResource cniNode(String name) {
+    return new GenericKubernetesResourceBuilder()
+        .withApiVersion(API_VERSION)
+        .withKind("CniNode")
+        .withNewMetadata()
+        .withName(name)
+        .endMetadata()
+        .withAdditionalProperties(Map.of("spec", Map.of("networks", List.of())))
+        .build();
+  }
+
+  private static Node node(String name) {
+    return new NodeBuilder().withNewMetadata().withName(name).endMetadata().build();
+  }
+}

@@ -1,0 +1,121 @@
+package dev.cnioperator.e2e.chart;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.cnioperator.testkit.CommandResult;
+import dev.cnioperator.testkit.LocalControlPlane;
+import dev.cnioperator.testkit.ToolPaths;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code helm install} of the chart into the local control plane: the API server accepts every
+ * object (admission, schema and RBAC escalation checks included), and {@code helm uninstall} leaves
+ * none of them behind. There are no kubelets, so pods never run; the objects are what is tested
+ * here.
+ */
+class ChartInstallIT {
+  private static final List<String> CRDS =
+      List.of(
+          "cninetworks.cnioperator.dev", "cninodes.cnioperator.dev", "cniplugins.cnioperator.dev");
+
+  private static LocalControlPlane controlPlane;
+
+  @BeforeAll
+  static void controlPlane() {
+    controlPlane = LocalControlPlane.shared();
+  }
+
+  @Test
+  void installCreatesEveryObjectAndUninstallLeavesNoneBehind() {
+    KubernetesClient client = controlPlane.client();
+    try (ChartRelease release = ChartRelease.install(controlPlane, "inst")) {
+      RenderedChart manifest = release.manifest();
+      assertThat(manifest.documents().stream().map(d -> d.path("kind").asText()))
+          .contains(
+              "ServiceAccount",
+              "ClusterRole",
+              "ClusterRoleBinding",
+              "Role",
+              "RoleBinding",
+              "Deployment",
+              "DaemonSet",
+              "PodDisruptionBudget",
+              "ValidatingAdmissionPolicy",
+              "ValidatingAdmissionPolicyBinding");
+      for (JsonNode doc : manifest.documents()) {
+        assertThat(live(client, doc))
+            .as("%s accepted by the API server", describe(doc))
+            .isNotNull();
+      }
+      for (String crd : CRDS) {
+        assertThat(client.apiextensions().v1().customResourceDefinitions().withName(crd).get())
+            .as("CRD %s installed from the chart's crds/", crd)
+            .isNotNull();
+      }
+
+      CommandResult uninstall = release.uninstall();
+      assertThat(uninstall.exitCode()).as("helm uninstall: %s", uninstall.stderr()).isZero();
+
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .untilAsserted(
+              () -> {
+                for (JsonNode doc : manifest.documents()) {
+                  assertThat(live(client, doc))
+                      .as("%s after helm uninstall", describe(doc))
+                      .isNull();
+                }
+              });
+      // Helm never deletes what it installed from crds/ (deleting a CRD deletes every CniNetwork).
+      for (String crd : CRDS) {
+        assertThat(client.apiextensions().v1().customResourceDefinitions().withName(crd).get())
+            .isNotNull();
+      }
+    }
+  }
+
+  @Test
+  void installNotesPointAtAnExampleThatExistsAndAtItsName() throws IOException {
+    String notes;
+    try (ChartRelease release = ChartRelease.install(controlPlane, "notes")) {
+      notes = release.installOutput();
+    }
+
+    Matcher apply = Pattern.compile("kubectl apply -f (examples/\\S+\\.yaml)").matcher(notes);
+    Matcher wait =
+        Pattern.compile("kubectl wait --for=condition=Ready cninetwork/(\\S+)").matcher(notes);
+    assertThat(apply.find()).as("NOTES tell the user to apply an example:\n%s", notes).isTrue();
+    assertThat(wait.find()).as("NOTES tell the user to wait for Ready:\n%s", notes).isTrue();
+    assertThat(notes).contains("kubectl get cninetworks", "kubectl get cninodes");
+    Path example = ToolPaths.repoRoot().resolve(apply.group(1));
+    assertThat(example).exists();
+    assertThat(Files.readString(example)).contains("kind: CniNetwork", "name: " + wait.group(1));
+  }
+
+  private static GenericKubernetesResource live(KubernetesClient client, JsonNode doc) {
+    var resources =
+        client.genericKubernetesResources(
+            doc.path("apiVersion").asText(), doc.path("kind").asText());
+    String namespace = doc.path("metadata").path("namespace").asText("");
+    String name = doc.path("metadata").path("name").asText();
+    return namespace.isEmpty()
+        ? resources.withName(name).get()
+        : resources.inNamespace(namespace).withName(name).get();
+  }
+
+  private static String describe(JsonNode doc) {
+    return doc.path("kind").asText() + " " + doc.path("metadata").path("name").asText();
+  }
+}

@@ -1,0 +1,319 @@
+package dev.cnioperator.e2e.chart;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cnioperator.testkit.CommandResult;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The chart through the real helm CLI: {@code helm lint} is clean, {@code helm template} renders
+ * the hardened workloads and least-privilege RBAC the design asks for, and the values schema
+ * refuses bad values naming the value.
+ */
+class ChartLintIT {
+  private static Helm helm;
+
+  @BeforeAll
+  static void provisionedHelm() {
+    helm = Helm.provisioned();
+  }
+
+  @Test
+  void lintIsCleanWithDefaultValues() {
+    assertLintClean();
+  }
+
+  @Test
+  void lintIsCleanWithTheK3sProfileAndTheCriSocket() {
+    assertLintClean(
+        "--set", "agent.hostPaths.profile=k3s", "--set", "agent.criSocket.enabled=true");
+  }
+
+  @Test
+  void operatorRunsTwoLeaderElectedReplicasHardenedAndProbed() {
+    Deployment deployment = helm.render().single("Deployment", Deployment.class);
+    PodSpec pod = deployment.getSpec().getTemplate().getSpec();
+    Container operator = onlyContainer(pod);
+
+    assertThat(deployment.getSpec().getReplicas()).isEqualTo(2);
+    assertThat(operator.getArgs()).contains("--leader-election=true");
+    assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
+    assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+    assertThat(operator.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+    assertThat(operator.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+    assertThat(operator.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+    assertThat(operator.getResources().getRequests()).containsKeys("cpu", "memory");
+    assertThat(operator.getResources().getLimits()).containsKey("memory");
+    assertThat(operator.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");
+    assertThat(operator.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
+    assertThat(operator.getPorts())
+        .anySatisfy(p -> assertThat(p.getName()).isEqualTo("http-metrics"));
+    assertThat(operator.getEnv())
+        .anySatisfy(
+            e -> {
+              assertThat(e.getName()).isEqualTo("NAMESPACE");
+              assertThat(e.getValueFrom().getFieldRef().getFieldPath())
+                  .isEqualTo("metadata.namespace");
+            });
+  }
+
+  @Test
+  void agentIsAPrivilegedHostNetworkDaemonSetThatToleratesEveryTaint() {
+    DaemonSet daemonSet = helm.render().single("DaemonSet", DaemonSet.class);
+    PodSpec pod = daemonSet.getSpec().getTemplate().getSpec();
+    Container agent = onlyContainer(pod);
+
+    assertThat(agent.getSecurityContext().getPrivileged()).isTrue();
+    assertThat(pod.getHostNetwork()).isTrue();
+    assertThat(pod.getHostPID()).isFalse();
+    assertThat(pod.getPriorityClassName()).isEqualTo("system-node-critical");
+    // One toleration without a key matches every taint: node.kubernetes.io/not-ready,
+    // node.kubernetes.io/network-unavailable, NoSchedule and NoExecute alike.
+    assertThat(pod.getTolerations())
+        .anySatisfy(
+            t -> {
+              assertThat(t.getKey()).isNull();
+              assertThat(t.getOperator()).isEqualTo("Exists");
+              assertThat(t.getEffect()).isNull();
+            });
+    assertThat(daemonSet.getSpec().getUpdateStrategy().getType()).isEqualTo("RollingUpdate");
+    assertThat(
+            daemonSet
+                .getSpec()
+                .getUpdateStrategy()
+                .getRollingUpdate()
+                .getMaxUnavailable()
+                .getIntVal())
+        .isEqualTo(1);
+    assertThat(agent.getEnv())
+        .anySatisfy(
+            e -> {
+              assertThat(e.getName()).isEqualTo("NODE_NAME");
+              assertThat(e.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("spec.nodeName");
+            });
+    assertThat(agent.getEnv())
+        .anySatisfy(
+            e -> {
+              assertThat(e.getName()).isEqualTo("JAVA_TOOL_OPTIONS");
+              assertThat(e.getValue())
+                  .contains("-XX:+UseSerialGC", "-Xss256k", "-XX:MaxRAMPercentage=")
+                  .contains("-XX:TieredStopAtLevel=1", "-Xshare:auto");
+            });
+    assertThat(hostPathsByMount(pod, agent))
+        .containsEntry("/etc/cni/net.d", "/etc/cni/net.d")
+        .containsEntry("/opt/cni/bin", "/opt/cni/bin")
+        .containsEntry("/var/lib/cni", "/var/lib/cni")
+        .containsEntry("/var/run/netns", "/var/run/netns")
+        .containsEntry("/var/lib/cni-operator", "/var/lib/cni-operator");
+    assertThat(mount(agent, "/var/run/netns").getMountPropagation()).isEqualTo("HostToContainer");
+    assertThat(agent.getArgs())
+        .contains("--conf-dir=/etc/cni/net.d", "--bin-dir=/opt/cni/bin")
+        .noneMatch(a -> a.startsWith("--cri-socket"));
+  }
+
+  @Test
+  void k3sProfileMovesTheConfAndBinDirsAndMountsItsCriSocketReadOnly() {
+    DaemonSet daemonSet =
+        helm.render("--set", "agent.hostPaths.profile=k3s", "--set", "agent.criSocket.enabled=true")
+            .single("DaemonSet", DaemonSet.class);
+    PodSpec pod = daemonSet.getSpec().getTemplate().getSpec();
+    Container agent = onlyContainer(pod);
+
+    assertThat(hostPathsByMount(pod, agent))
+        .containsEntry(
+            "/var/lib/rancher/k3s/agent/etc/cni/net.d", "/var/lib/rancher/k3s/agent/etc/cni/net.d")
+        .containsEntry("/var/lib/rancher/k3s/data/cni", "/var/lib/rancher/k3s/data/cni")
+        .containsEntry(
+            "/run/k3s/containerd/containerd.sock", "/run/k3s/containerd/containerd.sock");
+    assertThat(mount(agent, "/run/k3s/containerd/containerd.sock").getReadOnly()).isTrue();
+    assertThat(agent.getArgs())
+        .contains(
+            "--conf-dir=/var/lib/rancher/k3s/agent/etc/cni/net.d",
+            "--bin-dir=/var/lib/rancher/k3s/data/cni",
+            "--cri-socket=/run/k3s/containerd/containerd.sock");
+  }
+
+  @Test
+  void anExplicitHostPathWinsOverTheProfile() {
+    DaemonSet daemonSet =
+        helm.render(
+                "--set", "agent.hostPaths.profile=k3s",
+                "--set", "agent.hostPaths.cniBinDir=/usr/libexec/cni")
+            .single("DaemonSet", DaemonSet.class);
+    Container agent = onlyContainer(daemonSet.getSpec().getTemplate().getSpec());
+
+    assertThat(agent.getArgs())
+        .contains(
+            "--bin-dir=/usr/libexec/cni", "--conf-dir=/var/lib/rancher/k3s/agent/etc/cni/net.d");
+  }
+
+  @Test
+  void operatorRbacIsLeastPrivilege() {
+    RenderedChart chart = helm.render();
+    ClusterRole operator = chart.named("ClusterRole", "-operator", ClusterRole.class);
+    Role leases = chart.named("Role", "-operator-leader-election", Role.class);
+
+    assertThat(rules(operator.getRules()))
+        .containsExactlyInAnyOrder(
+            "cnioperator.dev/cninetworks: get,list,watch,patch,update",
+            "cnioperator.dev/cninetworks/status: get,patch,update",
+            "cnioperator.dev/cninetworks/finalizers: update",
+            "cnioperator.dev/cninodes: get,list,watch,create,update,patch,delete",
+            "cnioperator.dev/cniplugins: get,list,watch",
+            "/nodes: get,list,watch",
+            "/events: create,patch",
+            "events.k8s.io/events: create,patch");
+    assertThat(rules(leases.getRules()))
+        .containsExactly("coordination.k8s.io/leases: get,create,update");
+    assertThat(leases.getMetadata().getNamespace()).isEqualTo("default");
+  }
+
+  @Test
+  void agentRbacReadsItsCniNodeAndWritesOnlyStatusAndEvents() {
+    ClusterRole agent = helm.render().named("ClusterRole", "-agent", ClusterRole.class);
+
+    assertThat(rules(agent.getRules()))
+        .containsExactlyInAnyOrder(
+            "cnioperator.dev/cninodes: get,list,watch",
+            "cnioperator.dev/cninodes/status: patch,update",
+            "cnioperator.dev/cniplugins: get,list,watch",
+            "/pods: get,list,watch",
+            "/events: create,patch",
+            "events.k8s.io/events: create,patch");
+  }
+
+  @Test
+  void nodeRestrictionPolicyMatchesTheAgentServiceAccountAndIsBound() {
+    RenderedChart chart = helm.render();
+    var policy = chart.ofKind("ValidatingAdmissionPolicy");
+    var binding = chart.ofKind("ValidatingAdmissionPolicyBinding");
+
+    assertThat(policy).hasSize(1);
+    assertThat(binding).hasSize(1);
+    assertThat(policy.get(0).path("apiVersion").asText())
+        .isEqualTo("admissionregistration.k8s.io/v1");
+    assertThat(policy.get(0).at("/spec/matchConditions/0/expression").asText())
+        .contains("system:serviceaccount:default:cni-cni-operator-agent");
+    assertThat(policy.get(0).at("/spec/variables/0/expression").asText())
+        .contains("authentication.kubernetes.io/node-name");
+    assertThat(binding.get(0).at("/spec/policyName").asText())
+        .isEqualTo(policy.get(0).at("/metadata/name").asText());
+    assertThat(binding.get(0).at("/spec/validationActions/0").asText()).isEqualTo("Deny");
+
+    assertThat(
+            helm.render("--set", "agent.nodeRestriction.enabled=false")
+                .ofKind("ValidatingAdmissionPolicy"))
+        .isEmpty();
+  }
+
+  @Test
+  void twoHostPathsOnOneDirectoryAreRefusedNamingThem() {
+    CommandResult result = helm.template("--set", "agent.hostPaths.stateDir=/var/lib/cni");
+
+    assertThat(result.exitCode()).isNotZero();
+    assertThat(result.stderr())
+        .contains("agent.hostPaths: the conf, bin, cache, netns and state dirs must be five")
+        .contains("/var/lib/cni, /var/run/netns, /var/lib/cni");
+  }
+
+  @ParameterizedTest(name = "{0}={1} is refused at {2}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "operator.replicas|0|/operator/replicas",
+        "operator.replicas|two|/operator/replicas",
+        "operator.leaderElection.enabled|false|/operator/replicas",
+        "operator.image.tag|bad tag!|/operator/image/tag",
+        "operator.image.repository|''|/operator/image/repository",
+        "agent.image.repository|Agent Image|/agent/image/repository",
+        "operator.image.digest|sha256:xyz|/operator/image/digest",
+        "operator.logLevel|verbose|/operator/logLevel",
+        "operator.httpPort|80|/operator/httpPort",
+        "agent.hostPaths.cniConfDir|etc/cni/net.d|/agent/hostPaths/cniConfDir",
+        "agent.hostPaths.stateDir|/var/lib/../../etc|/agent/hostPaths/stateDir",
+        "agent.hostPaths.profile|microk8s|/agent/hostPaths/profile",
+        "agent.criSocket.path|run/containerd.sock|/agent/criSocket/path",
+        "agent.resources.limits.memory|lots|/agent/resources/limits/memory",
+        "agent.resources.requets.cpu|1|/agent/resources",
+        "agent.updateStrategy.maxUnavailable|0|/agent/updateStrategy/maxUnavailable",
+      })
+  void badValueIsRefusedBySchemaNamingTheValue(String key, String value, String where) {
+    String set = "''".equals(value) ? key + "=" : key + "=" + value;
+    String setFlag = value.equals("two") ? "--set-string" : "--set";
+
+    CommandResult result = helm.template(setFlag, set);
+
+    assertThat(result.exitCode()).as("helm template with %s", set).isNotZero();
+    assertThat(result.stderr())
+        .contains("values don't meet the specifications of the schema")
+        .contains(where);
+  }
+
+  private static void assertLintClean(String... extraArgs) {
+    String[] args = new String[extraArgs.length + 3];
+    args[0] = "lint";
+    args[1] = "--strict";
+    args[2] = Helm.chartDir().toString();
+    System.arraycopy(extraArgs, 0, args, 3, extraArgs.length);
+
+    CommandResult result = helm.run(args);
+
+    assertThat(result.exitCode())
+        .as("helm lint:\n%s\n%s", result.stdout(), result.stderr())
+        .isZero();
+    assertThat(result.stdout())
+        .contains("1 chart(s) linted, 0 chart(s) failed")
+        .doesNotContain("[WARNING]", "[ERROR]");
+  }
+
+  private static Container onlyContainer(PodSpec pod) {
+    assertThat(pod.getContainers()).hasSize(1);
+    return pod.getContainers().get(0);
+  }
+
+  /** mountPath to hostPath.path, for every hostPath volume the container mounts. */
+  private static Map<String, String> hostPathsByMount(PodSpec pod, Container container) {
+    Map<String, Volume> volumes =
+        pod.getVolumes().stream().collect(Collectors.toMap(Volume::getName, v -> v));
+    return container.getVolumeMounts().stream()
+        .filter(m -> volumes.get(m.getName()).getHostPath() != null)
+        .collect(
+            Collectors.toMap(
+                VolumeMount::getMountPath, m -> volumes.get(m.getName()).getHostPath().getPath()));
+  }
+
+  private static VolumeMount mount(Container container, String mountPath) {
+    return container.getVolumeMounts().stream()
+        .filter(m -> m.getMountPath().equals(mountPath))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  /** Each rule as "group/resource: verbs", one line per group and resource. */
+  private static List<String> rules(List<PolicyRule> rules) {
+    return rules.stream()
+        .flatMap(
+            r ->
+                r.getApiGroups().stream()
+                    .flatMap(
+                        g ->
+                            r.getResources().stream()
+                                .map(res -> g + "/" + res + ": " + String.join(",", r.getVerbs()))))
+        .toList();
+  }
+}

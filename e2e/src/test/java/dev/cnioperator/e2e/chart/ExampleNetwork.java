@@ -1,0 +1,64 @@
+package dev.cnioperator.e2e.chart;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+
+/**
+ * A CniNetwork of {@code examples/}, read as YAML, and the CNI configuration list its spec stands
+ * for: the same fields a runtime reads (cniVersion, cniVersions, name, disableCheck, disableGC,
+ * plugins), so the example can be run by an independent CNI runtime.
+ */
+record ExampleNetwork(Path file, JsonNode resource) {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  static ExampleNetwork read(Path file) {
+    try {
+      return new ExampleNetwork(file, new YAMLMapper().readTree(file.toFile()));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file, e);
+    }
+  }
+
+  String resourceName() {
+    return resource.path("metadata").path("name").asText();
+  }
+
+  JsonNode spec() {
+    return resource.path("spec");
+  }
+
+  /** spec.networkName, which defaults to metadata.name. */
+  String networkName() {
+    return spec().path("networkName").asText(resourceName());
+  }
+
+  /**
+   * The configuration list, with every host-local {@code ipam.dataDir} moved to {@code ipamDataDir}
+   * so a test's reservations stay out of the host's {@code /var/lib/cni/networks}.
+   */
+  ObjectNode conflist(Path ipamDataDir) {
+    ObjectNode list = JSON.createObjectNode();
+    list.put("cniVersion", spec().path("cniVersion").asText("1.0.0"));
+    if (spec().has("cniVersions")) {
+      list.set("cniVersions", spec().get("cniVersions").deepCopy());
+    }
+    list.put("name", networkName());
+    for (String flag : new String[] {"disableCheck", "disableGC"}) {
+      if (spec().path(flag).asBoolean(false)) {
+        list.put(flag, true);
+      }
+    }
+    list.set("plugins", spec().path("plugins").deepCopy());
+    for (JsonNode plugin : list.get("plugins")) {
+      if (plugin.path("ipam").path("type").asText().equals("host-local")) {
+        ((ObjectNode) plugin.get("ipam")).put("dataDir", ipamDataDir.toString());
+      }
+    }
+    return list;
+  }
+}

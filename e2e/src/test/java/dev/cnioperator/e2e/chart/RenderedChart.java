@@ -1,0 +1,58 @@
+package dev.cnioperator.e2e.chart;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NoSuchElementException;
+
+/** The objects of a rendered chart (helm template or helm get manifest), in their order. */
+record RenderedChart(List<JsonNode> documents) {
+  private static final YAMLMapper YAML = new YAMLMapper();
+  private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+
+  static RenderedChart parse(String manifests) {
+    List<JsonNode> docs = new ArrayList<>();
+    try (MappingIterator<JsonNode> it = YAML.readerFor(JsonNode.class).readValues(manifests)) {
+      while (it.hasNext()) {
+        JsonNode doc = it.next();
+        if (doc != null && doc.isObject() && doc.has("kind")) {
+          docs.add(doc);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("rendered chart is not YAML", e);
+    }
+    return new RenderedChart(List.copyOf(docs));
+  }
+
+  /** Every object of {@code kind}. */
+  List<JsonNode> ofKind(String kind) {
+    return documents.stream().filter(d -> kind.equals(d.path("kind").asText())).toList();
+  }
+
+  /** The only object of {@code kind}, as the fabric8 model type. */
+  <T extends HasMetadata> T single(String kind, Class<T> type) {
+    List<JsonNode> found = ofKind(kind);
+    if (found.size() != 1) {
+      throw new NoSuchElementException(
+          "expected one " + kind + " in the rendered chart, found " + found.size());
+    }
+    return SERIALIZATION.convertValue(found.get(0), type);
+  }
+
+  /** The object of {@code kind} whose name ends with {@code nameSuffix}, as the model type. */
+  <T extends HasMetadata> T named(String kind, String nameSuffix, Class<T> type) {
+    return ofKind(kind).stream()
+        .filter(d -> d.path("metadata").path("name").asText().endsWith(nameSuffix))
+        .findFirst()
+        .map(d -> SERIALIZATION.convertValue(d, type))
+        .orElseThrow(
+            () -> new NoSuchElementException("no " + kind + " named *" + nameSuffix + " rendered"));
+  }
+}
