@@ -3,6 +3,7 @@ package dev.cnioperator.cni.cache;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cnioperator.cni.CniErrorCode;
 import dev.cnioperator.cni.CniException;
@@ -46,16 +47,33 @@ final class CacheFileFormat {
     }
     if (!entry.capabilityArgs().isEmpty()) {
       ObjectNode caps = root.putObject("capabilityArgs");
-      entry.capabilityArgs().forEach(caps::set);
+      new java.util.TreeMap<>(entry.capabilityArgs()).forEach((k, v) -> caps.set(k, sorted(v)));
     }
     if (entry.result() != null && !entry.result().isNull()) {
-      root.set("result", entry.result());
+      root.set("result", sorted(entry.result()));
     }
     try {
       return json.writeValueAsBytes(root);
     } catch (IOException e) {
       throw new IllegalStateException("a JSON tree always serializes", e);
     }
+  }
+
+  /** A copy of {@code node} with the members of every object in key order, as Go marshals maps. */
+  static JsonNode sorted(JsonNode node) {
+    if (node.isObject()) {
+      ObjectNode out = JsonNodeFactory.instance.objectNode();
+      List<String> names = new ArrayList<>();
+      node.fieldNames().forEachRemaining(names::add);
+      names.stream().sorted().forEach(name -> out.set(name, sorted(node.get(name))));
+      return out;
+    }
+    if (node.isArray()) {
+      ArrayNode out = JsonNodeFactory.instance.arrayNode();
+      node.forEach(element -> out.add(sorted(element)));
+      return out;
+    }
+    return node;
   }
 
   /**

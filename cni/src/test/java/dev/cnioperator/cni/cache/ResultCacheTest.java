@@ -92,6 +92,28 @@ class ResultCacheTest {
   }
 
   @Test
+  void capabilityArgsAndResultAreWrittenWithSortedKeysAsGoMarshalsMaps() throws Exception {
+    ResultCache cache = new ResultCache(cacheDir);
+    cache.write(
+        new CachedAttachment(
+            "n",
+            "c",
+            "eth0",
+            "",
+            List.of(),
+            new java.util.LinkedHashMap<>(
+                Map.of("zeta", json("{\"b\":1,\"a\":[{\"y\":1,\"x\":2}]}"))),
+            new byte[0],
+            json(
+                "{\"ips\":[],\"cniVersion\":\"1.1.0\",\"interfaces\":[{\"name\":\"e\",\"mac\":\"m\"}]}")));
+    String text = Files.readString(cacheDir.resolve("results/n-c-eth0"));
+    assertThat(text)
+        .contains("\"capabilityArgs\":{\"zeta\":{\"a\":[{\"x\":2,\"y\":1}],\"b\":1}}")
+        .contains(
+            "\"result\":{\"cniVersion\":\"1.1.0\",\"interfaces\":[{\"mac\":\"m\",\"name\":\"e\"}],\"ips\":[]}");
+  }
+
+  @Test
   void emptyOptionalFieldsAreOmittedAsGoOmitempty() throws Exception {
     ResultCache cache = new ResultCache(cacheDir);
     cache.write(new CachedAttachment("n", "c", "eth0", "", List.of(), Map.of(), new byte[0], null));
