@@ -71,6 +71,11 @@ app.kubernetes.io/component: {{ .component }}
 {{- end }}
 {{- end }}
 
+{{/* A component's JVM options with its log level (both programs log through slf4j-simple). */}}
+{{- define "cni-operator.javaToolOptions" -}}
+{{- printf "%s -Dorg.slf4j.simpleLogger.defaultLogLevel=%s" .javaToolOptions .logLevel | trim }}
+{{- end }}
+
 {{/* The agent's effective host paths as YAML: the profile's, overridden by explicit values. */}}
 {{- define "cni-operator.agent.hostPaths" -}}
 {{- $hp := .Values.agent.hostPaths }}

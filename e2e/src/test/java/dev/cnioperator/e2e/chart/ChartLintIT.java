@@ -51,7 +51,7 @@ class ChartLintIT {
     Container operator = onlyContainer(pod);
 
     assertThat(deployment.getSpec().getReplicas()).isEqualTo(2);
-    assertThat(operator.getArgs()).contains("--leader-election=true");
+    assertThat(operator.getArgs()).contains("--leader-election", "--listen=0.0.0.0:8080");
     assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
     assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
     assertThat(operator.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
@@ -70,6 +70,34 @@ class ChartLintIT {
               assertThat(e.getValueFrom().getFieldRef().getFieldPath())
                   .isEqualTo("metadata.namespace");
             });
+  }
+
+  @Test
+  void oneReplicaWithoutLeaderElectionRunsWithoutTheFlag() {
+    Deployment deployment =
+        helm.render(
+                "--set", "operator.replicas=1", "--set", "operator.leaderElection.enabled=false")
+            .single("Deployment", Deployment.class);
+
+    assertThat(deployment.getSpec().getReplicas()).isEqualTo(1);
+    assertThat(onlyContainer(deployment.getSpec().getTemplate().getSpec()).getArgs())
+        .doesNotContain("--leader-election");
+  }
+
+  @Test
+  void logLevelReachesTheJvmOfEachProgram() {
+    RenderedChart chart =
+        helm.render("--set", "agent.logLevel=debug", "--set", "operator.logLevel=warn");
+    Container agent =
+        onlyContainer(chart.single("DaemonSet", DaemonSet.class).getSpec().getTemplate().getSpec());
+    Container operator =
+        onlyContainer(
+            chart.single("Deployment", Deployment.class).getSpec().getTemplate().getSpec());
+
+    assertThat(env(agent, "JAVA_TOOL_OPTIONS"))
+        .endsWith("-Dorg.slf4j.simpleLogger.defaultLogLevel=debug");
+    assertThat(env(operator, "JAVA_TOOL_OPTIONS"))
+        .endsWith("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
   }
 
   @Test
@@ -106,14 +134,9 @@ class ChartLintIT {
               assertThat(e.getName()).isEqualTo("NODE_NAME");
               assertThat(e.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("spec.nodeName");
             });
-    assertThat(agent.getEnv())
-        .anySatisfy(
-            e -> {
-              assertThat(e.getName()).isEqualTo("JAVA_TOOL_OPTIONS");
-              assertThat(e.getValue())
-                  .contains("-XX:+UseSerialGC", "-Xss256k", "-XX:MaxRAMPercentage=")
-                  .contains("-XX:TieredStopAtLevel=1", "-Xshare:auto");
-            });
+    assertThat(env(agent, "JAVA_TOOL_OPTIONS"))
+        .contains("-XX:+UseSerialGC", "-Xss256k", "-XX:MaxRAMPercentage=")
+        .contains("-XX:TieredStopAtLevel=1", "-Xshare:auto");
     assertThat(hostPathsByMount(pod, agent))
         .containsEntry("/etc/cni/net.d", "/etc/cni/net.d")
         .containsEntry("/opt/cni/bin", "/opt/cni/bin")
@@ -123,6 +146,7 @@ class ChartLintIT {
     assertThat(mount(agent, "/var/run/netns").getMountPropagation()).isEqualTo("HostToContainer");
     assertThat(agent.getArgs())
         .contains("--conf-dir=/etc/cni/net.d", "--bin-dir=/opt/cni/bin")
+        .contains("run", "--listen=0.0.0.0:9464")
         .noneMatch(a -> a.startsWith("--cri-socket"));
   }
 
@@ -279,6 +303,14 @@ class ChartLintIT {
     assertThat(result.stdout())
         .contains("1 chart(s) linted, 0 chart(s) failed")
         .doesNotContain("[WARNING]", "[ERROR]");
+  }
+
+  private static String env(Container container, String name) {
+    return container.getEnv().stream()
+        .filter(e -> e.getName().equals(name))
+        .findFirst()
+        .orElseThrow()
+        .getValue();
   }
 
   private static Container onlyContainer(PodSpec pod) {
