@@ -53,19 +53,28 @@ public final class ConfigDirectory {
    *     message names the file
    */
   public static NetworkConfigList load(Path dir, String networkName) {
-    return find(dir, networkName).orElseThrow(() -> new NetworkNotFoundException(dir, networkName));
+    return load(dir, networkName, ValidationLevel.FULL);
   }
 
-  /** As {@link #load}, but empty when no file has that network name. */
+  /** As {@link #load(Path, String)}, refusing only what {@code level} refuses. */
+  public static NetworkConfigList load(Path dir, String networkName, ValidationLevel level) {
+    return find(dir, networkName, level)
+        .orElseThrow(() -> new NetworkNotFoundException(dir, networkName));
+  }
+
+  /** As {@link #load(Path, String)}, but empty when no file has that network name. */
   public static Optional<NetworkConfigList> find(Path dir, String networkName) {
+    return find(dir, networkName, ValidationLevel.FULL);
+  }
+
+  /** As {@link #load(Path, String, ValidationLevel)}, but empty when no file has that name. */
+  public static Optional<NetworkConfigList> find(
+      Path dir, String networkName, ValidationLevel level) {
     for (Path file : list(dir)) {
       byte[] content = read(file);
       JsonNode json = ConfigJson.read(content, file.toString());
       if (json.isObject() && networkName.equals(json.path("name").textValue())) {
-        return Optional.of(
-            isConfList(file)
-                ? NetworkConfigList.parse(content, file.toString())
-                : NetworkConfigList.parseLegacyConf(content, file.toString()));
+        return Optional.of(parse(file, content, level));
       }
     }
     return Optional.empty();
@@ -73,15 +82,22 @@ public final class ConfigDirectory {
 
   /** Every configuration of {@code dir}, in search order; any invalid file is an error. */
   public static List<NetworkConfigList> loadAll(Path dir) {
+    return loadAll(dir, ValidationLevel.FULL);
+  }
+
+  /** As {@link #loadAll(Path)}, refusing only what {@code level} refuses. */
+  public static List<NetworkConfigList> loadAll(Path dir, ValidationLevel level) {
     List<NetworkConfigList> lists = new ArrayList<>();
     for (Path file : list(dir)) {
-      byte[] content = read(file);
-      lists.add(
-          isConfList(file)
-              ? NetworkConfigList.parse(content, file.toString())
-              : NetworkConfigList.parseLegacyConf(content, file.toString()));
+      lists.add(parse(file, read(file), level));
     }
     return lists;
+  }
+
+  private static NetworkConfigList parse(Path file, byte[] content, ValidationLevel level) {
+    return isConfList(file)
+        ? NetworkConfigList.parse(content, file.toString(), level)
+        : NetworkConfigList.parseLegacyConf(content, file.toString(), level);
   }
 
   private static List<Path> files(Path dir) {

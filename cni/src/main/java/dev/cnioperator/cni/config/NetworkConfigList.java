@@ -60,8 +60,16 @@ public final class NetworkConfigList {
    * errors.
    */
   public static NetworkConfigList parse(byte[] json, String source) {
+    return parse(json, source, ValidationLevel.FULL);
+  }
+
+  /**
+   * As {@link #parse(byte[], String)}, refusing only what {@code level} refuses ({@link
+   * ValidationLevel#EXECUTABLE} for configurations other tools wrote).
+   */
+  public static NetworkConfigList parse(byte[] json, String source, ValidationLevel level) {
     ObjectNode list = requireObject(ConfigJson.read(json, source), source);
-    return validated(list, json, source);
+    return validated(list, json, source, level);
   }
 
   /**
@@ -76,12 +84,18 @@ public final class NetworkConfigList {
 
   /** As {@link #parseLegacyConf(byte[])}; {@code source} names the file in errors. */
   public static NetworkConfigList parseLegacyConf(byte[] json, String source) {
+    return parseLegacyConf(json, source, ValidationLevel.FULL);
+  }
+
+  /** As {@link #parseLegacyConf(byte[], String)}, refusing only what {@code level} refuses. */
+  public static NetworkConfigList parseLegacyConf(
+      byte[] json, String source, ValidationLevel level) {
     ObjectNode plugin = requireObject(ConfigJson.read(json, source), source);
     ObjectNode list = JsonNodeFactory.instance.objectNode();
     copyIfPresent(plugin, list, "cniVersion");
     copyIfPresent(plugin, list, "name");
     list.putArray("plugins").add(plugin);
-    List<ConfigProblem> problems = ConfigValidator.validate(list);
+    List<ConfigProblem> problems = refused(list, level);
     if (!problems.isEmpty()) {
       throw CniConfigException.invalid(source, problems.stream().map(p -> reroot(p)).toList());
     }
@@ -90,15 +104,20 @@ public final class NetworkConfigList {
 
   /** Validates a configuration list built in memory (the operator renders from a CniNetwork). */
   public static NetworkConfigList fromJson(ObjectNode json) {
-    return validated(json.deepCopy(), null, LIST);
+    return validated(json.deepCopy(), null, LIST, ValidationLevel.FULL);
   }
 
-  private static NetworkConfigList validated(ObjectNode list, byte[] bytes, String source) {
-    List<ConfigProblem> problems = ConfigValidator.validate(list);
+  private static NetworkConfigList validated(
+      ObjectNode list, byte[] bytes, String source, ValidationLevel level) {
+    List<ConfigProblem> problems = refused(list, level);
     if (!problems.isEmpty()) {
       throw CniConfigException.invalid(source, problems);
     }
     return new NetworkConfigList(list, bytes);
+  }
+
+  private static List<ConfigProblem> refused(ObjectNode list, ValidationLevel level) {
+    return ConfigValidator.validate(list).stream().filter(p -> level.refuses(p.rule())).toList();
   }
 
   private static ObjectNode requireObject(JsonNode node, String source) {

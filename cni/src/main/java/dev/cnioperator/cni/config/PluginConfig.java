@@ -39,8 +39,8 @@ public final class PluginConfig {
 
   /** The delegated IPAM plugin's binary name ({@code ipam.type}), if the plugin has IPAM. */
   public Optional<String> ipamType() {
-    JsonNode ipam = raw.get("ipam");
-    return ipam == null ? Optional.empty() : Optional.of(ipam.get("type").textValue());
+    // Absent only in lists read at ValidationLevel.EXECUTABLE, where ipam.type is not required.
+    return Optional.ofNullable(raw.path("ipam").path("type").textValue());
   }
 
   /** The declared capabilities in declaration order, true or false as declared. */
@@ -85,9 +85,14 @@ public final class PluginConfig {
             });
     if (!runtimeConfig.isEmpty()) {
       request.set("runtimeConfig", runtimeConfig);
+    } else if (raw.has("runtimeConfig")) {
+      // Only in lists read at ValidationLevel.EXECUTABLE: libcni sends a static one unchanged.
+      request.set("runtimeConfig", raw.get("runtimeConfig").deepCopy());
     }
     if (prevResult != null && !prevResult.isNull() && !prevResult.isMissingNode()) {
       request.set("prevResult", prevResult.deepCopy());
+    } else if (raw.has("prevResult")) {
+      request.set("prevResult", raw.get("prevResult").deepCopy());
     }
     return request;
   }

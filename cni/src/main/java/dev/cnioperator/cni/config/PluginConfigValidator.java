@@ -44,12 +44,12 @@ final class PluginConfigValidator {
       return;
     }
     checkReservedKeys(plugin, path, problems);
-    checkType(plugin.get("type"), JsonPath.field(path, "type"), "plugin", problems);
+    checkType(plugin.get("type"), JsonPath.field(path, "type"), problems);
     JsonNode ipam = plugin.get("ipam");
     if (ipam != null) {
       String ipamPath = JsonPath.field(path, "ipam");
       if (ipam.isObject()) {
-        checkType(ipam.get("type"), JsonPath.field(ipamPath, "type"), "IPAM plugin", problems);
+        checkIpamType(ipam.get("type"), JsonPath.field(ipamPath, "type"), problems);
       } else {
         problems.add(wrongType(ipamPath, "an object", ipam));
       }
@@ -76,13 +76,38 @@ final class PluginConfigValidator {
     }
   }
 
-  private static void checkType(
-      JsonNode type, String path, String what, List<ConfigProblem> problems) {
+  /**
+   * A plugin's {@code type} is required (SPEC-1.1.0.md Section 1, "Required keys"); libcni refuses
+   * a plugin without one, so this rule holds at every {@link ValidationLevel}.
+   */
+  private static void checkType(JsonNode type, String path, List<ConfigProblem> problems) {
     if (type == null) {
       problems.add(
           new ConfigProblem(
-              path, "missing-type", path + " is missing; it names the " + what + " binary"));
-    } else if (!type.isTextual()) {
+              path, "missing-type", path + " is missing; it names the plugin binary"));
+    } else {
+      checkTypeName(type, path, problems);
+    }
+  }
+
+  /**
+   * {@code ipam.type} names the delegated plugin (Section 1, "ipam"); without it the plugin cannot
+   * delegate, but libcni does not check it, so it is a policy rule of its own.
+   */
+  private static void checkIpamType(JsonNode type, String path, List<ConfigProblem> problems) {
+    if (type == null) {
+      problems.add(
+          new ConfigProblem(
+              path,
+              "missing-ipam-type",
+              path + " is missing; it names the IPAM plugin binary the plugin delegates to"));
+    } else {
+      checkTypeName(type, path, problems);
+    }
+  }
+
+  private static void checkTypeName(JsonNode type, String path, List<ConfigProblem> problems) {
+    if (!type.isTextual()) {
       problems.add(wrongType(path, "a plugin binary name", type));
     } else {
       unsafeFileName(type.textValue())

@@ -124,7 +124,7 @@ class ConfigValidatorTest {
         bad(
             plugins("{'type':'bridge','ipam':{'subnet':'10.200.0.0/24'}}"),
             "plugins[0].ipam.type",
-            "missing-type",
+            "missing-ipam-type",
             "names the IPAM plugin binary"),
         bad(
             plugins("{'type':'bridge','ipam':{'type':'/usr/lib/cni/host-local'}}"),
@@ -271,7 +271,7 @@ class ConfigValidatorTest {
             org.assertj.core.groups.Tuple.tuple(
                 "plugins[0].capabilities.mac", "capabilities-not-boolean"),
             org.assertj.core.groups.Tuple.tuple("plugins[1].type", "missing-type"),
-            org.assertj.core.groups.Tuple.tuple("plugins[1].ipam.type", "missing-type"));
+            org.assertj.core.groups.Tuple.tuple("plugins[1].ipam.type", "missing-ipam-type"));
   }
 
   private static Arguments bad(String json, String path, String rule, String message) {

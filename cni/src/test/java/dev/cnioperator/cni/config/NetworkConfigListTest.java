@@ -185,7 +185,7 @@ class NetworkConfigListTest {
         .containsExactly(
             org.assertj.core.groups.Tuple.tuple("cniVersion", "unsupported-version"),
             org.assertj.core.groups.Tuple.tuple("[\"cni.dev/x\"]", "reserved-key"),
-            org.assertj.core.groups.Tuple.tuple("ipam.type", "missing-type"));
+            org.assertj.core.groups.Tuple.tuple("ipam.type", "missing-ipam-type"));
   }
 
   @Test
@@ -203,5 +203,46 @@ class NetworkConfigListTest {
     assertThat(a.sha256()).isEqualTo(b.sha256()).hasSize(64);
     assertThat(a).isEqualTo(b);
     assertThat(List.of(a.bytes())).isNotEqualTo(List.of(b.bytes()));
+  }
+
+  @Test
+  void theExecutableLevelAcceptsWhatLibcniRunsAndKeepsStaticRuntimeKeys() {
+    byte[] json =
+        ("{\"name\":\"my net\",\"cniVersion\":\"1.0.0\",\"plugins\":[{\"type\":\"portmap\","
+                + "\"cniVersion\":\"0.4.0\",\"runtimeConfig\":{\"portMappings\":[]},"
+                + "\"dns\":{\"nameservers\":[\"dns.local\"]},\"ipam\":{\"subnet\":\"10.200.2.0/24\"}}]}")
+            .getBytes(UTF_8);
+
+    CniConfigException full =
+        catchThrowableOfType(CniConfigException.class, () -> NetworkConfigList.parse(json));
+    NetworkConfigList list = NetworkConfigList.parse(json, "cache", ValidationLevel.EXECUTABLE);
+
+    assertThat(full.problems())
+        .extracting(ConfigProblem::rule)
+        .containsExactlyInAnyOrder(
+            "name-pattern", "reserved-key", "missing-ipam-type", "dns-shape", "version-mismatch");
+    assertThat(list.plugins().get(0).ipamType()).isEmpty();
+    assertThat(list.plugins().get(0).requestConfig("my net", CniVersion.V1_0_0, Map.of(), null))
+        .isEqualTo(
+            ConfigValidatorTest.object(
+                "{'cniVersion':'1.0.0','name':'my net','type':'portmap',"
+                    + "'dns':{'nameservers':['dns.local']},'ipam':{'subnet':'10.200.2.0/24'},"
+                    + "'runtimeConfig':{'portMappings':[]}}"));
+  }
+
+  @Test
+  void theExecutableLevelStillRefusesWhatCannotBeExecutedSafely() {
+    byte[] json =
+        "{\"name\":\"db\",\"cniVersion\":\"0.2.0\",\"plugins\":[{\"type\":\"../x\"},{}]}"
+            .getBytes(UTF_8);
+
+    CniConfigException e =
+        catchThrowableOfType(
+            CniConfigException.class,
+            () -> NetworkConfigList.parse(json, "cache", ValidationLevel.EXECUTABLE));
+
+    assertThat(e.problems())
+        .extracting(ConfigProblem::rule)
+        .containsExactly("unsupported-version", "unsafe-type", "missing-type");
   }
 }

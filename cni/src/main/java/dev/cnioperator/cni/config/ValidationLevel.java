@@ -1,0 +1,37 @@
+package dev.cnioperator.cni.config;
+
+import java.util.Set;
+
+/**
+ * How much of {@link ConfigValidator} a configuration must pass.
+ *
+ * <p>{@link #FULL} is for configurations this project writes or accepts from people (a CniNetwork,
+ * a file the agent renders). {@link #EXECUTABLE} is for configurations someone else wrote and
+ * libcni would run, such as the config bytes in a libcni cache entry that containerd or CRI-O made,
+ * or a node's {@code /etc/cni/net.d} read by the debugging CLI: it keeps only the rules without
+ * which this runtime cannot execute the list safely (JSON shapes and types, a name, a version this
+ * runtime speaks, plugin binary names that are safe file names), and drops the rules that are the
+ * spec's advice or this project's policy (name pattern, reserved keys, dns shape, a plugin's own
+ * cniVersion or name, version-dependent flags, the cniVersions era, a missing ipam.type).
+ */
+public enum ValidationLevel {
+  FULL,
+  EXECUTABLE;
+
+  private static final Set<String> POLICY_RULES =
+      Set.of(
+          "name-pattern",
+          "reserved-key",
+          "dns-shape",
+          "version-mismatch",
+          "name-mismatch",
+          "check-version",
+          "gc-version",
+          "cni-versions",
+          "missing-ipam-type");
+
+  /** Whether a problem of rule {@code rule} refuses a configuration at this level. */
+  public boolean refuses(String rule) {
+    return this == FULL || !POLICY_RULES.contains(rule);
+  }
+}
