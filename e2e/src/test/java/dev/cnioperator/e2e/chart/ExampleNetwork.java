@@ -37,11 +37,8 @@ record ExampleNetwork(Path file, JsonNode resource) {
     return spec().path("networkName").asText(resourceName());
   }
 
-  /**
-   * The configuration list, with every host-local {@code ipam.dataDir} moved to {@code ipamDataDir}
-   * so a test's reservations stay out of the host's {@code /var/lib/cni/networks}.
-   */
-  ObjectNode conflist(Path ipamDataDir) {
+  /** The configuration list the spec stands for. */
+  ObjectNode conflist() {
     ObjectNode list = JSON.createObjectNode();
     list.put("cniVersion", spec().path("cniVersion").asText("1.0.0"));
     if (spec().has("cniVersions")) {
@@ -54,6 +51,15 @@ record ExampleNetwork(Path file, JsonNode resource) {
       }
     }
     list.set("plugins", spec().path("plugins").deepCopy());
+    return list;
+  }
+
+  /**
+   * The configuration list with every host-local {@code ipam.dataDir} moved to {@code ipamDataDir},
+   * so a test's reservations stay out of the host's {@code /var/lib/cni/networks}.
+   */
+  ObjectNode conflistWithIpamDataDir(Path ipamDataDir) {
+    ObjectNode list = conflist();
     for (JsonNode plugin : list.get("plugins")) {
       if (plugin.path("ipam").path("type").asText().equals("host-local")) {
         ((ObjectNode) plugin.get("ipam")).put("dataDir", ipamDataDir.toString());

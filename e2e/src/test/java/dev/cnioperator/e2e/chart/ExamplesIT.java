@@ -67,7 +67,7 @@ class ExamplesIT {
     Path confDir = Files.createDirectories(work.resolve("net.d"));
     Files.writeString(
         confDir.resolve(example.networkName() + ".conflist"),
-        JSON.writeValueAsString(example.conflist(work.resolve("ipam"))));
+        JSON.writeValueAsString(example.conflistWithIpamDataDir(work.resolve("ipam"))));
 
     try (NetworkNamespace node = NetworkNamespace.create("exnode");
         NetworkNamespace pod = NetworkNamespace.create("expod")) {

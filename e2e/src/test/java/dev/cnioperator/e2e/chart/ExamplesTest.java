@@ -1,0 +1,62 @@
+package dev.cnioperator.e2e.chart;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.cnioperator.cni.config.ConfigValidator;
+import dev.cnioperator.cni.config.NetworkConfigList;
+import dev.cnioperator.testkit.ToolPaths;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Each CniNetwork of {@code examples/} is a valid CNI configuration list by this project's own
+ * validator (what the operator checks before it writes anything to a node), and stays in the
+ * address range this project's tests and examples own.
+ */
+class ExamplesTest {
+
+  static Stream<Path> examples() throws IOException {
+    Path dir = ToolPaths.repoRoot().resolve("examples");
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList().stream();
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("examples")
+  void exampleIsAValidConfigurationList(Path file) {
+    ExampleNetwork example = ExampleNetwork.read(file);
+
+    assertThat(example.resource().path("kind").asText()).isEqualTo("CniNetwork");
+    assertThat(ConfigValidator.validate(example.conflist())).isEmpty();
+    NetworkConfigList list = NetworkConfigList.fromJson(example.conflist());
+    assertThat(list.name()).isEqualTo(example.networkName());
+    assertThat(list.plugins()).isNotEmpty();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("examples")
+  void exampleAddressesAreIn10dot200(Path file) {
+    List<String> addresses = new ArrayList<>();
+    collectAddresses(ExampleNetwork.read(file).spec().path("plugins"), addresses);
+
+    assertThat(addresses).isNotEmpty().allMatch(a -> a.startsWith("10.200."));
+  }
+
+  /** Every subnet, rangeStart, rangeEnd and gateway anywhere below {@code node}. */
+  private static void collectAddresses(JsonNode node, List<String> into) {
+    for (var field : node.properties()) {
+      if (List.of("subnet", "rangeStart", "rangeEnd", "gateway").contains(field.getKey())) {
+        into.add(field.getValue().asText());
+      }
+    }
+    node.forEach(child -> collectAddresses(child, into));
+  }
+}
