@@ -31,7 +31,11 @@ public record Cidr(IpAddress address, int prefixLength) {
     if (ip.isEmpty() || length.isEmpty() || !length.chars().allMatch(c -> c >= '0' && c <= '9')) {
       return Optional.empty();
     }
-    String significant = length.replaceFirst("^0+(?=.)", "");
+    int firstNonZero = 0;
+    while (firstNonZero < length.length() - 1 && length.charAt(firstNonZero) == '0') {
+      firstNonZero++;
+    }
+    String significant = length.substring(firstNonZero);
     if (significant.length() > 3) {
       return Optional.empty();
     }

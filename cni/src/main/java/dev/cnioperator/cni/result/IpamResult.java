@@ -32,6 +32,10 @@ public record IpamResult(CniVersion cniVersion, List<IpConfig> ips, List<Route> 
 
   /** This IPAM result as a full result of its version (no interfaces). */
   public Result toResult() {
+    if (ips.isEmpty() && ResultShape.of(cniVersion).orElse(null) == ResultShape.V020) {
+      // Converting would refuse (0.2.0 needs an address), but an empty 0.2.0 result is valid.
+      return Result020.of(cniVersion, null, null, dns);
+    }
     return ResultConverter.convert(
         Result100.of(CniVersion.V1_1_0, List.of(), ips, routes, dns), cniVersion);
   }
