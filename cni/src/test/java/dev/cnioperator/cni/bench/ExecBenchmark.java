@@ -1,0 +1,129 @@
+package dev.cnioperator.cni.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cnioperator.cni.cache.ResultCache;
+import dev.cnioperator.cni.config.NetworkConfigList;
+import dev.cnioperator.cni.exec.Attachment;
+import dev.cnioperator.cni.exec.ProcessPluginExecutor;
+import dev.cnioperator.cni.runtime.CniRuntime;
+import dev.cnioperator.cni.runtime.HostNetworkFixture;
+import dev.cnioperator.cni.tool.CniTool;
+import dev.cnioperator.testkit.Commands;
+import dev.cnioperator.testkit.ToolPaths;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * ADD + CHECK + DEL of the same bridge + host-local + portmap chain (reference plugins, CNI 1.1.0)
+ * in a real network namespace, N times through this library in-process and N times through libcni's
+ * cnitool, interleaved; prints the median time per operation of each and their ratio. Not a test:
+ * it measures, it asserts nothing. Needs root and the provisioned tools.
+ *
+ * <pre>
+ * ./mvnw -q -o -pl cni test-compile exec:java -Dexec.classpathScope=test \
+ *     -Dexec.mainClass=dev.cnioperator.cni.bench.ExecBenchmark -Dexec.args=50
+ * </pre>
+ */
+public final class ExecBenchmark {
+  private static final List<String> VERBS = List.of("add", "check", "del");
+
+  private ExecBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 30;
+    int warmup = Math.max(3, rounds / 10);
+    Path plugins = ToolPaths.pluginDir();
+    Path cnitool = ToolPaths.cnitool();
+    try (HostNetworkFixture host = new HostNetworkFixture("bench")) {
+      String conflist =
+          host.conflist("1.1.0", host.bridgePlugin(), host.tuningPlugin(), host.portmapPlugin());
+      host.writeConflist(conflist);
+      NetworkConfigList list = NetworkConfigList.parse(conflist.getBytes(StandardCharsets.UTF_8));
+      String netns = host.netns.path().toString();
+      Attachment attachment =
+          new Attachment(
+              CniTool.containerIdFor(netns),
+              netns,
+              "eth0",
+              List.of(),
+              Map.of("portMappings", new ObjectMapper().readTree(host.portMappings())));
+      // Both use libcni's cache directory, as cnitool has no other.
+      CniRuntime runtime =
+          new CniRuntime(
+              new ProcessPluginExecutor(),
+              List.of(plugins),
+              new ResultCache(ResultCache.DEFAULT_DIR),
+              Duration.ofSeconds(30));
+      Map<String, String> env =
+          Map.of(
+              "NETCONFPATH", host.netconfDir.toString(),
+              "CNI_PATH", plugins.toString(),
+              "CAP_ARGS", "{\"portMappings\":" + host.portMappings() + "}");
+
+      Map<String, List<Long>> library = samples();
+      Map<String, List<Long>> tool = samples();
+      for (int i = 0; i < warmup + rounds; i++) {
+        boolean measured = i >= warmup;
+        Map<String, Long> lib = new LinkedHashMap<>();
+        lib.put("add", nanos(() -> runtime.addNetworkList(list, attachment)));
+        lib.put("check", nanos(() -> runtime.checkNetworkList(list, attachment)));
+        lib.put("del", nanos(() -> runtime.delNetworkList(list, attachment)));
+        Map<String, Long> cli = new LinkedHashMap<>();
+        for (String verb : VERBS) {
+          cli.put(
+              verb,
+              nanos(
+                  () ->
+                      Commands.run(
+                              List.of(cnitool.toString(), verb, host.network, netns),
+                              env,
+                              null,
+                              Duration.ofSeconds(30))
+                          .orThrow("cnitool " + verb)));
+        }
+        if (measured) {
+          VERBS.forEach(v -> library.get(v).add(lib.get(v)));
+          VERBS.forEach(v -> tool.get(v).add(cli.get(v)));
+        }
+      }
+      print(rounds, warmup, library, tool);
+    }
+  }
+
+  private static Map<String, List<Long>> samples() {
+    Map<String, List<Long>> m = new LinkedHashMap<>();
+    VERBS.forEach(v -> m.put(v, new ArrayList<>()));
+    return m;
+  }
+
+  private static long nanos(Runnable op) {
+    long started = System.nanoTime();
+    op.run();
+    return System.nanoTime() - started;
+  }
+
+  private static void print(
+      int rounds, int warmup, Map<String, List<Long>> library, Map<String, List<Long>> tool) {
+    System.out.printf(
+        "ExecBenchmark: bridge+host-local+tuning+portmap, CNI 1.1.0, %d rounds after %d warm-up%n",
+        rounds, warmup);
+    System.out.printf("%-6s %14s %14s %8s%n", "op", "library ms", "cnitool ms", "ratio");
+    for (String verb : VERBS) {
+      double lib = median(library.get(verb));
+      double cli = median(tool.get(verb));
+      System.out.printf("%-6s %14.2f %14.2f %8.2f%n", verb, lib, cli, lib / cli);
+    }
+  }
+
+  private static double median(List<Long> nanos) {
+    List<Long> sorted = nanos.stream().sorted().toList();
+    int n = sorted.size();
+    long mid = n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    return mid / 1e6;
+  }
+}
