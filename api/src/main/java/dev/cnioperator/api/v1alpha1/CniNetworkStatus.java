@@ -21,7 +21,7 @@ public class CniNetworkStatus {
   private String networkName;
 
   @JsonPropertyDescription(
-      "The last valid rendering of the spec, the one nodes hold; an invalid edit leaves it unchanged.")
+      "The last valid revision of the spec, the one nodes hold; an invalid edit leaves it unchanged.")
   private RenderedConfig rendered;
 
   @JsonPropertyDescription(

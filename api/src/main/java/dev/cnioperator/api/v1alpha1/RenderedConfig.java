@@ -3,11 +3,23 @@ package dev.cnioperator.api.v1alpha1;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.kubernetes.api.model.LabelSelector;
 import java.util.Objects;
 
-/** A rendered configuration list: file name, canonical bytes and their sha256. */
+/**
+ * The accepted revision of a CniNetwork: its rendered configuration list and the nodes it goes to.
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class RenderedConfig {
+
+  @JsonPropertyDescription("The network name inside content.")
+  private String networkName;
+
+  @JsonPropertyDescription("The cniVersion inside content.")
+  private SpecVersion cniVersion;
+
+  @JsonPropertyDescription("The node selector of this revision.")
+  private LabelSelector nodeSelector;
 
   @JsonPropertyDescription("The file name on the node, \"<priority>-<networkName>.conflist\".")
   private String fileName;
@@ -21,6 +33,45 @@ public class RenderedConfig {
 
   @JsonPropertyDescription("The metadata.generation of the CniNetwork this was rendered from.")
   private Long generation;
+
+  public String getNetworkName() {
+    return networkName;
+  }
+
+  public void setNetworkName(String networkName) {
+    this.networkName = networkName;
+  }
+
+  public RenderedConfig withNetworkName(String networkName) {
+    this.networkName = networkName;
+    return this;
+  }
+
+  public SpecVersion getCniVersion() {
+    return cniVersion;
+  }
+
+  public void setCniVersion(SpecVersion cniVersion) {
+    this.cniVersion = cniVersion;
+  }
+
+  public RenderedConfig withCniVersion(SpecVersion cniVersion) {
+    this.cniVersion = cniVersion;
+    return this;
+  }
+
+  public LabelSelector getNodeSelector() {
+    return nodeSelector;
+  }
+
+  public void setNodeSelector(LabelSelector nodeSelector) {
+    this.nodeSelector = nodeSelector;
+  }
+
+  public RenderedConfig withNodeSelector(LabelSelector nodeSelector) {
+    this.nodeSelector = nodeSelector;
+    return this;
+  }
 
   public String getFileName() {
     return fileName;
@@ -82,7 +133,10 @@ public class RenderedConfig {
     if (!(o instanceof RenderedConfig other)) {
       return false;
     }
-    return Objects.equals(fileName, other.fileName)
+    return Objects.equals(networkName, other.networkName)
+        && Objects.equals(cniVersion, other.cniVersion)
+        && Objects.equals(nodeSelector, other.nodeSelector)
+        && Objects.equals(fileName, other.fileName)
         && Objects.equals(sha256, other.sha256)
         && Objects.equals(content, other.content)
         && Objects.equals(generation, other.generation);
@@ -90,12 +144,19 @@ public class RenderedConfig {
 
   @Override
   public int hashCode() {
-    return Objects.hash(fileName, sha256, content, generation);
+    return Objects.hash(
+        networkName, cniVersion, nodeSelector, fileName, sha256, content, generation);
   }
 
   @Override
   public String toString() {
-    return "RenderedConfig{fileName="
+    return "RenderedConfig{networkName="
+        + networkName
+        + ", cniVersion="
+        + cniVersion
+        + ", nodeSelector="
+        + nodeSelector
+        + ", fileName="
         + fileName
         + ", sha256="
         + sha256

@@ -1,0 +1,134 @@
+package dev.cnioperator.operator;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** The cni-operator program: reads its flags, connects to the cluster and runs until stopped. */
+@Command(
+    name = "cni-operator",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Validates and renders CniNetworks and writes each node's CniNode spec.",
+      "Every option can also be given by the environment variable shown in its description."
+    })
+public final class Main implements Callable<Integer> {
+  private static final Logger log = LoggerFactory.getLogger(Main.class);
+
+  @Option(
+      names = "--kubeconfig",
+      defaultValue = "${env:KUBECONFIG}",
+      description =
+          "Kubeconfig file (env KUBECONFIG). Without it: in-cluster service account, else"
+              + " ~/.kube/config.")
+  Path kubeconfig;
+
+  @Option(
+      names = "--namespace",
+      defaultValue = "${env:CNI_OPERATOR_NAMESPACE:-${env:POD_NAMESPACE:-default}}",
+      description =
+          "Namespace of the leader-election Lease and of Events (env CNI_OPERATOR_NAMESPACE or"
+              + " POD_NAMESPACE; default: ${DEFAULT-VALUE}).")
+  String namespace;
+
+  @Option(
+      names = "--leader-election",
+      negatable = true,
+      defaultValue = "${env:CNI_OPERATOR_LEADER_ELECTION:-true}",
+      fallbackValue = "true",
+      description =
+          "Elect a leader through a Lease so that several replicas can run (env"
+              + " CNI_OPERATOR_LEADER_ELECTION; default: ${DEFAULT-VALUE}).")
+  boolean leaderElection;
+
+  @Option(
+      names = "--identity",
+      defaultValue = "${env:POD_NAME}",
+      description = "This replica's name in the Lease (env POD_NAME; default: the host name).")
+  String identity;
+
+  @Option(
+      names = "--metrics-port",
+      defaultValue = "${env:CNI_OPERATOR_METRICS_PORT:-8080}",
+      description =
+          "Port of /metrics, /healthz and /readyz (env CNI_OPERATOR_METRICS_PORT; default:"
+              + " ${DEFAULT-VALUE}).")
+  int metricsPort;
+
+  @Option(
+      names = "--finalizer-timeout",
+      defaultValue = "${env:CNI_OPERATOR_FINALIZER_TIMEOUT:-PT60S}",
+      converter = DurationConverter.class,
+      description =
+          "How long a deleted CniNetwork waits for node agents to report its files removed, as"
+              + " 60s, 2m or PT60S (env CNI_OPERATOR_FINALIZER_TIMEOUT; default: 60s).")
+  Duration finalizerTimeout;
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new Main()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    OperatorSettings settings =
+        new OperatorSettings(namespace, leaderElection, identity(), finalizerTimeout);
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config()).build();
+        CniOperator operator = new CniOperator(client, settings, registry);
+        HealthServer health =
+            new HealthServer(metricsPort, () -> true, operator::isHealthy, registry)) {
+      health.start();
+      operator.start();
+      log.info(
+          "event=started namespace={} leaderElection={} identity={} metricsPort={} server={}",
+          settings.namespace(),
+          settings.leaderElection(),
+          settings.identity(),
+          health.port(),
+          client.getMasterUrl());
+      CountDownLatch stop = new CountDownLatch(1);
+      Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown, "stop"));
+      stop.await();
+    }
+    return 0;
+  }
+
+  private Config config() throws java.io.IOException {
+    if (kubeconfig != null) {
+      return Config.fromKubeconfig(null, Files.readString(kubeconfig), kubeconfig.toString());
+    }
+    return Config.autoConfigure(null);
+  }
+
+  private String identity() throws UnknownHostException {
+    return identity != null && !identity.isBlank()
+        ? identity
+        : InetAddress.getLocalHost().getHostName();
+  }
+
+  /** "60s", "2m", "1h" or ISO-8601 "PT60S". */
+  static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
+    @Override
+    public Duration convert(String value) {
+      String v = value.trim();
+      if (v.toUpperCase().startsWith("P")) {
+        return Duration.parse(v);
+      }
+      return Duration.parse("PT" + v.toUpperCase());
+    }
+  }
+}

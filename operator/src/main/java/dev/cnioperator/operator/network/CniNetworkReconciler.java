@@ -1,0 +1,251 @@
+package dev.cnioperator.operator.network;
+
+import dev.cnioperator.api.v1alpha1.CniNetwork;
+import dev.cnioperator.api.v1alpha1.CniNetworkStatus;
+import dev.cnioperator.api.v1alpha1.CniNode;
+import dev.cnioperator.api.v1alpha1.NetworkState;
+import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
+import dev.cnioperator.api.v1alpha1.RenderedConfig;
+import dev.cnioperator.operator.node.CniNodeWriter;
+import dev.cnioperator.operator.node.NodeLabelsChanged;
+import dev.cnioperator.operator.placement.AcceptedRevision;
+import dev.cnioperator.operator.placement.Clash;
+import dev.cnioperator.operator.placement.NodePlacement;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reconciles a CniNetwork in phases: observe (caches only), validate and render (keeping the last
+ * valid revision), place it on nodes, fold the agents' reports into status, record Events for
+ * transitions, and patch status only when it changed. CniNode specs are written by the
+ * NodeReconciler from the revisions published here.
+ */
+@ControllerConfiguration(
+    name = CniNetworkReconciler.NAME,
+    fieldManager = CniNodeWriter.FIELD_MANAGER)
+public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<CniNetwork> {
+  public static final String NAME = "cninetwork";
+
+  private static final Logger log = LoggerFactory.getLogger(CniNetworkReconciler.class);
+  private static final Duration CLEANUP_POLL = Duration.ofSeconds(2);
+
+  private final NetworkRenderer renderer;
+  private final NetworkStatusFolder folder;
+  private final NetworkEvents events;
+  private final Duration finalizerTimeout;
+  private final Clock clock;
+
+  public CniNetworkReconciler(
+      NetworkRenderer renderer,
+      NetworkStatusFolder folder,
+      NetworkEvents events,
+      Duration finalizerTimeout,
+      Clock clock) {
+    this.renderer = renderer;
+    this.folder = folder;
+    this.events = events;
+    this.finalizerTimeout = finalizerTimeout;
+    this.clock = clock;
+  }
+
+  @Override
+  public List<EventSource<?, CniNetwork>> prepareEventSources(
+      EventSourceContext<CniNetwork> context) {
+    var nodes =
+        InformerEventSourceConfiguration.from(Node.class, CniNetwork.class)
+            .withSecondaryToPrimaryMapper(
+                (Node n) ->
+                    context
+                        .getPrimaryCache()
+                        .list()
+                        .map(ResourceID::fromResource)
+                        .collect(Collectors.toSet()))
+            .withOnUpdateFilter(new NodeLabelsChanged())
+            .build();
+    var cniNodes =
+        InformerEventSourceConfiguration.from(CniNode.class, CniNetwork.class)
+            .withSecondaryToPrimaryMapper(CniNetworkReconciler::networksNamedIn)
+            .build();
+    return List.of(
+        new InformerEventSource<>(nodes, context), new InformerEventSource<>(cniNodes, context));
+  }
+
+  @Override
+  public UpdateControl<CniNetwork> reconcile(CniNetwork network, Context<CniNetwork> context) {
+    String name = network.getMetadata().getName();
+    Rendering rendering = renderer.render(network);
+    RenderedConfig accepted =
+        rendering instanceof Rendering.Accepted a
+            ? a.rendered()
+            : network.getStatus() == null ? null : network.getStatus().getRendered();
+
+    List<AcceptedRevision> candidates = new ArrayList<>();
+    context
+        .getPrimaryCache()
+        .list()
+        .filter(other -> !other.getMetadata().getName().equals(name))
+        .map(AcceptedRevision::of)
+        .flatMap(Optional::stream)
+        .forEach(candidates::add);
+    if (accepted != null) {
+      candidates.add(AcceptedRevision.withRendering(network, accepted));
+    }
+    List<NodeReport> reports = new ArrayList<>();
+    Map<String, Clash> clashes = new LinkedHashMap<>();
+    InformerEventSource<CniNode, CniNetwork> cniNodes = source(context, CniNode.class);
+    List<Node> nodes =
+        source(context, Node.class)
+            .list()
+            .sorted((a, b) -> a.getMetadata().getName().compareTo(b.getMetadata().getName()))
+            .toList();
+    for (Node node : nodes) {
+      String nodeName = node.getMetadata().getName();
+      NodePlacement placement = NodePlacement.onNode(node.getMetadata().getLabels(), candidates);
+      if (placement.holds(name)) {
+        reports.add(
+            new NodeReport(
+                nodeName, reportOf(cniNodes.get(new ResourceID(nodeName)).orElse(null), name)));
+      } else if (placement.blocked().containsKey(name)) {
+        clashes.put(nodeName, placement.blocked().get(name));
+      }
+    }
+
+    CniNetworkStatus status =
+        folder.fold(network, rendering, accepted, reports, clashes, clock.instant());
+    if (status.equals(network.getStatus())) {
+      return UpdateControl.noUpdate();
+    }
+    recordTransitions(network, status);
+    log.info(
+        "event=status-changed network={} generation={} accepted={} ready={} nodes={}",
+        name,
+        network.getMetadata().getGeneration(),
+        conditionStatus(status, Conditions.ACCEPTED),
+        conditionStatus(status, Conditions.READY),
+        status.getNodes().getReady());
+    CniNetwork patch = new CniNetwork();
+    patch.setMetadata(new ObjectMetaBuilder().withName(name).build());
+    patch.setStatus(status);
+    return UpdateControl.patchStatus(patch);
+  }
+
+  @Override
+  public DeleteControl cleanup(CniNetwork network, Context<CniNetwork> context) {
+    String name = network.getMetadata().getName();
+    List<String> pending =
+        context.getSecondaryResources(CniNode.class).stream()
+            .filter(n -> stillHolds(n, name))
+            .map(n -> n.getMetadata().getName())
+            .sorted()
+            .toList();
+    if (pending.isEmpty()) {
+      log.info("event=network-removed network={}", name);
+      return DeleteControl.defaultDelete();
+    }
+    Instant deadline =
+        Instant.parse(network.getMetadata().getDeletionTimestamp()).plus(finalizerTimeout);
+    if (clock.instant().isAfter(deadline)) {
+      String message =
+          "nodes "
+              + NetworkStatusFolder.listed(pending)
+              + " did not report removal within "
+              + finalizerTimeout.toSeconds()
+              + "s; their agents may be gone, finishing the deletion anyway";
+      log.warn("event=finalizer-timeout network={} nodes={}", name, pending);
+      events.record(network, true, "RemovalTimedOut", message);
+      return DeleteControl.defaultDelete();
+    }
+    log.info("event=waiting-for-removal network={} nodes={}", name, pending);
+    return DeleteControl.noFinalizerRemoval().rescheduleAfter(CLEANUP_POLL);
+  }
+
+  /**
+   * Whether a node still holds the network: its spec lists it, or its agent (one that reports at
+   * all) has not yet reported it removed. A CniNode without status has no agent to wait for.
+   */
+  static boolean stillHolds(CniNode node, String network) {
+    boolean inSpec =
+        node.getSpec() != null
+            && node.getSpec().getNetworks() != null
+            && node.getSpec().getNetworks().stream().anyMatch(n -> network.equals(n.getName()));
+    NodeNetworkStatus report = reportOf(node, network);
+    boolean reported = report != null && report.getState() != NetworkState.Removed;
+    return inSpec || (node.getStatus() != null && reported);
+  }
+
+  private void recordTransitions(CniNetwork network, CniNetworkStatus status) {
+    List<Condition> before =
+        network.getStatus() == null ? List.of() : network.getStatus().getConditions();
+    for (Condition after : status.getConditions()) {
+      if (Conditions.isTransition(Conditions.find(before, after.getType()), after)) {
+        boolean good =
+            after.getType().equals(Conditions.DEGRADED)
+                ? "False".equals(after.getStatus())
+                : "True".equals(after.getStatus());
+        events.record(
+            network, !good, after.getReason(), after.getType() + ": " + after.getMessage());
+      }
+    }
+  }
+
+  private static Set<ResourceID> networksNamedIn(CniNode node) {
+    Set<String> names = new HashSet<>();
+    if (node.getSpec() != null && node.getSpec().getNetworks() != null) {
+      node.getSpec().getNetworks().forEach(n -> names.add(n.getName()));
+    }
+    if (node.getStatus() != null && node.getStatus().getNetworks() != null) {
+      node.getStatus().getNetworks().forEach(n -> names.add(n.getName()));
+    }
+    return names.stream().filter(Objects::nonNull).map(ResourceID::new).collect(Collectors.toSet());
+  }
+
+  private static NodeNetworkStatus reportOf(CniNode node, String network) {
+    if (node == null || node.getStatus() == null || node.getStatus().getNetworks() == null) {
+      return null;
+    }
+    return node.getStatus().getNetworks().stream()
+        .filter(n -> network.equals(n.getName()))
+        .findFirst()
+        .orElse(null);
+  }
+
+  private static String conditionStatus(CniNetworkStatus status, String type) {
+    return Conditions.find(status.getConditions(), type)
+        .map(Condition::getStatus)
+        .orElse("Unknown");
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <R extends HasMetadata> InformerEventSource<R, CniNetwork> source(
+      Context<CniNetwork> context, Class<R> kind) {
+    return (InformerEventSource<R, CniNetwork>)
+        context.eventSourceRetriever().getEventSourceFor(kind);
+  }
+}

@@ -1,0 +1,60 @@
+package dev.cnioperator.operator.network;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/** metav1.Condition values: building them so lastTransitionTime moves only when status does. */
+final class Conditions {
+  static final String ACCEPTED = "Accepted";
+  static final String READY = "Ready";
+  static final String DEGRADED = "Degraded";
+
+  private Conditions() {}
+
+  /**
+   * The condition {@code type} with this status, reason and message; it keeps the previous
+   * lastTransitionTime when the status did not change.
+   */
+  static Condition next(
+      List<Condition> previous,
+      String type,
+      boolean status,
+      String reason,
+      String message,
+      long generation,
+      Instant now) {
+    String text = status ? "True" : "False";
+    String since =
+        find(previous, type)
+            .filter(c -> text.equals(c.getStatus()) && c.getLastTransitionTime() != null)
+            .map(Condition::getLastTransitionTime)
+            .orElse(now.truncatedTo(ChronoUnit.SECONDS).toString());
+    return new ConditionBuilder()
+        .withType(type)
+        .withStatus(text)
+        .withReason(reason)
+        .withMessage(message)
+        .withObservedGeneration(generation)
+        .withLastTransitionTime(since)
+        .build();
+  }
+
+  static Optional<Condition> find(List<Condition> conditions, String type) {
+    if (conditions == null) {
+      return Optional.empty();
+    }
+    return conditions.stream().filter(c -> type.equals(c.getType())).findFirst();
+  }
+
+  /** Whether going from {@code before} to {@code after} is worth an Event. */
+  static boolean isTransition(Optional<Condition> before, Condition after) {
+    return before.isEmpty()
+        || !Objects.equals(before.get().getStatus(), after.getStatus())
+        || !Objects.equals(before.get().getReason(), after.getReason());
+  }
+}

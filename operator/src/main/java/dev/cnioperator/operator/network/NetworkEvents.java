@@ -1,0 +1,72 @@
+package dev.cnioperator.operator.network;
+
+import dev.cnioperator.api.v1alpha1.CniNetwork;
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Records Events on CniNetworks (shown by kubectl describe). Events of cluster-scoped objects live
+ * in one namespace; kubectl finds them by the involved object.
+ */
+public final class NetworkEvents {
+  private static final Logger log = LoggerFactory.getLogger(NetworkEvents.class);
+
+  private final KubernetesClient client;
+  private final String namespace;
+
+  public NetworkEvents(KubernetesClient client, String namespace) {
+    this.client = client;
+    this.namespace = namespace;
+  }
+
+  /** A Normal or Warning event with a condition-style reason and a message a person can act on. */
+  public void record(CniNetwork network, boolean warning, String reason, String message) {
+    HasMetadata about = network;
+    String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+    try {
+      client
+          .v1()
+          .events()
+          .inNamespace(namespace)
+          .resource(
+              new EventBuilder()
+                  .withNewMetadata()
+                  .withName(
+                      about.getMetadata().getName()
+                          + "."
+                          + UUID.randomUUID().toString().substring(0, 8))
+                  .endMetadata()
+                  .withNewInvolvedObject()
+                  .withApiVersion(about.getApiVersion())
+                  .withKind(about.getKind())
+                  .withName(about.getMetadata().getName())
+                  .withUid(about.getMetadata().getUid())
+                  .endInvolvedObject()
+                  .withType(warning ? "Warning" : "Normal")
+                  .withReason(reason)
+                  .withMessage(message)
+                  .withFirstTimestamp(now)
+                  .withLastTimestamp(now)
+                  .withCount(1)
+                  .withNewSource()
+                  .withComponent("cni-operator")
+                  .endSource()
+                  .build())
+          .create();
+    } catch (KubernetesClientException e) {
+      // An Event is a courtesy to people; failing to record one must not fail the reconcile.
+      log.warn(
+          "event=event-not-recorded network={} reason={} error={}",
+          network.getMetadata().getName(),
+          reason,
+          e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,93 @@
+package dev.cnioperator.operator.network;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cnioperator.api.v1alpha1.CniNetwork;
+import dev.cnioperator.api.v1alpha1.CniNetworkSpec;
+import dev.cnioperator.api.v1alpha1.RenderedConfig;
+import dev.cnioperator.api.v1alpha1.SpecVersion;
+import dev.cnioperator.cni.config.ConfigProblem;
+import dev.cnioperator.cni.config.ConfigValidator;
+import dev.cnioperator.cni.config.NetworkConfigList;
+import dev.cnioperator.operator.placement.LabelSelectors;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * Turns a CniNetwork spec into the configuration list nodes get (deterministic bytes and sha256),
+ * or into the list of problems that refuse it, each named by its field under "spec.".
+ */
+public final class NetworkRenderer {
+
+  public static final String REASON_INVALID_CONFIG = "InvalidConfiguration";
+  public static final String REASON_INVALID_SELECTOR = "InvalidNodeSelector";
+
+  private static final int DEFAULT_PRIORITY = 50;
+
+  /** Validates and renders {@code network}'s current spec. */
+  public Rendering render(CniNetwork network) {
+    CniNetworkSpec spec = network.getSpec();
+    List<ConfigProblem> selectorProblems =
+        LabelSelectors.validate(spec.getNodeSelector(), "spec.nodeSelector");
+    if (!selectorProblems.isEmpty()) {
+      return new Rendering.Refused(REASON_INVALID_SELECTOR, selectorProblems);
+    }
+    ObjectNode conflist = conflist(network);
+    List<ConfigProblem> problems =
+        ConfigValidator.validate(conflist).stream().map(p -> underSpec(p, spec)).toList();
+    if (!problems.isEmpty()) {
+      return new Rendering.Refused(REASON_INVALID_CONFIG, problems);
+    }
+    NetworkConfigList list = NetworkConfigList.fromJson(conflist);
+    int priority = spec.getPriority() == null ? DEFAULT_PRIORITY : spec.getPriority();
+    RenderedConfig rendered =
+        new RenderedConfig()
+            .withNetworkName(list.name())
+            .withCniVersion(SpecVersion.of(list.cniVersion()))
+            .withNodeSelector(spec.getNodeSelector())
+            .withFileName(String.format("%02d-%s.conflist", priority, list.name()))
+            .withSha256(list.sha256())
+            .withContent(new String(list.render(), StandardCharsets.UTF_8))
+            .withGeneration(network.getMetadata().getGeneration());
+    return new Rendering.Accepted(rendered);
+  }
+
+  /** The configuration list as the spec declares it, keys in the spec's order. */
+  static ObjectNode conflist(CniNetwork network) {
+    CniNetworkSpec spec = network.getSpec();
+    ObjectNode list = JsonNodeFactory.instance.objectNode();
+    SpecVersion version = spec.getCniVersion() == null ? SpecVersion.V1_0_0 : spec.getCniVersion();
+    list.put("cniVersion", version.text());
+    if (spec.getCniVersions() != null && !spec.getCniVersions().isEmpty()) {
+      ArrayNode versions = list.putArray("cniVersions");
+      spec.getCniVersions().forEach(v -> versions.add(v.text()));
+    }
+    list.put("name", network.networkName());
+    if (spec.getDisableCheck() != null) {
+      list.put("disableCheck", spec.getDisableCheck());
+    }
+    if (spec.getDisableGC() != null) {
+      list.put("disableGC", spec.getDisableGC());
+    }
+    ArrayNode plugins = list.putArray("plugins");
+    if (spec.getPlugins() != null) {
+      spec.getPlugins().forEach(p -> plugins.add(p.deepCopy()));
+    }
+    return list;
+  }
+
+  /** A problem of the configuration list, named by the CniNetwork field it came from. */
+  private static ConfigProblem underSpec(ConfigProblem p, CniNetworkSpec spec) {
+    String path = p.path();
+    String field;
+    if (path.isEmpty()) {
+      field = "spec";
+    } else if (path.equals("name")) {
+      field = spec.getNetworkName() == null ? "metadata.name" : "spec.networkName";
+    } else {
+      field = "spec." + path;
+    }
+    return new ConfigProblem(field, p.rule(), p.message());
+  }
+}

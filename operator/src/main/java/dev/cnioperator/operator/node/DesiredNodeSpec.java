@@ -1,0 +1,118 @@
+package dev.cnioperator.operator.node;
+
+import dev.cnioperator.api.v1alpha1.CniNetwork;
+import dev.cnioperator.api.v1alpha1.CniNetworkSpec;
+import dev.cnioperator.api.v1alpha1.CniNodeSpec;
+import dev.cnioperator.api.v1alpha1.CniPlugin;
+import dev.cnioperator.api.v1alpha1.IpamCleanup;
+import dev.cnioperator.api.v1alpha1.NetworkCheck;
+import dev.cnioperator.api.v1alpha1.NodeNetwork;
+import dev.cnioperator.api.v1alpha1.NodePlugin;
+import dev.cnioperator.cni.config.NetworkConfigList;
+import dev.cnioperator.cni.config.PluginConfig;
+import dev.cnioperator.operator.placement.AcceptedRevision;
+import dev.cnioperator.operator.placement.LabelSelectors;
+import dev.cnioperator.operator.placement.NodePlacement;
+import java.nio.charset.StandardCharsets;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * Computes exactly what one node must hold from every CniNetwork and CniPlugin: the same inputs
+ * always give an equal spec, so comparing it with the stored one decides whether to write.
+ */
+public final class DesiredNodeSpec {
+
+  /** The value of {@link NodePlugin#getSource()} for binaries the agent image carries. */
+  public static final String BUNDLED = "bundled";
+
+  private DesiredNodeSpec() {}
+
+  /** The spec of the CniNode of a node with {@code labels}. */
+  public static CniNodeSpec compute(
+      Map<String, String> labels, Collection<CniNetwork> networks, Collection<CniPlugin> plugins) {
+    Map<String, CniNetwork> byName =
+        networks.stream()
+            .collect(Collectors.toMap(n -> n.getMetadata().getName(), Function.identity()));
+    List<AcceptedRevision> candidates =
+        networks.stream().map(AcceptedRevision::of).flatMap(Optional::stream).toList();
+    List<NodeNetwork> placed =
+        NodePlacement.onNode(labels, candidates).placed().stream()
+            .map(r -> nodeNetwork(r, byName.get(r.resource()).getSpec()))
+            .sorted(Comparator.comparing(NodeNetwork::getFileName))
+            .toList();
+    TreeSet<String> binaries = new TreeSet<>();
+    placed.forEach(n -> binaries.addAll(binariesOf(n)));
+    List<NodePlugin> needed = binaries.stream().map(b -> nodePlugin(b, labels, plugins)).toList();
+    return new CniNodeSpec().withNetworks(placed).withPlugins(needed);
+  }
+
+  private static NodeNetwork nodeNetwork(AcceptedRevision revision, CniNetworkSpec spec) {
+    return new NodeNetwork()
+        .withName(revision.resource())
+        .withFileName(revision.fileName())
+        .withSha256(revision.rendered().getSha256())
+        .withContent(revision.rendered().getContent())
+        .withCniVersion(revision.rendered().getCniVersion())
+        .withCheck(checkWithDefaults(spec.getCheck()))
+        .withIpamCleanup(cleanupWithDefaults(spec.getIpamCleanup()));
+  }
+
+  // The API server fills these defaults too; filling them here keeps the spec explicit for the
+  // agent and equal to what the server stores, so an unchanged network causes no write.
+  private static NetworkCheck checkWithDefaults(NetworkCheck c) {
+    NetworkCheck check = c == null ? new NetworkCheck() : c;
+    return new NetworkCheck()
+        .withEnabled(Objects.requireNonNullElse(check.getEnabled(), true))
+        .withIntervalSeconds(Objects.requireNonNullElse(check.getIntervalSeconds(), 60));
+  }
+
+  private static IpamCleanup cleanupWithDefaults(IpamCleanup c) {
+    IpamCleanup cleanup = c == null ? new IpamCleanup() : c;
+    return new IpamCleanup()
+        .withEnabled(Objects.requireNonNullElse(cleanup.getEnabled(), true))
+        .withGracePeriodSeconds(Objects.requireNonNullElse(cleanup.getGracePeriodSeconds(), 300))
+        .withDryRun(Objects.requireNonNullElse(cleanup.getDryRun(), false))
+        .withMaxDeleteFraction(Objects.requireNonNullElse(cleanup.getMaxDeleteFraction(), 0.5));
+  }
+
+  /** Every plugin binary the network's chain runs: each type and ipam.type. */
+  private static List<String> binariesOf(NodeNetwork network) {
+    NetworkConfigList list =
+        NetworkConfigList.parse(
+            network.getContent().getBytes(StandardCharsets.UTF_8), network.getFileName());
+    TreeSet<String> names = new TreeSet<>();
+    for (PluginConfig p : list.plugins()) {
+      names.add(p.type());
+      p.ipamType().ifPresent(names::add);
+    }
+    return List.copyOf(names);
+  }
+
+  /** From the oldest CniPlugin that provides {@code binary} to this node, else bundled. */
+  private static NodePlugin nodePlugin(
+      String binary, Map<String, String> labels, Collection<CniPlugin> plugins) {
+    return plugins.stream()
+        .filter(p -> p.getMetadata().getDeletionTimestamp() == null && p.getSpec() != null)
+        .filter(p -> binary.equals(p.getSpec().getBinaryName()))
+        .filter(p -> LabelSelectors.matches(p.getSpec().getNodeSelector(), labels))
+        .min(
+            Comparator.comparing((CniPlugin p) -> p.getMetadata().getCreationTimestamp())
+                .thenComparing(p -> p.getMetadata().getName()))
+        .map(
+            p ->
+                new NodePlugin()
+                    .withName(binary)
+                    .withSource(p.getMetadata().getName())
+                    .withUrl(p.getSpec().getUrl())
+                    .withSha256(p.getSpec().getSha256()))
+        .orElseGet(() -> new NodePlugin().withName(binary).withSource(BUNDLED));
+  }
+}

@@ -1,0 +1,48 @@
+package dev.cnioperator.operator.placement;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Which accepted networks one node holds: those its labels select, minus those that would clash
+ * with an older one on the same network name or file name (CNI runtimes pick by either).
+ */
+public record NodePlacement(List<AcceptedRevision> placed, Map<String, Clash> blocked) {
+
+  /** Decides the placement on a node with {@code labels} among {@code candidates}. */
+  public static NodePlacement onNode(
+      Map<String, String> labels, Collection<AcceptedRevision> candidates) {
+    List<AcceptedRevision> ordered =
+        candidates.stream()
+            .filter(c -> LabelSelectors.matches(c.rendered().getNodeSelector(), labels))
+            .sorted(AcceptedRevision.SENIORITY)
+            .toList();
+    Map<String, String> networkNames = new HashMap<>();
+    Map<String, String> fileNames = new HashMap<>();
+    List<AcceptedRevision> placed = new ArrayList<>();
+    Map<String, Clash> blocked = new LinkedHashMap<>();
+    for (AcceptedRevision c : ordered) {
+      String byName = networkNames.get(c.networkName());
+      String byFile = fileNames.get(c.fileName());
+      if (byName != null) {
+        blocked.put(c.resource(), new Clash(byName, "network name \"" + c.networkName() + "\""));
+      } else if (byFile != null) {
+        blocked.put(c.resource(), new Clash(byFile, "file name \"" + c.fileName() + "\""));
+      } else {
+        networkNames.put(c.networkName(), c.resource());
+        fileNames.put(c.fileName(), c.resource());
+        placed.add(c);
+      }
+    }
+    return new NodePlacement(List.copyOf(placed), Map.copyOf(blocked));
+  }
+
+  /** Whether the network {@code resource} is placed on this node. */
+  public boolean holds(String resource) {
+    return placed.stream().anyMatch(p -> p.resource().equals(resource));
+  }
+}
