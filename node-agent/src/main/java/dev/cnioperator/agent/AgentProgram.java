@@ -83,11 +83,17 @@ public final class AgentProgram implements AutoCloseable {
   }
 
   private static KubernetesClient kubernetesClient(AgentSettings s) throws IOException {
-    KubernetesClientBuilder builder = new KubernetesClientBuilder();
-    if (s.kubeconfig() != null) {
-      builder.withConfig(Config.fromKubeconfig(Files.readString(s.kubeconfig())));
-    }
-    return builder.build();
+    Config config =
+        s.kubeconfig() != null
+            ? Config.fromKubeconfig(Files.readString(s.kubeconfig()))
+            : Config.autoConfigure(null);
+    // Fail a read fast rather than retry for a minute: the loop comes round again anyway, and a
+    // pass stuck in back-off would hold up convergence once the API server is back.
+    config.setRequestRetryBackoffLimit(1);
+    config.setRequestRetryBackoffInterval(250);
+    config.setConnectionTimeout(5_000);
+    config.setRequestTimeout(15_000);
+    return new KubernetesClientBuilder().withConfig(config).build();
   }
 
   public NodeAgent agent() {
