@@ -13,6 +13,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Finds network configurations in a directory such as {@code /etc/cni/net.d} the way libcni's
@@ -27,6 +29,7 @@ import java.util.stream.Stream;
  * not read.)
  */
 public final class ConfigDirectory {
+  private static final Logger LOG = LoggerFactory.getLogger(ConfigDirectory.class);
   private static final Comparator<Path> LEXICAL =
       (a, b) -> JsonText.compareCodePoints(a.getFileName().toString(), b.getFileName().toString());
 
@@ -74,9 +77,12 @@ public final class ConfigDirectory {
       byte[] content = read(file);
       JsonNode json = ConfigJson.read(content, file.toString());
       if (json.isObject() && networkName.equals(json.path("name").textValue())) {
+        LOG.debug(
+            "event=network-config-found network={} file={} level={}", networkName, file, level);
         return Optional.of(parse(file, content, level));
       }
     }
+    LOG.debug("event=network-config-not-found network={} dir={}", networkName, dir);
     return Optional.empty();
   }
 

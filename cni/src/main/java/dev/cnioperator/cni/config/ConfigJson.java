@@ -37,6 +37,9 @@ final class ConfigJson {
       throw CniConfigException.malformed(source, "not valid JSON: " + e.getOriginalMessage(), e);
     } catch (IOException e) {
       throw CniConfigException.malformed(source, "cannot read JSON: " + e.getMessage(), e);
+    } catch (NumberFormatException | ArithmeticException e) {
+      // Jackson lets these through for numbers BigDecimal cannot hold, such as 1e2147483648.
+      throw CniConfigException.malformed(source, "not valid JSON: " + e.getMessage(), e);
     }
   }
 }

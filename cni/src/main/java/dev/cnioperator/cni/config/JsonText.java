@@ -174,7 +174,7 @@ final class JsonText {
     boolean integral = value.scale() <= 0;
     boolean small =
         integral
-            ? value.precision() - value.scale() <= MAX_PLAIN_DIGITS
+            ? (long) value.precision() - value.scale() <= MAX_PLAIN_DIGITS
             : value.scale() <= MAX_PLAIN_DIGITS;
     return small ? value.toPlainString() : value.toString();
   }

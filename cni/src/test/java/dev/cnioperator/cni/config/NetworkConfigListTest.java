@@ -98,7 +98,8 @@ class NetworkConfigListTest {
         "{\"name\": \"db\", // a comment\n \"cniVersion\": \"1.0.0\"}",
         "{\"name\":\"db\",}",
         "{'name':'db'}",
-        "[1,2,]"
+        "[1,2,]",
+        "{\"name\":\"db\",\"x\":1e2147483648}"
       })
   void malformedJsonIsADecodingFailureNamingTheSource(String text) {
     CniConfigException e =
@@ -112,6 +113,21 @@ class NetworkConfigListTest {
         .singleElement()
         .extracting(ConfigProblem::rule)
         .isEqualTo("malformed-json");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"1e999999999", "-1E+2147483647", "1e-999999999", "-0.0e-5"})
+  void numbersAtTheEdgeOfBigDecimalRenderInExponentForm(String number) {
+    byte[] json =
+        ("{\"name\":\"db\",\"cniVersion\":\"1.0.0\",\"plugins\":[{\"type\":\"b\",\"x\":"
+                + number
+                + "}]}")
+            .getBytes(UTF_8);
+
+    NetworkConfigList list = NetworkConfigList.parse(json);
+
+    assertThat(NetworkConfigList.parse(list.render())).isEqualTo(list);
+    assertThat(list.render().length).isLessThan(200);
   }
 
   @Test

@@ -192,12 +192,15 @@ class ParsePropertyTest {
   }
 
   private static String randomNumber(Random random) {
-    return switch (random.nextInt(6)) {
+    return switch (random.nextInt(7)) {
       case 0 -> Integer.toString(random.nextInt());
       case 1 -> Double.toString(random.nextDouble() * 1e6);
       case 2 -> "1e" + (random.nextInt(2000) - 1000);
-      case 3 -> "123456789012345678901234567890";
-      case 4 -> "-0.0";
+      case 3 ->
+          (random.nextBoolean() ? "-1E+" : "1e")
+              + ((long) Integer.MAX_VALUE + random.nextInt(3) - 1);
+      case 4 -> "123456789012345678901234567890";
+      case 5 -> "-0.0";
       default -> "1.50";
     };
   }
