@@ -1,0 +1,191 @@
+package dev.cnioperator.operator.it;
+
+import static org.awaitility.Awaitility.await;
+
+import dev.cnioperator.api.v1alpha1.AttachmentSummary;
+import dev.cnioperator.api.v1alpha1.CniNetwork;
+import dev.cnioperator.api.v1alpha1.CniNode;
+import dev.cnioperator.api.v1alpha1.CniNodeStatus;
+import dev.cnioperator.api.v1alpha1.FailingAttachment;
+import dev.cnioperator.api.v1alpha1.NetworkState;
+import dev.cnioperator.api.v1alpha1.NodeNetwork;
+import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
+import dev.cnioperator.testkit.CommandResult;
+import dev.cnioperator.testkit.LocalControlPlane;
+import dev.cnioperator.testkit.TestNames;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What one test makes in the cluster (Nodes in a pool of its own, CniNetworks), the simulated node
+ * agents, and the clean-up of all of it.
+ */
+final class ClusterFixture implements AutoCloseable {
+  static final String POOL = "cnioperator.dev/test-pool";
+  static final Duration WAIT = Duration.ofSeconds(60);
+
+  final LocalControlPlane controlPlane;
+  final KubernetesClient client;
+  final String pool = TestNames.unique("pool");
+  private final List<String> nodes = new ArrayList<>();
+  private final List<String> networks = new ArrayList<>();
+
+  ClusterFixture() {
+    controlPlane = TestOperator.shared().controlPlane();
+    client = controlPlane.client();
+  }
+
+  /** A Node in this test's pool (no kubelet: the API object is all the operator sees). */
+  String node(String base) {
+    return node(base, Map.of(POOL, pool));
+  }
+
+  String node(String base, Map<String, String> labels) {
+    String name = TestNames.unique(base);
+    client
+        .nodes()
+        .resource(
+            new NodeBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withLabels(labels)
+                .endMetadata()
+                .build())
+        .create();
+    nodes.add(name);
+    return name;
+  }
+
+  void relabel(String node, Map<String, String> labels) {
+    client
+        .nodes()
+        .withName(node)
+        .edit(
+            n -> {
+              n.getMetadata().setLabels(labels);
+              return n;
+            });
+  }
+
+  /** Applies a CniNetwork with kubectl, as a person would. */
+  CommandResult apply(String name, String specYaml) {
+    networks.add(name);
+    return controlPlane.kubectlWithInput(
+        "apiVersion: cnioperator.dev/v1alpha1\nkind: CniNetwork\nmetadata:\n  name: "
+            + name
+            + "\nspec:\n"
+            + specYaml,
+        "apply",
+        "-f",
+        "-");
+  }
+
+  /** Spec YAML selecting this test's pool with one bridge plugin on {@code bridge}. */
+  String bridgeSpec(String bridge, String subnet) {
+    return "  nodeSelector: {matchLabels: {\""
+        + POOL
+        + "\": "
+        + pool
+        + "}}\n  plugins:\n  - type: bridge\n    bridge: "
+        + bridge
+        + "\n    ipam: {type: host-local, subnet: \""
+        + subnet
+        + "\"}\n";
+  }
+
+  CniNetwork network(String name) {
+    return client.resources(CniNetwork.class).withName(name).get();
+  }
+
+  Optional<Condition> condition(String network, String type) {
+    CniNetwork n = network(network);
+    if (n == null || n.getStatus() == null || n.getStatus().getConditions() == null) {
+      return Optional.empty();
+    }
+    return n.getStatus().getConditions().stream().filter(c -> type.equals(c.getType())).findFirst();
+  }
+
+  Condition awaitCondition(String network, String type, String status) {
+    await("condition " + type + "=" + status + " on " + network)
+        .atMost(WAIT)
+        .until(() -> condition(network, type).map(c -> status.equals(c.getStatus())).orElse(false));
+    return condition(network, type).orElseThrow();
+  }
+
+  CniNode cniNode(String node) {
+    return client.resources(CniNode.class).withName(node).get();
+  }
+
+  /** The networks a node's CniNode spec lists (empty when it has none or does not exist). */
+  List<NodeNetwork> specOf(String node) {
+    CniNode n = cniNode(node);
+    if (n == null || n.getSpec() == null || n.getSpec().getNetworks() == null) {
+      return List.of();
+    }
+    return n.getSpec().getNetworks();
+  }
+
+  List<String> networksOn(String node) {
+    return specOf(node).stream().map(NodeNetwork::getName).toList();
+  }
+
+  /** Plays the node's agent: reports every listed network applied (and any given failures). */
+  void agentReportsApplied(String node, FailingAttachment... failing) {
+    List<NodeNetworkStatus> reports = new ArrayList<>();
+    for (NodeNetwork n : specOf(node)) {
+      reports.add(
+          new NodeNetworkStatus()
+              .withName(n.getName())
+              .withAppliedSha256(n.getSha256())
+              .withState(NetworkState.Applied)
+              .withAttachments(
+                  new AttachmentSummary()
+                      .withTotal(failing.length)
+                      .withHealthy(0)
+                      .withFailing(List.of(failing))));
+    }
+    writeStatus(node, new CniNodeStatus().withNetworks(reports));
+  }
+
+  /** Plays the node's agent after the operator took {@code network} off the node. */
+  void agentReportsRemoved(String node, String network) {
+    writeStatus(
+        node,
+        new CniNodeStatus()
+            .withNetworks(
+                List.of(
+                    new NodeNetworkStatus().withName(network).withState(NetworkState.Removed))));
+  }
+
+  private void writeStatus(String node, CniNodeStatus status) {
+    CniNode current = cniNode(node);
+    current.setStatus(status);
+    client.resource(current).updateStatus();
+  }
+
+  @Override
+  public void close() {
+    for (String n : networks) {
+      client.resources(CniNetwork.class).withName(n).delete();
+    }
+    // The agents (simulated) let go of everything, so the finalizers need not time out.
+    for (String n : nodes) {
+      await("CniNode " + n + " emptied").atMost(WAIT).until(() -> specOf(n).isEmpty());
+      if (cniNode(n) != null && cniNode(n).getStatus() != null) {
+        writeStatus(n, new CniNodeStatus().withNetworks(List.of()));
+      }
+    }
+    for (String n : networks) {
+      await("deletion of " + n).atMost(WAIT).until(() -> network(n) == null);
+    }
+    for (String n : nodes) {
+      client.nodes().withName(n).delete();
+    }
+  }
+}

@@ -1,0 +1,73 @@
+package dev.cnioperator.operator.it;
+
+import dev.cnioperator.operator.CniOperator;
+import dev.cnioperator.operator.OperatorSettings;
+import dev.cnioperator.testkit.LocalControlPlane;
+import dev.cnioperator.testkit.ToolPaths;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+
+/**
+ * The operator under test, running in this JVM against the shared local control plane with the CRDs
+ * from crds/ installed; started once, restartable, stopped when the JVM exits.
+ */
+final class TestOperator {
+  static final Duration FINALIZER_TIMEOUT = Duration.ofSeconds(20);
+
+  private static TestOperator shared;
+
+  private final LocalControlPlane controlPlane;
+  private CniOperator operator;
+  private SimpleMeterRegistry registry;
+
+  private TestOperator(LocalControlPlane controlPlane) {
+    this.controlPlane = controlPlane;
+  }
+
+  /** The running operator; installs the CRDs and starts it on first use. */
+  static synchronized TestOperator shared() {
+    if (shared == null) {
+      LocalControlPlane cp = LocalControlPlane.shared();
+      cp.kubectl("apply", "--server-side", "-f", ToolPaths.repoRoot().resolve("crds").toString())
+          .orThrow("apply crds/");
+      cp.kubectl("wait", "--for=condition=Established", "--timeout=60s", "crd", "--all")
+          .orThrow("wait for the CRDs");
+      shared = new TestOperator(cp);
+      shared.start();
+      TestOperator running = shared;
+      Runtime.getRuntime().addShutdownHook(new Thread(running::stop, "test-operator-stop"));
+    }
+    return shared;
+  }
+
+  LocalControlPlane controlPlane() {
+    return controlPlane;
+  }
+
+  /** The meters of the current operator instance (JOSDK's reconciliation counters). */
+  SimpleMeterRegistry registry() {
+    return registry;
+  }
+
+  synchronized void start() {
+    registry = new SimpleMeterRegistry();
+    operator =
+        new CniOperator(
+            controlPlane.client(),
+            new OperatorSettings("default", false, "test", FINALIZER_TIMEOUT),
+            registry);
+    operator.start();
+  }
+
+  synchronized void stop() {
+    if (operator != null) {
+      operator.close();
+      operator = null;
+    }
+  }
+
+  synchronized void restart() {
+    stop();
+    start();
+  }
+}
