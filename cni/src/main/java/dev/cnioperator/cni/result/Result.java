@@ -26,6 +26,14 @@ public sealed interface Result permits Result100, Result040, Result020 {
     return raw != null ? raw : ResultEncoder.encode(this);
   }
 
+  /**
+   * This result exactly as libcni would marshal it: only the fields its version defines, addresses
+   * in Go's printed form, libcni's key order. What libcni itself writes into its result cache.
+   */
+  default ObjectNode toCanonicalJson() {
+    return ResultEncoder.encode(this);
+  }
+
   /** {@link #toJson()} as compact UTF-8 JSON bytes. */
   default byte[] toBytes() {
     return ResultJson.toBytes(toJson());

@@ -17,7 +17,7 @@ public final class Results {
   private Results() {}
 
   /**
-   * A plugin's ADD (or CHECK-less chained) stdout as a result.
+   * A plugin's stdout after a successful ADD, as a result.
    *
    * @param expected the {@code cniVersion} of the request, assumed when the result states none (as
    *     libcni's {@code invoke} does); null to assume 0.1.0

@@ -29,7 +29,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * expectations were written by applying libcni's converters by hand; the libcni-testresult example
  * repeats libcni's own test expectations, and every cross-version expectation was checked once
  * against the output of libcni v1.3.0's {@code GetAsVersion} + {@code json.Marshal}. Same-version
- * expectations are the input itself: a parsed result keeps its JSON, unknown fields included.
+ * expectations are the input itself: a parsed result keeps its JSON, unknown fields included. Each
+ * example's {@code canonical} is libcni v1.3.0's own {@code json.Marshal} of the parsed input.
  */
 class ResultConversionTest {
 
@@ -37,7 +38,7 @@ class ResultConversionTest {
   private static final List<String> TABLE_VERSIONS =
       List.of("0.2.0", "0.3.0", "0.3.1", "0.4.0", "1.0.0", "1.1.0");
 
-  record Example(String name, JsonNode input, JsonNode expected) {
+  record Example(String name, JsonNode input, JsonNode canonical, JsonNode expected) {
     @Override
     public String toString() {
       return name;
@@ -52,7 +53,8 @@ class ResultConversionTest {
         for (Path file : files.sorted().toList()) {
           JsonNode root = MAPPER.readTree(file.toFile());
           String name = file.getFileName().toString().replace(".json", "");
-          out.add(new Example(name, root.get("input"), root.get("expected")));
+          out.add(
+              new Example(name, root.get("input"), root.get("canonical"), root.get("expected")));
         }
       }
       return out;
@@ -98,6 +100,15 @@ class ResultConversionTest {
     assertThat(reread.ips()).isEqualTo(converted.ips());
     assertThat(reread.routes()).isEqualTo(converted.routes());
     assertThat(reread.interfaces()).isEqualTo(converted.interfaces());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("examples")
+  void canonicalJsonIsWhatLibcniMarshals(Example example) throws IOException {
+    Result source = Results.parse(example.input());
+
+    assertThat(MAPPER.writeValueAsString(source.toCanonicalJson()))
+        .isEqualTo(MAPPER.writeValueAsString(example.canonical()));
   }
 
   @Test

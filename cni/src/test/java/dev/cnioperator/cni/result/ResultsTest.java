@@ -61,4 +61,20 @@ class ResultsTest {
         .extracting(e -> ((CniException) e).code())
         .isEqualTo(CniErrorCode.DECODING_FAILURE.code());
   }
+
+  @Test
+  void nullOutputIsAnEmptyResultOfTheRequestVersionAsInLibcni() {
+    Result r = Results.parse(utf8("null"), CniVersion.V0_4_0);
+
+    assertThat(r).isInstanceOf(Result040.class);
+    assertThat(r.cniVersion()).isEqualTo(CniVersion.V0_4_0);
+    assertThat(r.ips()).isEmpty();
+  }
+
+  @Test
+  void resultStatingItsVersionKeepsItWhateverTheRequestSaid() {
+    Result r = Results.parse(utf8("{\"cniVersion\":\"0.3.1\"}"), CniVersion.V1_1_0);
+
+    assertThat(r.cniVersion()).isEqualTo(CniVersion.V0_3_1);
+  }
 }
