@@ -9,9 +9,10 @@ import java.util.Set;
  * a file the agent renders). {@link #EXECUTABLE} is for configurations someone else wrote and
  * libcni would run, such as the config bytes in a libcni cache entry that containerd or CRI-O made,
  * or a node's {@code /etc/cni/net.d} read by the debugging CLI: it keeps only the rules without
- * which this runtime cannot execute the list safely (JSON shapes and types, a name, a version this
- * runtime speaks, plugin binary names that are safe file names), and drops the rules that are the
- * spec's advice or this project's policy (name pattern, reserved keys, dns shape, a plugin's own
+ * which this runtime cannot execute the list safely (JSON shapes and types, a network name of the
+ * spec's pattern, which libcni also checks before it executes and which names cache files, a
+ * version this runtime speaks, plugin binary names that are safe file names), and drops the rules
+ * that are the spec's advice or this project's policy (reserved keys, dns shape, a plugin's own
  * cniVersion or name, version-dependent flags, the cniVersions era, a missing ipam.type).
  */
 public enum ValidationLevel {
@@ -20,7 +21,6 @@ public enum ValidationLevel {
 
   private static final Set<String> POLICY_RULES =
       Set.of(
-          "name-pattern",
           "reserved-key",
           "dns-shape",
           "version-mismatch",

@@ -224,7 +224,7 @@ class NetworkConfigListTest {
   @Test
   void theExecutableLevelAcceptsWhatLibcniRunsAndKeepsStaticRuntimeKeys() {
     byte[] json =
-        ("{\"name\":\"my net\",\"cniVersion\":\"1.0.0\",\"plugins\":[{\"type\":\"portmap\","
+        ("{\"name\":\"db\",\"cniVersion\":\"1.0.0\",\"plugins\":[{\"type\":\"portmap\","
                 + "\"cniVersion\":\"0.4.0\",\"runtimeConfig\":{\"portMappings\":[]},"
                 + "\"dns\":{\"nameservers\":[\"dns.local\"]},\"ipam\":{\"subnet\":\"10.200.2.0/24\"}}]}")
             .getBytes(UTF_8);
@@ -236,12 +236,12 @@ class NetworkConfigListTest {
     assertThat(full.problems())
         .extracting(ConfigProblem::rule)
         .containsExactlyInAnyOrder(
-            "name-pattern", "reserved-key", "missing-ipam-type", "dns-shape", "version-mismatch");
+            "reserved-key", "missing-ipam-type", "dns-shape", "version-mismatch");
     assertThat(list.plugins().get(0).ipamType()).isEmpty();
-    assertThat(list.plugins().get(0).requestConfig("my net", CniVersion.V1_0_0, Map.of(), null))
+    assertThat(list.plugins().get(0).requestConfig("db", CniVersion.V1_0_0, Map.of(), null))
         .isEqualTo(
             ConfigValidatorTest.object(
-                "{'cniVersion':'1.0.0','name':'my net','type':'portmap',"
+                "{'cniVersion':'1.0.0','name':'db','type':'portmap',"
                     + "'dns':{'nameservers':['dns.local']},'ipam':{'subnet':'10.200.2.0/24'},"
                     + "'runtimeConfig':{'portMappings':[]}}"));
   }
@@ -249,7 +249,7 @@ class NetworkConfigListTest {
   @Test
   void theExecutableLevelStillRefusesWhatCannotBeExecutedSafely() {
     byte[] json =
-        "{\"name\":\"db\",\"cniVersion\":\"0.2.0\",\"plugins\":[{\"type\":\"../x\"},{}]}"
+        "{\"name\":\"../db\",\"cniVersion\":\"0.2.0\",\"plugins\":[{\"type\":\"../x\"},{}]}"
             .getBytes(UTF_8);
 
     CniConfigException e =
@@ -259,6 +259,6 @@ class NetworkConfigListTest {
 
     assertThat(e.problems())
         .extracting(ConfigProblem::rule)
-        .containsExactly("unsupported-version", "unsafe-type", "missing-type");
+        .containsExactly("name-pattern", "unsupported-version", "unsafe-type", "missing-type");
   }
 }
