@@ -1,0 +1,108 @@
+package dev.cnioperator.operator.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Meter;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An operator restart with nothing changed writes nothing: counted by the API server (its request
+ * metrics), not by the operator's own account.
+ */
+class OperatorRestartIT {
+
+  private ClusterFixture cluster;
+
+  @BeforeEach
+  void setUp() {
+    cluster = new ClusterFixture();
+  }
+
+  @AfterEach
+  void tearDown() {
+    cluster.close();
+  }
+
+  @Test
+  void restartWithNothingChangedMakesNoWrites() {
+    String a = cluster.node("rst");
+    String b = cluster.node("rst");
+    String ready = "rst-ready-" + cluster.pool;
+    String refused = "rst-refused-" + cluster.pool;
+    String older = "rst-older-" + cluster.pool;
+    String clashing = "rst-clash-" + cluster.pool;
+    cluster.apply(ready, cluster.bridgeSpec("ct-rst0", "10.200.8.0/24")).orThrow("apply");
+    cluster
+        .apply(refused, cluster.bridgeSpec("ct-rst1", "10.200.9.0/24") + "    cni.dev/x: 1\n")
+        .orThrow("apply");
+    cluster
+        .apply(
+            older,
+            "  networkName: rst-"
+                + cluster.pool
+                + "\n"
+                + cluster.bridgeSpec("ct-rst2", "10.200.10.0/24"))
+        .orThrow("apply");
+    await().atMost(ClusterFixture.WAIT).until(() -> cluster.networksOn(a).contains(older));
+    cluster
+        .apply(
+            clashing,
+            "  networkName: rst-"
+                + cluster.pool
+                + "\n"
+                + cluster.bridgeSpec("ct-rst3", "10.200.11.0/24"))
+        .orThrow("apply");
+    await()
+        .atMost(ClusterFixture.WAIT)
+        .until(
+            () -> cluster.networksOn(a).contains(ready) && cluster.networksOn(b).contains(ready));
+    cluster.agentReportsApplied(a);
+    cluster.agentReportsApplied(b);
+    cluster.awaitCondition(ready, "Ready", "True");
+    cluster.awaitCondition(refused, "Accepted", "False");
+    cluster.awaitCondition(clashing, "Accepted", "False");
+    awaitNoWritesFor(Duration.ofSeconds(4));
+
+    TestOperator operator = TestOperator.shared();
+    operator.stop();
+    long before = ApiServerWrites.count(cluster.client);
+    operator.start();
+    await("reconciliations after the restart")
+        .atMost(ClusterFixture.WAIT)
+        .until(() -> reconciliations(operator) >= 6); // 4 networks and 2 nodes at least
+    await().pollDelay(Duration.ofSeconds(5)).until(() -> true);
+    long after = ApiServerWrites.count(cluster.client);
+
+    assertThat(before).as("the API server counted the writes of the set-up").isPositive();
+    assertThat(after - before).as("writes after a restart with nothing changed").isZero();
+  }
+
+  /** Waits until the API server serves no write for {@code quiet}. */
+  private void awaitNoWritesFor(Duration quiet) {
+    AtomicLong last = new AtomicLong(-1);
+    await("no writes for " + quiet)
+        .atMost(ClusterFixture.WAIT)
+        .pollInterval(quiet)
+        .until(() -> last.getAndSet(ApiServerWrites.count(cluster.client)) == last.get());
+  }
+
+  /** Reconciliations the current operator instance finished, from JOSDK's Micrometer meters. */
+  private static double reconciliations(TestOperator operator) {
+    double total = 0;
+    for (Meter m : operator.registry().getMeters()) {
+      String name = m.getId().getName();
+      if (name.contains("reconciliations") && name.contains("success")) {
+        total +=
+            m instanceof Counter c ? c.count() : m instanceof FunctionCounter f ? f.count() : 0;
+      }
+    }
+    return total;
+  }
+}
