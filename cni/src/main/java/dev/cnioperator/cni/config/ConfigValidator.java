@@ -48,7 +48,7 @@ public final class ConfigValidator {
         conflist, "disableCheck", CniVersion.V0_4_0, "check-version", "CHECK", version, problems);
     checkFlag(conflist, "disableGC", CniVersion.V1_1_0, "gc-version", "GC", version, problems);
     PluginConfigValidator.checkReservedKeys(conflist, "", problems);
-    checkPlugins(conflist, version, problems);
+    checkPlugins(conflist, problems);
     return problems;
   }
 
@@ -219,8 +219,7 @@ public final class ConfigValidator {
     return Optional.empty();
   }
 
-  private static void checkPlugins(
-      ObjectNode list, Optional<CniVersion> version, List<ConfigProblem> problems) {
+  private static void checkPlugins(ObjectNode list, List<ConfigProblem> problems) {
     JsonNode plugins = list.get("plugins");
     if (plugins == null || (plugins.isArray() && plugins.isEmpty())) {
       problems.add(
@@ -236,7 +235,7 @@ public final class ConfigValidator {
     JsonNode cniVersion = list.get("cniVersion");
     for (int i = 0; i < plugins.size(); i++) {
       PluginConfigValidator.check(
-          plugins.get(i), JsonPath.index("plugins", i), name, cniVersion, version, problems);
+          plugins.get(i), JsonPath.index("plugins", i), name, cniVersion, problems);
     }
   }
 

@@ -66,6 +66,7 @@ public final class PluginConfig {
    * when there is none), {@code prevResult} when given, and {@code capabilities} removed.
    * Everything else is copied unchanged.
    *
+   * @param capabilityArgs the attachment's capability arguments by name; null means none
    * @param prevResult the previous result, or null (or a JSON null) for the first ADD of a chain
    */
   public ObjectNode requestConfig(
@@ -75,10 +76,11 @@ public final class PluginConfig {
       JsonNode prevResult) {
     ObjectNode request = networkRequestConfig(networkName, version);
     ObjectNode runtimeConfig = JSON.objectNode();
+    Map<String, JsonNode> args = capabilityArgs == null ? Map.of() : capabilityArgs;
     capabilities()
         .forEach(
             (capability, declared) -> {
-              JsonNode arg = capabilityArgs.get(capability);
+              JsonNode arg = args.get(capability);
               if (declared && arg != null) {
                 runtimeConfig.set(capability, arg.deepCopy());
               }

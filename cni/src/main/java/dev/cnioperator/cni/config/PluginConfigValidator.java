@@ -4,7 +4,6 @@ import static dev.cnioperator.cni.config.ConfigValidator.quote;
 import static dev.cnioperator.cni.config.ConfigValidator.wrongType;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cnioperator.cni.CniVersion;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -37,7 +36,6 @@ final class PluginConfigValidator {
       String path,
       JsonNode listName,
       JsonNode listCniVersion,
-      Optional<CniVersion> listVersion,
       List<ConfigProblem> problems) {
     if (!plugin.isObject()) {
       problems.add(wrongType(path, "a plugin configuration object", plugin));
