@@ -64,26 +64,15 @@ final class CniNodes {
         .withSha256(Sha256.hex(content.getBytes(StandardCharsets.UTF_8)));
   }
 
+  /** Writes the spec as the operator does: server-side apply, no read-modify-write race. */
   CniNode put(String node, List<NodeNetwork> networks, List<NodePlugin> plugins) {
-    CniNodeSpec spec =
+    CniNode n = new CniNode();
+    n.setMetadata(new ObjectMetaBuilder().withName(node).build());
+    n.setSpec(
         new CniNodeSpec()
             .withNetworks(new ArrayList<>(networks))
-            .withPlugins(new ArrayList<>(plugins));
-    CniNode existing = client.resources(CniNode.class).withName(node).get();
-    if (existing == null) {
-      CniNode n = new CniNode();
-      n.setMetadata(new ObjectMetaBuilder().withName(node).build());
-      n.setSpec(spec);
-      return client.resource(n).create();
-    }
-    return client
-        .resources(CniNode.class)
-        .withName(node)
-        .edit(
-            n -> {
-              n.setSpec(spec);
-              return n;
-            });
+            .withPlugins(new ArrayList<>(plugins)));
+    return client.resource(n).fieldManager("test-operator").forceConflicts().serverSideApply();
   }
 
   CniNode put(String node, List<NodeNetwork> networks) {

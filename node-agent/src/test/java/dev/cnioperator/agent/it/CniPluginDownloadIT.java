@@ -1,0 +1,141 @@
+package dev.cnioperator.agent.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.cnioperator.agent.host.Sha256;
+import dev.cnioperator.api.v1alpha1.NetworkState;
+import dev.cnioperator.api.v1alpha1.NodeNetwork;
+import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
+import dev.cnioperator.api.v1alpha1.NodePlugin;
+import dev.cnioperator.testkit.LocalControlPlane;
+import dev.cnioperator.testkit.ToolPaths;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A CniPlugin binary is downloaded and verified; a sha256 mismatch is refused, the old one stays.
+ */
+class CniPluginDownloadIT {
+  private static final Duration CONVERGE = Duration.ofSeconds(30);
+
+  private CniNodes cniNodes;
+  private SimulatedNode node;
+  private AgentProcess agent;
+  private HttpServer server;
+  private byte[] reference;
+  private byte[] debian;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    cniNodes = new CniNodes(LocalControlPlane.shared());
+    node = new SimulatedNode("dl", ToolPaths.pluginDir());
+    reference = Files.readAllBytes(ToolPaths.pluginDir().resolve("tuning"));
+    debian = Files.readAllBytes(ToolPaths.debianPluginDir().resolve("tuning"));
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    serve("/reference/tuning", reference);
+    serve("/debian/tuning", debian);
+    server.start();
+  }
+
+  private void serve(String path, byte[] body) {
+    server.createContext(
+        path,
+        ex -> {
+          ex.sendResponseHeaders(200, body.length);
+          try (OutputStream out = ex.getResponseBody()) {
+            out.write(body);
+          }
+        });
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    if (agent != null) {
+      agent.close();
+    }
+    server.stop(0);
+    cniNodes.delete(node.name);
+    node.close();
+  }
+
+  private String url(String path) {
+    return "http://127.0.0.1:" + server.getAddress().getPort() + path;
+  }
+
+  private static NodeNetwork tuned() {
+    return CniNodes.network(
+        "tuned",
+        50,
+        "{\"cniVersion\":\"1.0.0\",\"name\":\"tuned\",\"plugins\":[{\"type\":\"bridge\",\"bridge\":\"cd0\","
+            + "\"ipam\":{\"type\":\"host-local\",\"subnet\":\"10.200.42.0/24\"}},{\"type\":\"tuning\"}]}");
+  }
+
+  private static NodePlugin tuning(String url, String sha256) {
+    return new NodePlugin()
+        .withName("tuning")
+        .withSource("my-tuning")
+        .withUrl(url)
+        .withSha256(sha256);
+  }
+
+  @Test
+  void verifiedDownloadIsInstalledAndAMismatchIsRefusedKeepingTheOldBinary() throws Exception {
+    NodeNetwork n = tuned();
+    Path binary = node.paths.binDir().resolve("tuning");
+    cniNodes.put(
+        node.name, List.of(n), List.of(tuning(url("/reference/tuning"), Sha256.hex(reference))));
+    agent =
+        AgentProcess.start(
+            node.name, node.paths, cniNodes.controlPlane.kubeconfigFile(), node.log());
+    await().atMost(CONVERGE).until(() -> Files.exists(node.conflist(n.getFileName())));
+    assertThat(Files.readAllBytes(binary)).isEqualTo(reference);
+    assertThat(Files.isExecutable(binary)).isTrue();
+
+    // The spec now wants another binary, but the server hands out bytes that do not match.
+    String wanted = "0".repeat(64);
+    cniNodes.put(node.name, List.of(n), List.of(tuning(url("/debian/tuning"), wanted)));
+    await()
+        .atMost(CONVERGE)
+        .untilAsserted(
+            () -> {
+              NodeNetworkStatus s =
+                  NodeAgentLifecycleIT.status(cniNodes.get(node.name), "tuned").orElseThrow();
+              assertThat(s.getState()).isEqualTo(NetworkState.Failed);
+              assertThat(s.getMessage()).contains("sha256 " + Sha256.hex(debian)).contains(wanted);
+            });
+    assertThat(Files.readAllBytes(binary)).isEqualTo(reference);
+    assertThat(agent.log()).contains("event=plugin-refused plugin=tuning");
+    // The conflist the node had stays, since the old binary still serves it.
+    assertThat(Files.readString(node.conflist(n.getFileName()))).isEqualTo(n.getContent());
+    assertThat(node.paths.binDir().toFile().list())
+        .containsExactlyInAnyOrder("bridge", "host-local", "tuning");
+  }
+
+  @Test
+  void firstDownloadWithAMismatchLeavesNoBinaryAndWritesNoConflist() throws Exception {
+    NodeNetwork n = tuned();
+    cniNodes.put(
+        node.name, List.of(n), List.of(tuning(url("/debian/tuning"), Sha256.hex(reference))));
+    agent =
+        AgentProcess.start(
+            node.name, node.paths, cniNodes.controlPlane.kubeconfigFile(), node.log());
+    await()
+        .atMost(CONVERGE)
+        .until(
+            () ->
+                NodeAgentLifecycleIT.state(cniNodes.get(node.name), "tuned")
+                    == NetworkState.Failed);
+    assertThat(node.paths.binDir().resolve("tuning")).doesNotExist();
+    assertThat(node.conflist(n.getFileName())).doesNotExist();
+  }
+}
