@@ -61,7 +61,7 @@ final class ResultDecoder {
    * refused: this library derives it from the address on output, so a wrong one would silently
    * change.
    */
-  static List<IpConfig> ips(JsonFields fields, boolean withVersion) {
+  private static List<IpConfig> ips(JsonFields fields, boolean withVersion) {
     List<IpConfig> out = new ArrayList<>();
     for (JsonFields ip : fields.objects("ips")) {
       String address = cidr(ip, "address");
@@ -82,7 +82,7 @@ final class ResultDecoder {
     return out;
   }
 
-  static List<Route> routes(JsonFields fields, String field) {
+  private static List<Route> routes(JsonFields fields, String field) {
     List<Route> out = new ArrayList<>();
     for (JsonFields route : fields.objects(field)) {
       out.add(
@@ -98,7 +98,7 @@ final class ResultDecoder {
     return out;
   }
 
-  static Dns dns(JsonFields fields) {
+  private static Dns dns(JsonFields fields) {
     return fields
         .object("dns")
         .map(

@@ -92,4 +92,22 @@ class ResultRoundTripTest {
                 + "\"sandbox\":\"/var/run/netns/x\"}],\"ips\":[{\"address\":\"10.200.0.5/24\","
                 + "\"gateway\":\"10.200.0.1\",\"interface\":0}],\"routes\":[{\"dst\":\"0.0.0.0/0\"}]}");
   }
+
+  /** libcni's types040 test "correctly round-trips a 0.2.0 Result", through 0.4.0 and 1.1.0. */
+  @ParameterizedTest(name = "through {0}")
+  @ValueSource(strings = {"0.3.0", "0.4.0", "1.0.0", "1.1.0"})
+  void legacyResultSurvivesARoundTripThroughNewerVersions(String through) throws Exception {
+    String legacy =
+        "{\"cniVersion\":\"0.2.0\",\"ip4\":{\"ip\":\"1.2.3.30/24\",\"gateway\":\"1.2.3.1\","
+            + "\"routes\":[{\"dst\":\"15.5.6.0/24\",\"gw\":\"15.5.6.8\"}]},\"ip6\":{\"ip\":"
+            + "\"abcd:1234:ffff::cdde/64\",\"gateway\":\"abcd:1234:ffff::1\",\"routes\":[{\"dst\":"
+            + "\"1111:dddd::/80\"}]},\"dns\":{\"nameservers\":[\"1.2.3.4\",\"1::cafe\"],"
+            + "\"domain\":\"acompany.com\",\"search\":[\"somedomain.com\"],\"options\":[\"foo\"]}}";
+    Result original = Results.parse(legacy.getBytes(StandardCharsets.UTF_8), null);
+
+    Result back =
+        original.convertTo(CniVersion.parse(through).orElseThrow()).convertTo(CniVersion.V0_2_0);
+
+    assertThat(MAPPER.writeValueAsString(back.toJson())).isEqualTo(legacy);
+  }
 }
