@@ -59,6 +59,11 @@ public final class ToolPaths {
     return Prerequisites.requireExecutable(Path.of(value("CNI_OPERATOR_CNITOOL")), "cnitool");
   }
 
+  /** crictl built from the Go module proxy at the pinned release (CRI v1). */
+  public static Path crictl() {
+    return Prerequisites.requireExecutable(Path.of(value("CNI_OPERATOR_CRICTL")), "crictl");
+  }
+
   /** The reference plugins built from the Go module proxy at the pinned release (CNI 1.1.0). */
   public static Path pluginDir() {
     Path dir = Path.of(value("CNI_OPERATOR_PLUGINS"));

@@ -1,0 +1,241 @@
+package dev.cnioperator.cri;
+
+import dev.cnioperator.cri.CriException.Reason;
+import dev.cnioperator.cri.v1.ListPodSandboxRequest;
+import dev.cnioperator.cri.v1.PodSandboxStatusRequest;
+import dev.cnioperator.cri.v1.RemovePodSandboxRequest;
+import dev.cnioperator.cri.v1.RuntimeServiceGrpc;
+import dev.cnioperator.cri.v1.RuntimeServiceGrpc.RuntimeServiceBlockingStub;
+import dev.cnioperator.cri.v1.StatusRequest;
+import dev.cnioperator.cri.v1.StopPodSandboxRequest;
+import dev.cnioperator.cri.v1.VersionRequest;
+import io.grpc.ConnectivityState;
+import io.grpc.ManagedChannel;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.NettyChannelBuilder;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollDomainSocketChannel;
+import io.netty.channel.epoll.EpollEventLoopGroup;
+import io.netty.channel.unix.DomainSocketAddress;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A client of a container runtime's CRI {@code RuntimeService} over its unix socket (for example
+ * {@code /run/containerd/containerd.sock}).
+ *
+ * <p>It speaks CRI {@code v1} only ({@code runtime.v1}, served by containerd 1.5 and later, CRI-O
+ * 1.20 and later). The older {@code v1alpha2} is deliberately not a fallback: containerd 2.0 and
+ * kubelet 1.26 dropped it, and a runtime that serves only v1alpha2 is too old for the clusters this
+ * operator supports; such a runtime gets a {@link CriException} with reason {@link
+ * Reason#UNIMPLEMENTED}.
+ *
+ * <p>Keep one client per runtime: the connection is made on first use and made again by itself when
+ * the runtime restarts. Every call is bounded by the timeout given to {@link #connect} and either
+ * answers or throws {@link CriException}; nothing is cached, so every call is a fresh read.
+ */
+public final class CriRuntimeClient implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(CriRuntimeClient.class);
+
+  /** The CRI API version this client asks for in {@code Version}. */
+  public static final String CRI_API_VERSION = "v1";
+
+  /** As the kubelet allows: a node with many sandboxes makes a large ListPodSandbox response. */
+  private static final int MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+  private final RuntimeSocket socket;
+  private final Duration timeout;
+  private final EventLoopGroup eventLoop;
+  private final ManagedChannel channel;
+
+  private CriRuntimeClient(RuntimeSocket socket, Duration timeout) {
+    this.socket = socket;
+    this.timeout = timeout;
+    // One daemon thread does all the I/O: the agent makes a few calls a minute.
+    this.eventLoop = new EpollEventLoopGroup(1, new DefaultThreadFactory("cri-client", true));
+    this.channel =
+        NettyChannelBuilder.forAddress(new DomainSocketAddress(socket.path().toString()))
+            .channelType(EpollDomainSocketChannel.class)
+            .eventLoopGroup(eventLoop)
+            .usePlaintext()
+            // A unix socket path is no valid HTTP/2 authority; the runtime ignores it anyway.
+            .overrideAuthority("localhost")
+            .directExecutor()
+            .maxInboundMessageSize(MAX_MESSAGE_BYTES)
+            .build();
+  }
+
+  /**
+   * A client of the runtime listening on {@code socket}; every call waits at most {@code timeout}.
+   * Fails when nothing usable is at that path (missing, not a socket, no permission); whether the
+   * runtime answers is known at the first call.
+   */
+  public static CriRuntimeClient connect(Path socket, Duration timeout) throws CriException {
+    if (timeout.isNegative() || timeout.isZero()) {
+      throw new IllegalArgumentException("CRI timeout must be positive, got " + timeout);
+    }
+    RuntimeSocket runtimeSocket = new RuntimeSocket(socket);
+    runtimeSocket.check();
+    if (!Epoll.isAvailable()) {
+      throw new CriException(
+          runtimeSocket.path(),
+          Reason.UNAVAILABLE,
+          "netty's native epoll transport is not available here (Linux x86_64 only): "
+              + Epoll.unavailabilityCause(),
+          Epoll.unavailabilityCause());
+    }
+    log.debug("cri connect socket={} timeout={}", runtimeSocket.path(), timeout);
+    return new CriRuntimeClient(runtimeSocket, timeout);
+  }
+
+  public Path socket() {
+    return socket.path();
+  }
+
+  /** CRI {@code Version}: which runtime this is and which CRI version it serves. */
+  public RuntimeVersion version() throws CriException {
+    return call(
+        "Version",
+        () ->
+            CriMessages.version(
+                stub().version(VersionRequest.newBuilder().setVersion(CRI_API_VERSION).build())));
+  }
+
+  /** CRI {@code Status}: the runtime's conditions, among them {@code NetworkReady}. */
+  public RuntimeStatus status() throws CriException {
+    return call(
+        "Status", () -> CriMessages.status(stub().status(StatusRequest.getDefaultInstance())));
+  }
+
+  /** CRI {@code ListPodSandbox} without a filter: every sandbox the runtime knows, in any state. */
+  public List<PodSandbox> listPodSandboxes() throws CriException {
+    return call(
+        "ListPodSandbox",
+        () ->
+            stub()
+                .listPodSandbox(ListPodSandboxRequest.getDefaultInstance())
+                .getItemsList()
+                .stream()
+                .map(CriMessages::sandbox)
+                .toList());
+  }
+
+  /** CRI {@code PodSandboxStatus}; a sandbox the runtime does not know is {@code NOT_FOUND}. */
+  public PodSandboxStatus podSandboxStatus(String podSandboxId) throws CriException {
+    return call(
+        "PodSandboxStatus",
+        () ->
+            CriMessages.sandboxStatus(
+                stub()
+                    .podSandboxStatus(
+                        PodSandboxStatusRequest.newBuilder().setPodSandboxId(podSandboxId).build())
+                    .getStatus()));
+  }
+
+  /**
+   * CRI {@code RunPodSandbox} with the runtime's default handler: the runtime makes the network
+   * namespace, runs the CNI ADD and starts the pause process. Returns the sandbox id. For tests;
+   * the agent never starts sandboxes.
+   */
+  public String runPodSandbox(PodSandboxConfig config) throws CriException {
+    String id =
+        call(
+            "RunPodSandbox",
+            () -> stub().runPodSandbox(CriMessages.runRequest(config, "")).getPodSandboxId());
+    log.info(
+        "cri sandbox started id={} pod={}/{} uid={}",
+        id,
+        config.namespace(),
+        config.name(),
+        config.uid());
+    return id;
+  }
+
+  /** CRI {@code StopPodSandbox}: the runtime runs the CNI DEL and stops the sandbox. For tests. */
+  public void stopPodSandbox(String podSandboxId) throws CriException {
+    call(
+        "StopPodSandbox",
+        () ->
+            stub()
+                .stopPodSandbox(
+                    StopPodSandboxRequest.newBuilder().setPodSandboxId(podSandboxId).build()));
+  }
+
+  /** CRI {@code RemovePodSandbox}: the runtime forgets a stopped sandbox. For tests. */
+  public void removePodSandbox(String podSandboxId) throws CriException {
+    call(
+        "RemovePodSandbox",
+        () ->
+            stub()
+                .removePodSandbox(
+                    RemovePodSandboxRequest.newBuilder().setPodSandboxId(podSandboxId).build()));
+  }
+
+  @Override
+  public void close() {
+    channel.shutdownNow();
+    try {
+      channel.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    eventLoop.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+  }
+
+  private RuntimeServiceBlockingStub stub() {
+    return RuntimeServiceGrpc.newBlockingStub(channel)
+        .withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS);
+  }
+
+  /** Runs one call on a channel that has just tried to connect, if its last try failed. */
+  private <T> T call(String rpc, GrpcCall<T> body) throws CriException {
+    freshConnectAttempt();
+    try {
+      return body.run();
+    } catch (StatusRuntimeException e) {
+      CriException failure = socket.failure(rpc, e);
+      log.debug("cri call failed rpc={} socket={} reason={}", rpc, socket.path(), failure.reason());
+      throw failure;
+    }
+  }
+
+  /**
+   * A channel whose connection failed waits out gRPC's exponential back-off (up to two minutes)
+   * before it tries again, and fails every call meanwhile with the old error. The agent must see a
+   * runtime that came back at once, and a runtime that is gone as gone now: so after a failure the
+   * back-off is reset and the fresh attempt awaited (bounded by the call timeout) before the call.
+   */
+  private void freshConnectAttempt() {
+    ConnectivityState state = channel.getState(false);
+    if (state != ConnectivityState.TRANSIENT_FAILURE) {
+      return;
+    }
+    awaitStateChange(state, channel::resetConnectBackoff);
+    if (channel.getState(false) == ConnectivityState.CONNECTING) {
+      awaitStateChange(ConnectivityState.CONNECTING, () -> {});
+    }
+  }
+
+  private void awaitStateChange(ConnectivityState from, Runnable trigger) {
+    CountDownLatch changed = new CountDownLatch(1);
+    channel.notifyWhenStateChanged(from, changed::countDown);
+    trigger.run();
+    try {
+      changed.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @FunctionalInterface
+  private interface GrpcCall<T> {
+    T run();
+  }
+}

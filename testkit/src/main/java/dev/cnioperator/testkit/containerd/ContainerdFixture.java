@@ -1,0 +1,367 @@
+package dev.cnioperator.testkit.containerd;
+
+import dev.cnioperator.testkit.CommandResult;
+import dev.cnioperator.testkit.Commands;
+import dev.cnioperator.testkit.Prerequisites;
+import dev.cnioperator.testkit.ToolPaths;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A containerd of the test's own (Debian's containerd 1.6 and runc, not the system service): its
+ * root, state and socket under a directory of the test, its CRI plugin reading CNI configuration
+ * and plugins from the test's sandbox node directories, and a pause image built here as its sandbox
+ * image. Pod sandboxes are driven with {@link #crictl} (or a CRI client on {@link #socket});
+ * containerd runs the CNI plugins itself and writes libcni's result cache under {@link
+ * #CNI_CACHE_DIR}.
+ *
+ * <p>{@link #close} removes every sandbox through containerd (so the plugins get their DEL), stops
+ * containerd, kills what it left running, unmounts what it left mounted and deletes its directory.
+ */
+public final class ContainerdFixture implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(ContainerdFixture.class);
+
+  /**
+   * Where containerd 1.6 has libcni keep its result cache ({@code
+   * results/<network>-<id>-<ifname>}): libcni's default, which its CRI plugin offers no setting to
+   * move. Shared with the host, so a test uses a network name of its own.
+   */
+  public static final Path CNI_CACHE_DIR = Path.of("/var/lib/cni");
+
+  /** The containerd namespace of everything CRI makes. */
+  public static final String K8S_NAMESPACE = "k8s.io";
+
+  /** Longest unix socket path the kernel accepts ({@code sun_path} is 108 bytes with its NUL). */
+  private static final int MAX_SOCKET_PATH = 107;
+
+  private static final Duration READY_TIMEOUT = Duration.ofSeconds(30);
+  private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
+
+  private final Path dir;
+  private final ContainerdConfig config;
+  private final Path crictlConfig;
+  private volatile Process process;
+  private boolean closed;
+
+  private ContainerdFixture(Path dir, ContainerdConfig config) {
+    this.dir = dir;
+    this.config = config;
+    this.crictlConfig = dir.resolve("crictl.yaml");
+  }
+
+  /**
+   * Starts a containerd under {@code testDir/containerd} whose CRI plugin loads CNI configuration
+   * from {@code cniConfDir} and plugins from {@code cniBinDir}. Fails (CI) or skips (elsewhere)
+   * without root, containerd, runc, gcc or crictl.
+   */
+  public static ContainerdFixture start(Path testDir, Path cniConfDir, Path cniBinDir) {
+    Prerequisites.requireRoot();
+    for (String command : List.of("containerd", "containerd-shim-runc-v2", "ctr", "runc")) {
+      Prerequisites.requireCommand(command);
+    }
+    ToolPaths.crictl();
+    long startNanos = System.nanoTime();
+    Path dir = testDir.toAbsolutePath().resolve("containerd");
+    Path socket = dir.resolve("containerd.sock");
+    if (socket.toString().length() + ".ttrpc".length() > MAX_SOCKET_PATH) {
+      throw new IllegalArgumentException(
+          "containerd socket path " + socket + " is too long for a unix socket; use a shorter dir");
+    }
+    try {
+      Files.createDirectories(dir.resolve("image"));
+      Files.createDirectories(dir.resolve("pods"));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create " + dir, e);
+    }
+    ContainerdConfig config =
+        new ContainerdConfig(
+            dir.resolve("root"),
+            dir.resolve("state"),
+            socket,
+            cniConfDir.toAbsolutePath(),
+            cniBinDir.toAbsolutePath(),
+            PauseImage.NAME,
+            SnapshotterProbe.pick(dir));
+    ContainerdFixture fixture = new ContainerdFixture(dir, config);
+    try {
+      fixture.writeConfigFiles();
+      Path image = PauseImage.build(dir.resolve("image"));
+      fixture.launch();
+      fixture
+          .ctr("images", "import", "--snapshotter", config.snapshotter(), image.toString())
+          .orThrow("ctr images import " + image);
+    } catch (RuntimeException e) {
+      fixture.close();
+      throw e;
+    }
+    log.info(
+        "event=containerd-fixture-started socket={} snapshotter={} ms={}",
+        socket,
+        config.snapshotter(),
+        (System.nanoTime() - startNanos) / 1_000_000);
+    return fixture;
+  }
+
+  /** The CRI (and containerd API) socket. */
+  public Path socket() {
+    return config.socket();
+  }
+
+  /** The fixture's directory: config, root, state, socket, log. */
+  public Path dir() {
+    return dir;
+  }
+
+  /**
+   * containerd's state dir; sandbox network namespaces are under {@code
+   * io.containerd.grpc.v1.cri/netns}.
+   */
+  public Path stateDir() {
+    return config.state();
+  }
+
+  /** containerd's root dir (images, snapshots, the CRI plugin's sandbox records). */
+  public Path rootDir() {
+    return config.root();
+  }
+
+  /** {@code overlayfs} or, where this kernel refuses overlay mounts, {@code native}. */
+  public String snapshotter() {
+    return config.snapshotter();
+  }
+
+  /** containerd's stdout and stderr, across restarts. */
+  public Path logFile() {
+    return dir.resolve("containerd.log");
+  }
+
+  public boolean isRunning() {
+    Process p = process;
+    return p != null && p.isAlive();
+  }
+
+  /** Runs crictl against this containerd ({@code --runtime-endpoint unix://<socket>}). */
+  public CommandResult crictl(String... args) {
+    List<String> command = new ArrayList<>();
+    command.add(ToolPaths.crictl().toString());
+    command.addAll(List.of("--config", crictlConfig.toString()));
+    command.addAll(List.of("--runtime-endpoint", "unix://" + socket()));
+    command.addAll(List.of("--image-endpoint", "unix://" + socket()));
+    command.addAll(List.of(args));
+    return Commands.run(command, Map.of(), null, Duration.ofMinutes(2));
+  }
+
+  /** Runs {@code ctr -a <socket> -n k8s.io <args>}. */
+  public CommandResult ctr(String... args) {
+    List<String> command =
+        new ArrayList<>(List.of("ctr", "-a", socket().toString(), "-n", K8S_NAMESPACE));
+    command.addAll(List.of(args));
+    return Commands.run(command, Map.of(), null, Duration.ofMinutes(2));
+  }
+
+  /**
+   * Writes the crictl pod sandbox config of a pod {@code namespace/name} with {@code uid}, with its
+   * own network namespace; returns the file for {@code crictl runp}.
+   */
+  public Path writePodSandboxConfig(String name, String namespace, String uid) {
+    Path file = dir.resolve("pods").resolve(namespace + "_" + name + "_" + uid + ".json");
+    Path logs = dir.resolve("logs").resolve(namespace + "_" + name + "_" + uid);
+    try {
+      Files.writeString(file, CrictlPodConfig.json(name, namespace, uid, logs));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + file, e);
+    }
+    return file;
+  }
+
+  /**
+   * {@code crictl runp} of a pod {@code namespace/name}: containerd runs the CNI ADD. Returns the
+   * sandbox id.
+   */
+  public String runPodSandbox(String name, String namespace, String uid) {
+    Path config = writePodSandboxConfig(name, namespace, uid);
+    return crictl("runp", config.toString()).orThrow("crictl runp " + config).stdout().strip();
+  }
+
+  /**
+   * SIGKILLs containerd, as a crash would: its shims and sandboxes keep running, nothing is torn
+   * down, its state stays on disk.
+   */
+  public void kill9() {
+    Process p = process;
+    if (p != null) {
+      p.destroyForcibly();
+      waitFor(p, STOP_TIMEOUT);
+      log.info("event=containerd-killed signal=SIGKILL pid={}", p.pid());
+    }
+  }
+
+  /** Stops containerd if it runs (SIGTERM) and starts it again on the same root and state. */
+  public void restart() {
+    stopProcess();
+    launch();
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    List<String> problems = new ArrayList<>();
+    List<String> ids = new ArrayList<>(knownSandboxIds());
+    removeSandboxesThroughContainerd(problems);
+    stopProcess();
+    List<ShimProcesses.Shim> leftover = ShimProcesses.of(socket());
+    leftover.forEach(s -> ids.add(s.id()));
+    ShimProcesses.killAll(leftover);
+    problems.addAll(HostMounts.unmountUnder(dir));
+    for (String id : ids) {
+      SandboxLeftovers.remove(socket(), id, problems);
+    }
+    try {
+      HostMounts.deleteTree(dir);
+    } catch (RuntimeException e) {
+      problems.add(e.getMessage());
+    }
+    log.info(
+        "event=containerd-fixture-closed socket={} leftoverShims={} problems={}",
+        socket(),
+        leftover.size(),
+        problems.size());
+    if (!problems.isEmpty()) {
+      throw new IllegalStateException(
+          "the test containerd at " + dir + " left things behind: " + String.join("; ", problems));
+    }
+  }
+
+  private void writeConfigFiles() {
+    try {
+      Files.writeString(dir.resolve("config.toml"), config.toml());
+      Files.writeString(
+          crictlConfig,
+          "runtime-endpoint: unix://%s\nimage-endpoint: unix://%s\ntimeout: 60\n"
+              .formatted(socket(), socket()));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the containerd config under " + dir, e);
+    }
+  }
+
+  private void launch() {
+    long startNanos = System.nanoTime();
+    ProcessBuilder pb =
+        new ProcessBuilder("containerd", "--config", dir.resolve("config.toml").toString())
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile().toFile()));
+    try {
+      process = pb.start();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start containerd", e);
+    }
+    long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+    while (System.nanoTime() < deadline) {
+      if (!process.isAlive()) {
+        throw new IllegalStateException(
+            "containerd exited with " + process.exitValue() + " while starting:\n" + logTail());
+      }
+      if (Files.exists(socket()) && ctr("version").ok()) {
+        log.info(
+            "event=containerd-started pid={} socket={} ms={}",
+            process.pid(),
+            socket(),
+            (System.nanoTime() - startNanos) / 1_000_000);
+        return;
+      }
+      sleep(Duration.ofMillis(100));
+    }
+    throw new IllegalStateException(
+        "containerd did not answer on "
+            + socket()
+            + " within "
+            + READY_TIMEOUT
+            + ":\n"
+            + logTail());
+  }
+
+  /** SIGTERM, then SIGKILL when containerd has not exited within the stop timeout. */
+  private void stopProcess() {
+    Process p = process;
+    if (p == null || !p.isAlive()) {
+      return;
+    }
+    p.destroy();
+    if (!waitFor(p, STOP_TIMEOUT)) {
+      p.destroyForcibly();
+      waitFor(p, STOP_TIMEOUT);
+    }
+  }
+
+  /**
+   * {@code crictl rmp --force --all}: containerd stops every sandbox it knows (running the CNI DEL)
+   * and removes it. After a {@link #kill9} containerd is started again first, as a node would.
+   */
+  private void removeSandboxesThroughContainerd(List<String> problems) {
+    try {
+      if (!isRunning() && Files.exists(dir.resolve("config.toml"))) {
+        launch();
+      }
+      if (isRunning()) {
+        CommandResult r = crictl("rmp", "--force", "--all");
+        if (!r.ok()) {
+          problems.add("crictl rmp --force --all: " + r.stderr().strip());
+        }
+      }
+    } catch (RuntimeException e) {
+      problems.add("could not remove the sandboxes through containerd: " + e.getMessage());
+    }
+  }
+
+  /** Sandbox ids containerd has state for, so their leftovers can be found after it is gone. */
+  private List<String> knownSandboxIds() {
+    Path tasks = config.state().resolve("io.containerd.runtime.v2.task").resolve(K8S_NAMESPACE);
+    if (!Files.isDirectory(tasks)) {
+      return List.of();
+    }
+    try (var entries = Files.list(tasks)) {
+      return entries.map(p -> p.getFileName().toString()).toList();
+    } catch (IOException e) {
+      return List.of();
+    }
+  }
+
+  private String logTail() {
+    try {
+      List<String> lines = Files.readAllLines(logFile(), StandardCharsets.UTF_8);
+      return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
+    } catch (IOException e) {
+      return "(no log at " + logFile() + ")";
+    }
+  }
+
+  private static boolean waitFor(Process p, Duration timeout) {
+    try {
+      return p.waitFor(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  private static void sleep(Duration d) {
+    try {
+      Thread.sleep(d.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for containerd", e);
+    }
+  }
+}
