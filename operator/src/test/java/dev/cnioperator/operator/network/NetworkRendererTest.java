@@ -1,0 +1,87 @@
+package dev.cnioperator.operator.network;
+
+import static dev.cnioperator.operator.TestNetworks.network;
+import static dev.cnioperator.operator.TestNetworks.object;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cnioperator.api.v1alpha1.CniNetwork;
+import dev.cnioperator.api.v1alpha1.RenderedConfig;
+import dev.cnioperator.api.v1alpha1.SpecVersion;
+import dev.cnioperator.cni.config.ConfigProblem;
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import org.junit.jupiter.api.Test;
+
+class NetworkRendererTest {
+  private final NetworkRenderer renderer = new NetworkRenderer();
+
+  @Test
+  void rendersTheConflistWithDefaultsAndFileName() {
+    CniNetwork n = network("dbnet", "{\"type\":\"bridge\",\"ipam\":{\"type\":\"host-local\"}}");
+
+    RenderedConfig r = ((Rendering.Accepted) renderer.render(n)).rendered();
+
+    assertThat(r.getFileName()).isEqualTo("50-dbnet.conflist");
+    assertThat(r.getNetworkName()).isEqualTo("dbnet");
+    assertThat(r.getCniVersion()).isEqualTo(SpecVersion.V1_0_0);
+    assertThat(r.getGeneration()).isEqualTo(3L);
+    assertThat(object(r.getContent()))
+        .isEqualTo(
+            object(
+                "{\"cniVersion\":\"1.0.0\",\"name\":\"dbnet\",\"plugins\":[{\"type\":\"bridge\",\"ipam\":{\"type\":\"host-local\"}}]}"));
+  }
+
+  @Test
+  void sameSpecGivesTheSameBytesWhateverTheKeyOrder() {
+    CniNetwork a = network("n", "{\"type\":\"bridge\",\"bridge\":\"br0\",\"isGateway\":true}");
+    CniNetwork b = network("n", "{\"isGateway\":true,\"bridge\":\"br0\",\"type\":\"bridge\"}");
+
+    RenderedConfig ra = ((Rendering.Accepted) renderer.render(a)).rendered();
+    RenderedConfig rb = ((Rendering.Accepted) renderer.render(b)).rendered();
+
+    assertThat(ra.getContent()).isEqualTo(rb.getContent());
+    assertThat(ra.getSha256()).isEqualTo(rb.getSha256()).hasSize(64);
+  }
+
+  @Test
+  void priorityIsTwoDigitsSoFilesSortByIt() {
+    CniNetwork n = network("early", "{\"type\":\"loopback\"}");
+    n.getSpec().setPriority(5);
+
+    assertThat(((Rendering.Accepted) renderer.render(n)).rendered().getFileName())
+        .isEqualTo("05-early.conflist");
+  }
+
+  @Test
+  void problemsAreNamedByTheirCniNetworkField() {
+    CniNetwork n = network("bad", "{\"type\":\"bridge\",\"cni.dev/x\":1}");
+    n.getSpec().setDisableGC(true);
+
+    Rendering.Refused refused = (Rendering.Refused) renderer.render(n);
+
+    assertThat(refused.reason()).isEqualTo(NetworkRenderer.REASON_INVALID_CONFIG);
+    assertThat(refused.problems())
+        .extracting(ConfigProblem::path)
+        .containsExactlyInAnyOrder("spec.disableGC", "spec.plugins[0][\"cni.dev/x\"]");
+    assertThat(refused.message()).startsWith("spec.");
+  }
+
+  @Test
+  void anInvalidNodeSelectorIsRefusedBeforeTheConfiguration() {
+    CniNetwork n = network("sel", "{\"type\":\"bridge\"}");
+    n.getSpec()
+        .setNodeSelector(
+            new LabelSelectorBuilder()
+                .addNewMatchExpression()
+                .withKey("a")
+                .withOperator("In")
+                .endMatchExpression()
+                .build());
+
+    Rendering.Refused refused = (Rendering.Refused) renderer.render(n);
+
+    assertThat(refused.reason()).isEqualTo(NetworkRenderer.REASON_INVALID_SELECTOR);
+    assertThat(refused.message())
+        .isEqualTo(
+            "spec.nodeSelector.matchExpressions[0].values: operator In needs at least one value");
+  }
+}

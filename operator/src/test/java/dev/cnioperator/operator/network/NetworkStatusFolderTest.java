@@ -1,0 +1,181 @@
+package dev.cnioperator.operator.network;
+
+import static dev.cnioperator.operator.TestNetworks.network;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cnioperator.api.v1alpha1.AttachmentSummary;
+import dev.cnioperator.api.v1alpha1.CniNetwork;
+import dev.cnioperator.api.v1alpha1.CniNetworkStatus;
+import dev.cnioperator.api.v1alpha1.FailingAttachment;
+import dev.cnioperator.api.v1alpha1.NetworkState;
+import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
+import dev.cnioperator.api.v1alpha1.RenderedConfig;
+import dev.cnioperator.cni.config.ConfigProblem;
+import dev.cnioperator.operator.placement.Clash;
+import io.fabric8.kubernetes.api.model.Condition;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class NetworkStatusFolderTest {
+  private static final Instant T0 = Instant.parse("2026-11-21T05:00:00Z");
+  private static final Instant T1 = Instant.parse("2026-11-21T05:10:00Z");
+  private static final String SHA = "a".repeat(64);
+
+  private final NetworkStatusFolder folder = new NetworkStatusFolder();
+  private final CniNetwork network = network("dbnet", "{\"type\":\"bridge\"}");
+  private final RenderedConfig rendered =
+      new RenderedConfig()
+          .withNetworkName("dbnet")
+          .withFileName("50-dbnet.conflist")
+          .withSha256(SHA)
+          .withGeneration(3L);
+  private final Rendering accepted = new Rendering.Accepted(rendered);
+
+  private static NodeReport applied(String node, String sha, FailingAttachment... failing) {
+    return new NodeReport(
+        node,
+        new NodeNetworkStatus()
+            .withName("dbnet")
+            .withState(NetworkState.Applied)
+            .withAppliedSha256(sha)
+            .withAttachments(new AttachmentSummary().withFailing(List.of(failing))));
+  }
+
+  private static Condition condition(CniNetworkStatus s, String type) {
+    return s.getConditions().stream()
+        .filter(c -> c.getType().equals(type))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  @Test
+  void readyWhenEverySelectedNodeHoldsTheCurrentSha() {
+    CniNetworkStatus s =
+        folder.fold(
+            network,
+            accepted,
+            rendered,
+            List.of(applied("n1", SHA), applied("n2", SHA)),
+            Map.of(),
+            T0);
+
+    assertThat(condition(s, "Ready").getStatus()).isEqualTo("True");
+    assertThat(condition(s, "Degraded").getStatus()).isEqualTo("False");
+    assertThat(s.getNodes().getReady()).isEqualTo("2/2");
+    assertThat(s.getObservedGeneration()).isEqualTo(3L);
+  }
+
+  @Test
+  void notReadyWhileANodeHoldsAnOlderShaOrHasNotReported() {
+    CniNetworkStatus s =
+        folder.fold(
+            network,
+            accepted,
+            rendered,
+            List.of(applied("n1", SHA), applied("n2", "b".repeat(64)), new NodeReport("n3", null)),
+            Map.of(),
+            T0);
+
+    Condition ready = condition(s, "Ready");
+    assertThat(ready.getStatus()).isEqualTo("False");
+    assertThat(ready.getReason()).isEqualTo("Applying");
+    assertThat(ready.getMessage())
+        .isEqualTo("1/3 nodes hold sha256 aaaaaaaaaaaa; waiting for n2, n3");
+    assertThat(s.getNodes().getApplied()).isEqualTo(1);
+  }
+
+  @Test
+  void failingAttachmentsDegradeAndNameThePod() {
+    FailingAttachment f =
+        new FailingAttachment()
+            .withPod("web-1")
+            .withNamespace("shop")
+            .withIfName("eth0")
+            .withError("no such interface");
+
+    CniNetworkStatus s =
+        folder.fold(network, accepted, rendered, List.of(applied("n1", SHA, f)), Map.of(), T0);
+
+    assertThat(condition(s, "Degraded").getReason()).isEqualTo("AttachmentsFailing");
+    assertThat(condition(s, "Degraded").getMessage())
+        .isEqualTo("n1: pod shop/web-1 (eth0): no such interface");
+    assertThat(condition(s, "Ready").getStatus()).isEqualTo("False");
+    assertThat(s.getNodes().getHealthy()).isZero();
+  }
+
+  @Test
+  void aFailedApplyIsDegradedAndNotReady() {
+    NodeReport failed =
+        new NodeReport(
+            "n1",
+            new NodeNetworkStatus()
+                .withName("dbnet")
+                .withState(NetworkState.Conflict)
+                .withMessage("50-dbnet.conflist exists and is not ours"));
+
+    CniNetworkStatus s = folder.fold(network, accepted, rendered, List.of(failed), Map.of(), T0);
+
+    assertThat(condition(s, "Ready").getReason()).isEqualTo("ApplyFailed");
+    assertThat(condition(s, "Degraded").getMessage())
+        .isEqualTo("n1: Conflict: 50-dbnet.conflist exists and is not ours");
+  }
+
+  @Test
+  void refusedSpecKeepsThePreviousRevisionAndSaysSo() {
+    Rendering refused =
+        new Rendering.Refused(
+            "InvalidConfiguration",
+            List.of(new ConfigProblem("spec.plugins[0].type", "unsafe-type", "bad")));
+
+    CniNetworkStatus s =
+        folder.fold(
+            network,
+            refused,
+            rendered.withGeneration(2L),
+            List.of(applied("n1", SHA)),
+            Map.of(),
+            T0);
+
+    assertThat(condition(s, "Accepted").getReason()).isEqualTo("InvalidConfiguration");
+    assertThat(condition(s, "Accepted").getMessage())
+        .isEqualTo("spec.plugins[0].type: bad; nodes keep generation 2");
+    assertThat(condition(s, "Ready").getReason()).isEqualTo("NotAccepted");
+    assertThat(s.getRendered().getGeneration()).isEqualTo(2L);
+  }
+
+  @Test
+  void clashIsAConflictNamingTheHolderAndNodes() {
+    CniNetworkStatus s =
+        folder.fold(
+            network,
+            accepted,
+            rendered,
+            List.of(),
+            Map.of("n1", new Clash("older", "network name \"dbnet\"")),
+            T0);
+
+    assertThat(condition(s, "Accepted").getReason()).isEqualTo("Conflict");
+    assertThat(condition(s, "Accepted").getMessage())
+        .isEqualTo(
+            "network name \"dbnet\" is held by CniNetwork \"older\" on n1; the older one keeps it and this network is not written there");
+    assertThat(condition(s, "Ready").getReason()).isEqualTo("NoNodesSelected");
+  }
+
+  @Test
+  void lastTransitionTimeMovesOnlyWhenTheStatusChanges() {
+    CniNetworkStatus first =
+        folder.fold(network, accepted, rendered, List.of(new NodeReport("n1", null)), Map.of(), T0);
+    network.setStatus(first);
+
+    CniNetworkStatus same =
+        folder.fold(network, accepted, rendered, List.of(new NodeReport("n1", null)), Map.of(), T1);
+    CniNetworkStatus ready =
+        folder.fold(network, accepted, rendered, List.of(applied("n1", SHA)), Map.of(), T1);
+
+    assertThat(same).isEqualTo(first);
+    assertThat(condition(ready, "Ready").getLastTransitionTime()).isEqualTo(T1.toString());
+    assertThat(condition(ready, "Accepted").getLastTransitionTime()).isEqualTo(T0.toString());
+  }
+}

@@ -1,0 +1,97 @@
+package dev.cnioperator.operator.node;
+
+import static dev.cnioperator.operator.TestNetworks.network;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+import dev.cnioperator.api.v1alpha1.CniNetwork;
+import dev.cnioperator.api.v1alpha1.CniNetworkStatus;
+import dev.cnioperator.api.v1alpha1.CniNodeSpec;
+import dev.cnioperator.api.v1alpha1.CniPlugin;
+import dev.cnioperator.api.v1alpha1.CniPluginSpec;
+import dev.cnioperator.api.v1alpha1.NodeNetwork;
+import dev.cnioperator.api.v1alpha1.NodePlugin;
+import dev.cnioperator.operator.network.NetworkRenderer;
+import dev.cnioperator.operator.network.Rendering;
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class DesiredNodeSpecTest {
+
+  /** A network as the operator leaves it after an accepted reconcile. */
+  private static CniNetwork accepted(String name, String created, int priority, String... plugins) {
+    CniNetwork n = network(name, plugins);
+    n.getMetadata().setCreationTimestamp(created);
+    n.getSpec().setPriority(priority);
+    var rendered = ((Rendering.Accepted) new NetworkRenderer().render(n)).rendered();
+    n.setStatus(new CniNetworkStatus().withRendered(rendered));
+    return n;
+  }
+
+  private static CniPlugin cniPlugin(String name, String binary, String created) {
+    CniPlugin p = new CniPlugin();
+    p.setMetadata(new ObjectMetaBuilder().withName(name).withCreationTimestamp(created).build());
+    p.setSpec(
+        new CniPluginSpec()
+            .withBinaryName(binary)
+            .withUrl("https://example.com/" + binary)
+            .withSha256("c".repeat(64)));
+    return p;
+  }
+
+  @Test
+  void listsPlacedNetworksByFileNameWithDefaultsFilledIn() {
+    CniNetwork late = accepted("late", "2026-01-01T00:00:00Z", 90, "{\"type\":\"bridge\"}");
+    CniNetwork early = accepted("early", "2026-01-02T00:00:00Z", 10, "{\"type\":\"loopback\"}");
+
+    CniNodeSpec spec = DesiredNodeSpec.compute(Map.of(), List.of(late, early), List.of());
+
+    assertThat(spec.getNetworks())
+        .extracting(NodeNetwork::getFileName)
+        .containsExactly("10-early.conflist", "90-late.conflist");
+    NodeNetwork first = spec.getNetworks().get(0);
+    assertThat(first.getSha256()).isEqualTo(early.getStatus().getRendered().getSha256());
+    assertThat(first.getCheck().getEnabled()).isTrue();
+    assertThat(first.getCheck().getIntervalSeconds()).isEqualTo(60);
+    assertThat(first.getIpamCleanup().getMaxDeleteFraction()).isEqualTo(0.5);
+  }
+
+  @Test
+  void pluginsComeFromTheOldestMatchingCniPluginElseTheAgentImage() {
+    CniNetwork n =
+        accepted(
+            "n",
+            "2026-01-01T00:00:00Z",
+            50,
+            "{\"type\":\"bridge\",\"ipam\":{\"type\":\"whereabouts\"}}");
+    CniPlugin newer = cniPlugin("wb-new", "whereabouts", "2026-02-02T00:00:00Z");
+    CniPlugin older = cniPlugin("wb-old", "whereabouts", "2026-02-01T00:00:00Z");
+    CniPlugin elsewhere = cniPlugin("bridge-gpu", "bridge", "2026-01-01T00:00:00Z");
+    elsewhere
+        .getSpec()
+        .setNodeSelector(new LabelSelectorBuilder().addToMatchLabels("gpu", "true").build());
+
+    CniNodeSpec spec =
+        DesiredNodeSpec.compute(Map.of(), List.of(n), List.of(newer, older, elsewhere));
+
+    assertThat(spec.getPlugins())
+        .extracting(NodePlugin::getName, NodePlugin::getSource)
+        .containsExactly(tuple("bridge", "bundled"), tuple("whereabouts", "wb-old"));
+  }
+
+  @Test
+  void networksWithoutAnAcceptedRevisionOrBeingDeletedAreLeftOff() {
+    CniNetwork fresh = network("fresh", "{\"type\":\"bridge\"}");
+    fresh.getMetadata().setCreationTimestamp("2026-01-01T00:00:00Z");
+    CniNetwork deleting = accepted("deleting", "2026-01-01T00:00:00Z", 50, "{\"type\":\"bridge\"}");
+    deleting.getMetadata().setDeletionTimestamp("2026-01-03T00:00:00Z");
+
+    CniNodeSpec spec = DesiredNodeSpec.compute(Map.of(), List.of(fresh, deleting), List.of());
+
+    assertThat(spec.getNetworks()).isEmpty();
+    assertThat(spec.getPlugins()).isEmpty();
+  }
+}
