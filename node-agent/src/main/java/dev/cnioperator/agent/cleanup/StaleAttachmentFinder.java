@@ -1,0 +1,108 @@
+package dev.cnioperator.agent.cleanup;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * Decides which attachments and reservations of one network are stale and due for release. Pure:
+ * fresh observations in, a decision out. A live attachment is never chosen; anything uncertain is
+ * left alone.
+ */
+public final class StaleAttachmentFinder {
+
+  /**
+   * @param cached the network's cached attachments
+   * @param reservations host-local reservations of the network
+   * @param pods a fresh read of this node's pods
+   * @param netnsExists whether a network namespace path still exists
+   * @param marks when items were first seen stale, from the previous pass
+   * @param grace how long an item must stay stale before it is released
+   * @param maxDeleteFraction the brake: the largest share of the network's items one pass may
+   *     release
+   */
+  public StaleDecision find(
+      List<CachedRef> cached,
+      List<Reservation> reservations,
+      LivePods pods,
+      Predicate<String> netnsExists,
+      Map<String, Instant> marks,
+      Instant now,
+      Duration grace,
+      double maxDeleteFraction) {
+    Map<String, Instant> nextMarks = new HashMap<>();
+    List<CachedRef> delete = new ArrayList<>();
+    List<Reservation> release = new ArrayList<>();
+    int stale = 0;
+    Set<String> cachedContainers = new HashSet<>();
+    cached.forEach(c -> cachedContainers.add(c.containerId()));
+    for (CachedRef c : cached) {
+      if (whyStale(c, pods, netnsExists).isPresent()) {
+        stale++;
+        if (due(c.key(), marks, nextMarks, now, grace)) {
+          delete.add(c);
+        }
+      }
+    }
+    int orphans = 0;
+    for (Reservation r : reservations) {
+      if (cachedContainers.contains(r.containerId())) {
+        continue;
+      }
+      orphans++;
+      if (!pods.ips().contains(r.ip())) {
+        stale++;
+        if (due(r.key(), marks, nextMarks, now, grace)) {
+          release.add(r);
+        }
+      }
+    }
+    int total = cached.size() + orphans;
+    int deletions = delete.size() + release.size();
+    if (total > 0 && deletions > maxDeleteFraction * total) {
+      String message =
+          String.format(
+              "brake: %d of %d attachments are due for release, more than the allowed %.0f%%;"
+                  + " nothing released",
+              deletions, total, maxDeleteFraction * 100);
+      return new StaleDecision(List.of(), List.of(), nextMarks, stale, true, message);
+    }
+    return new StaleDecision(delete, release, nextMarks, stale, false, "");
+  }
+
+  /** Why a cached attachment is stale, or empty when it is (or may be) live. */
+  static Optional<String> whyStale(CachedRef c, LivePods pods, Predicate<String> netnsExists) {
+    if (c.namesPod()) {
+      if (!pods.has(c.podNamespace(), c.podName())) {
+        return Optional.of("pod " + c.podNamespace() + "/" + c.podName() + " is gone");
+      }
+      String uid = pods.uid(c.podNamespace(), c.podName());
+      if (c.podUid() != null && uid != null && !c.podUid().equals(uid)) {
+        return Optional.of("pod " + c.podNamespace() + "/" + c.podName() + " was replaced");
+      }
+    }
+    if (c.netns() != null && !c.netns().isEmpty() && !netnsExists.test(c.netns())) {
+      return Optional.of("network namespace " + c.netns() + " is gone");
+    }
+    return Optional.empty();
+  }
+
+  /** Keeps the first time an item was seen stale; true once that is longer ago than the grace. */
+  private static boolean due(
+      String key,
+      Map<String, Instant> marks,
+      Map<String, Instant> nextMarks,
+      Instant now,
+      Duration grace) {
+    Instant first = marks.getOrDefault(key, now);
+    nextMarks.put(key, first);
+    return !now.isBefore(first.plus(grace)) && marks.containsKey(key);
+  }
+}
