@@ -1,0 +1,237 @@
+package dev.cnioperator.e2e;
+
+import dev.cnioperator.testkit.CommandResult;
+import dev.cnioperator.testkit.Commands;
+import dev.cnioperator.testkit.LocalControlPlane;
+import dev.cnioperator.testkit.ToolPaths;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.authentication.BoundObjectReferenceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The whole product on a local control plane, as a user would run it: the chart installed with the
+ * real {@code helm}, and the operator and node agents run as processes that authenticate with
+ * tokens of the chart's own ServiceAccounts, so the chart's RBAC and admission policy are what they
+ * get. There are no kubelets: Nodes are objects, and each agent gets a sandbox host root.
+ */
+public final class LocalProduct implements AutoCloseable {
+  public static final String NAMESPACE = "cni-system";
+  public static final String RELEASE = "cni-operator";
+  public static final String OPERATOR_ACCOUNT = RELEASE + "-operator";
+  public static final String AGENT_ACCOUNT = RELEASE + "-agent";
+  private static final Duration TOKEN_TTL = Duration.ofHours(24);
+
+  private final LocalControlPlane controlPlane;
+  private final Path workDir;
+  private final List<ProductProcess> processes = new ArrayList<>();
+
+  private LocalProduct(LocalControlPlane controlPlane, Path workDir) {
+    this.controlPlane = controlPlane;
+    this.workDir = workDir;
+  }
+
+  /** {@code helm install} of the chart into {@code controlPlane}; extra args go to helm. */
+  public static LocalProduct install(
+      LocalControlPlane controlPlane, Path workDir, String... helmArgs) {
+    LocalProduct product = new LocalProduct(controlPlane, workDir);
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "install",
+                RELEASE,
+                chartDir().toString(),
+                "--namespace",
+                NAMESPACE,
+                "--create-namespace",
+                "--wait=false"));
+    args.addAll(List.of(helmArgs));
+    product.helm(args).orThrow("helm install");
+    return product;
+  }
+
+  public static Path chartDir() {
+    return ToolPaths.repoRoot().resolve("charts/cni-operator");
+  }
+
+  public LocalControlPlane controlPlane() {
+    return controlPlane;
+  }
+
+  public KubernetesClient client() {
+    return controlPlane.client();
+  }
+
+  /** Runs the real helm against the control plane. */
+  public CommandResult helm(List<String> args) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(ToolPaths.helm().toString());
+    cmd.addAll(args);
+    return Commands.run(
+        cmd,
+        Map.of(
+            "KUBECONFIG",
+            controlPlane.kubeconfigFile().toString(),
+            "HELM_CACHE_HOME",
+            workDir.resolve("helm/cache").toString(),
+            "HELM_CONFIG_HOME",
+            workDir.resolve("helm/config").toString(),
+            "HELM_DATA_HOME",
+            workDir.resolve("helm/data").toString()),
+        null,
+        Duration.ofMinutes(3));
+  }
+
+  /** Creates a Node object (there is no kubelet to do it). */
+  public void createNode(String name, Map<String, String> labels) {
+    client()
+        .nodes()
+        .resource(
+            new NodeBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withLabels(labels)
+                .endMetadata()
+                .build())
+        .serverSideApply();
+  }
+
+  /** Starts the operator as its chart ServiceAccount. */
+  public ProductProcess startOperator(String identity) {
+    String token = controlPlane.serviceAccountToken(NAMESPACE, OPERATOR_ACCOUNT, TOKEN_TTL);
+    Path kubeconfig =
+        controlPlane.writeKubeconfigForToken(
+            token, dir(workDir.resolve("operator")).resolve(identity + ".kubeconfig"));
+    ProductProcess p =
+        ProductProcess.start(
+            "operator " + identity,
+            ToolPaths.repoRoot().resolve("operator/target/cni-operator.jar"),
+            List.of(
+                "--kubeconfig",
+                kubeconfig.toString(),
+                "--namespace",
+                NAMESPACE,
+                "--identity",
+                identity,
+                "--metrics-port",
+                Integer.toString(freePort())),
+            workDir.resolve("operator/" + identity + ".log"));
+    processes.add(p);
+    return p;
+  }
+
+  /**
+   * Starts a node agent for {@code nodeName} with a sandbox host root under the work dir, the
+   * reference plugins as its bundled plugins and the machine's real netns directory. Its token is
+   * bound to a Pod on that node, as a DaemonSet pod's projected token is, so the node's name is in
+   * the token and the chart's admission policy can hold the agent to its own CniNode.
+   */
+  public SandboxNode startAgent(String nodeName) {
+    Path root = dir(workDir.resolve("nodes/" + nodeName));
+    String token = agentToken(nodeName);
+    Path kubeconfig = controlPlane.writeKubeconfigForToken(token, root.resolve("agent.kubeconfig"));
+    int port = freePort();
+    SandboxNode layout = new SandboxNode(nodeName, root, port, null);
+    ProductProcess agent =
+        ProductProcess.start(
+            "agent " + nodeName,
+            ToolPaths.repoRoot().resolve("node-agent/target/cni-node-agent.jar"),
+            List.of(
+                "run",
+                "--node-name",
+                nodeName,
+                "--kubeconfig",
+                kubeconfig.toString(),
+                "--conf-dir",
+                dir(layout.confDir()).toString(),
+                "--bin-dir",
+                dir(layout.binDir()).toString(),
+                "--cache-dir",
+                dir(layout.cacheDir()).toString(),
+                "--state-dir",
+                dir(layout.stateDir()).toString(),
+                "--netns-dir",
+                "/var/run/netns",
+                "--bundled-plugin-dir",
+                ToolPaths.pluginDir().toString(),
+                "--listen",
+                "127.0.0.1:" + port),
+            root.resolve("agent.log"));
+    processes.add(agent);
+    return new SandboxNode(nodeName, root, port, agent);
+  }
+
+  /** A token of the agent's ServiceAccount bound to a (never running) agent Pod on the node. */
+  public String agentToken(String nodeName) {
+    String podName = AGENT_ACCOUNT + "-" + nodeName;
+    Pod pod =
+        client()
+            .pods()
+            .inNamespace(NAMESPACE)
+            .resource(
+                new PodBuilder()
+                    .withNewMetadata()
+                    .withName(podName)
+                    .withLabels(Map.of("app.kubernetes.io/component", "e2e-agent-identity"))
+                    .endMetadata()
+                    .withNewSpec()
+                    .withNodeName(nodeName)
+                    .withServiceAccountName(AGENT_ACCOUNT)
+                    .addNewContainer()
+                    .withName("agent")
+                    .withImage("cni-node-agent:local")
+                    .endContainer()
+                    .endSpec()
+                    .build())
+            .serverSideApply();
+    return controlPlane.serviceAccountToken(
+        NAMESPACE,
+        AGENT_ACCOUNT,
+        TOKEN_TTL,
+        new BoundObjectReferenceBuilder()
+            .withApiVersion("v1")
+            .withKind("Pod")
+            .withName(podName)
+            .withUid(pod.getMetadata().getUid())
+            .build());
+  }
+
+  /** {@code helm uninstall}, waiting for the release's objects to go. */
+  public CommandResult uninstall() {
+    return helm(
+        List.of("uninstall", RELEASE, "--namespace", NAMESPACE, "--wait", "--timeout", "120s"));
+  }
+
+  @Override
+  public void close() {
+    for (ProductProcess p : processes) {
+      p.stop();
+    }
+  }
+
+  static int freePort() {
+    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static Path dir(Path p) {
+    try {
+      return Files.createDirectories(p);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,137 @@
+package dev.cnioperator.e2e;
+
+import dev.cnioperator.testkit.CommandResult;
+import dev.cnioperator.testkit.LocalControlPlane;
+import dev.cnioperator.testkit.ToolPaths;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * The README's first command: the product on the embedded local control plane. Starts the control
+ * plane, installs the chart with the real helm, runs the operator and one node agent (sandbox host
+ * root under {@code target/quickstart}), applies an example network, waits for {@code Ready}, and
+ * shows what happened and how to go on. Runs until interrupted, or exits when given {@code --exit}.
+ */
+public final class Quickstart {
+  static final String NODE = "quickstart-node";
+  static final String EXAMPLE = "examples/bridge-hostlocal-portmap.yaml";
+  static final String NETWORK = "bridge-net";
+
+  private final PrintStream out;
+
+  Quickstart(PrintStream out) {
+    this.out = out;
+  }
+
+  public static void main(String[] args) throws Exception {
+    boolean exit = args.length > 0 && args[0].equals("--exit");
+    int code = new Quickstart(System.out).run(exit);
+    System.exit(code);
+  }
+
+  int run(boolean exitWhenReady) throws IOException, InterruptedException {
+    Instant start = Instant.now();
+    Path root = ToolPaths.repoRoot();
+    Path work = root.resolve("target/quickstart");
+    deleteTree(work);
+    Files.createDirectories(work);
+
+    step("starting the local control plane (etcd, kube-apiserver, kube-controller-manager)");
+    try (LocalControlPlane cp = LocalControlPlane.start()) {
+      Path kubeconfig = work.resolve("kubeconfig");
+      Files.copy(cp.kubeconfigFile(), kubeconfig, StandardCopyOption.REPLACE_EXISTING);
+      out.println("    API server " + cp.serverUrl());
+
+      step(
+          "helm install "
+              + LocalProduct.RELEASE
+              + " charts/cni-operator -n "
+              + LocalProduct.NAMESPACE);
+      try (LocalProduct product = LocalProduct.install(cp, work)) {
+        step(
+            "creating Node "
+                + NODE
+                + " (no kubelet here: the node is an object and a sandbox"
+                + " directory)");
+        product.createNode(NODE, Map.of("kubernetes.io/os", "linux"));
+
+        step(
+            "starting the operator and the node agent as local processes, with tokens of the"
+                + " chart's ServiceAccounts");
+        ProductProcess operator = product.startOperator("quickstart-operator");
+        SandboxNode node = product.startAgent(NODE);
+
+        step("kubectl apply -f " + EXAMPLE);
+        show(cp.kubectl("apply", "-f", root.resolve(EXAMPLE).toString()));
+
+        step("kubectl wait --for=condition=Ready cninetwork/" + NETWORK + " --timeout=180s");
+        CommandResult ready =
+            cp.kubectl("wait", "--for=condition=Ready", "cninetwork/" + NETWORK, "--timeout=180s");
+        show(ready);
+        if (!ready.ok()) {
+          out.println("The network did not become Ready. Its status and the processes' logs:");
+          show(cp.kubectl("describe", "cninetwork", NETWORK));
+          out.println("operator log: " + operator.log());
+          out.println("agent log:    " + node.agent().log());
+          return 1;
+        }
+
+        step("kubectl get cninetworks,cninodes");
+        show(cp.kubectl("get", "cninetworks,cninodes"));
+
+        String fileName = "50-" + NETWORK + ".conflist";
+        step("the conflist on the sandbox node: " + node.confDir().resolve(fileName));
+        out.println(node.conflist(fileName).orElse("(missing!)"));
+
+        out.printf("%nReady in %d s.%n%n", Duration.between(start, Instant.now()).toSeconds());
+        out.println("Go on from another shell:");
+        out.println("  export KUBECONFIG=" + kubeconfig);
+        out.println("  " + ToolPaths.kubectl() + " get cni");
+        out.println("  " + ToolPaths.kubectl() + " describe cninetwork " + NETWORK);
+        out.println("  " + ToolPaths.kubectl() + " apply -f examples/cni-1.1.yaml");
+        out.println("  ls " + node.confDir());
+        out.println("Logs: " + operator.log() + " and " + node.agent().log());
+        if (exitWhenReady) {
+          out.println("Stopping (--exit).");
+          return 0;
+        }
+        out.println("Press Ctrl-C to stop everything (the control plane's data goes with it).");
+        CountDownLatch stop = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
+        stop.await();
+        return 0;
+      }
+    }
+  }
+
+  private void step(String what) {
+    out.println("==> " + what);
+  }
+
+  private void show(CommandResult r) {
+    if (!r.stdout().isBlank()) {
+      out.print(r.stdout().endsWith("\n") ? r.stdout() : r.stdout() + "\n");
+    }
+    if (!r.stderr().isBlank()) {
+      out.print(r.stderr().endsWith("\n") ? r.stderr() : r.stderr() + "\n");
+    }
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (var paths = Files.walk(dir)) {
+      for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+}
