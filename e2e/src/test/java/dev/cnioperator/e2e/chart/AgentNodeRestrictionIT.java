@@ -11,11 +11,6 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
-import io.fabric8.kubernetes.api.model.ObjectMeta;
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.authentication.BoundObjectReference;
-import io.fabric8.kubernetes.api.model.authentication.BoundObjectReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.MixedOperation;
@@ -75,19 +70,18 @@ class AgentNodeRestrictionIT {
 
   @Test
   void agentWithItsPodTokenWritesItsOwnNodesStatusOnly() {
-    Pod agentPod = agentPodOn(ownNode);
-
-    assertOwnAllowedOtherDenied(agentToken(boundTo("Pod", agentPod.getMetadata())));
+    assertOwnAllowedOtherDenied(release.agentPodToken(ownNode, TOKEN_TTL));
   }
 
   @Test
   void agentWithANodeBoundTokenWritesItsOwnNodesStatusOnly() {
-    assertOwnAllowedOtherDenied(agentToken(boundTo("Node", ownNode.getMetadata())));
+    assertOwnAllowedOtherDenied(release.agentNodeToken(ownNode, TOKEN_TTL));
   }
 
   @Test
   void agentTokenBoundToNoNodeIsRefused() {
-    try (KubernetesClient agent = controlPlane.clientForToken(agentToken(null))) {
+    try (KubernetesClient agent =
+        controlPlane.clientForToken(release.agentUnboundToken(TOKEN_TTL))) {
       String own = ownNode.getMetadata().getName();
       await()
           .atMost(Duration.ofSeconds(30))
@@ -105,7 +99,8 @@ class AgentNodeRestrictionIT {
 
   @Test
   void agentCannotWriteCniNodeSpecsOrCniNetworks() {
-    try (KubernetesClient agent = controlPlane.clientForToken(agentToken(null))) {
+    try (KubernetesClient agent =
+        controlPlane.clientForToken(release.agentUnboundToken(TOKEN_TTL))) {
       String own = ownNode.getMetadata().getName();
 
       assertThat(cniNodes(agent).withName(own).get()).isNotNull();
@@ -137,9 +132,7 @@ class AgentNodeRestrictionIT {
   @Test
   void policyLeavesOtherAccountsAlone() {
     try (KubernetesClient operator =
-        controlPlane.clientForToken(
-            controlPlane.serviceAccountToken(
-                release.namespace(), release.operatorServiceAccount(), TOKEN_TTL))) {
+        controlPlane.clientForToken(release.operatorToken(TOKEN_TTL))) {
       String other = otherNode.getMetadata().getName();
 
       cniNodes(operator)
@@ -196,43 +189,6 @@ class AgentNodeRestrictionIT {
     Object status =
         cniNodes(client).withName(cniNode).get().getAdditionalProperties().get("status");
     return status == null ? Map.of() : (Map<String, Object>) status;
-  }
-
-  private static String agentToken(BoundObjectReference boundTo) {
-    return controlPlane.serviceAccountToken(
-        release.namespace(), release.agentServiceAccount(), TOKEN_TTL, boundTo);
-  }
-
-  private static BoundObjectReference boundTo(String kind, ObjectMeta object) {
-    return new BoundObjectReferenceBuilder()
-        .withApiVersion("v1")
-        .withKind(kind)
-        .withName(object.getName())
-        .withUid(object.getUid())
-        .build();
-  }
-
-  /** The agent's pod as the DaemonSet would make it on {@code node}; no kubelet will run it. */
-  private static Pod agentPodOn(Node node) {
-    return controlPlane
-        .client()
-        .pods()
-        .inNamespace(release.namespace())
-        .resource(
-            new PodBuilder()
-                .withNewMetadata()
-                .withGenerateName("agent-")
-                .endMetadata()
-                .withNewSpec()
-                .withNodeName(node.getMetadata().getName())
-                .withServiceAccountName(release.agentServiceAccount())
-                .addNewContainer()
-                .withName("agent")
-                .withImage("registry.invalid/cni-operator/node-agent:never-pulled")
-                .endContainer()
-                .endSpec()
-                .build())
-        .create();
   }
 
   private static MixedOperation<

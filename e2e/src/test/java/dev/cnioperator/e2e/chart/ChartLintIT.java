@@ -51,7 +51,8 @@ class ChartLintIT {
     Container operator = onlyContainer(pod);
 
     assertThat(deployment.getSpec().getReplicas()).isEqualTo(2);
-    assertThat(operator.getArgs()).contains("--leader-election", "--listen=0.0.0.0:8080");
+    assertThat(operator.getArgs())
+        .contains("--leader-election", "--namespace=$(NAMESPACE)", "--metrics-port=8080");
     assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
     assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
     assertThat(operator.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
@@ -73,7 +74,7 @@ class ChartLintIT {
   }
 
   @Test
-  void oneReplicaWithoutLeaderElectionRunsWithoutTheFlag() {
+  void oneReplicaWithoutLeaderElectionTurnsItOff() {
     Deployment deployment =
         helm.render(
                 "--set", "operator.replicas=1", "--set", "operator.leaderElection.enabled=false")
@@ -81,6 +82,7 @@ class ChartLintIT {
 
     assertThat(deployment.getSpec().getReplicas()).isEqualTo(1);
     assertThat(onlyContainer(deployment.getSpec().getTemplate().getSpec()).getArgs())
+        .contains("--no-leader-election")
         .doesNotContain("--leader-election");
   }
 
@@ -190,7 +192,7 @@ class ChartLintIT {
   void operatorRbacIsLeastPrivilege() {
     RenderedChart chart = helm.render();
     ClusterRole operator = chart.named("ClusterRole", "-operator", ClusterRole.class);
-    Role leases = chart.named("Role", "-operator-leader-election", Role.class);
+    Role inItsNamespace = chart.named("Role", "-operator", Role.class);
 
     assertThat(rules(operator.getRules()))
         .containsExactlyInAnyOrder(
@@ -202,9 +204,11 @@ class ChartLintIT {
             "/nodes: get,list,watch",
             "/events: create,patch",
             "events.k8s.io/events: create,patch");
-    assertThat(rules(leases.getRules()))
-        .containsExactly("coordination.k8s.io/leases: get,create,update");
-    assertThat(leases.getMetadata().getNamespace()).isEqualTo("default");
+    assertThat(rules(inItsNamespace.getRules()))
+        .containsExactlyInAnyOrder(
+            "coordination.k8s.io/leases: create",
+            "coordination.k8s.io/leases[cni-operator-leader]: get,update,patch");
+    assertThat(inItsNamespace.getMetadata().getNamespace()).isEqualTo("default");
   }
 
   @Test
@@ -336,7 +340,7 @@ class ChartLintIT {
         .orElseThrow();
   }
 
-  /** Each rule as "group/resource: verbs", one line per group and resource. */
+  /** Each rule as "group/resource[names]: verbs", one line per group and resource. */
   private static List<String> rules(List<PolicyRule> rules) {
     return rules.stream()
         .flatMap(
@@ -345,7 +349,16 @@ class ChartLintIT {
                     .flatMap(
                         g ->
                             r.getResources().stream()
-                                .map(res -> g + "/" + res + ": " + String.join(",", r.getVerbs()))))
+                                .map(
+                                    res ->
+                                        g
+                                            + "/"
+                                            + res
+                                            + (r.getResourceNames().isEmpty()
+                                                ? ""
+                                                : r.getResourceNames().toString().replace(" ", ""))
+                                            + ": "
+                                            + String.join(",", r.getVerbs()))))
         .toList();
   }
 }

@@ -3,6 +3,13 @@ package dev.cnioperator.e2e.chart;
 import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.TestNames;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.authentication.BoundObjectReference;
+import io.fabric8.kubernetes.api.model.authentication.BoundObjectReferenceBuilder;
+import java.time.Duration;
 
 /**
  * A release of the chart installed with the real helm into the local control plane, in a namespace
@@ -67,6 +74,62 @@ final class ChartRelease implements AutoCloseable {
 
   String operatorServiceAccount() {
     return name + "-cni-operator-operator";
+  }
+
+  /**
+   * A token of the agent's ServiceAccount as the agent's pod on {@code node} gets it: bound to that
+   * pod (made here, as the DaemonSet would; no kubelet will run it).
+   */
+  String agentPodToken(Node node, Duration ttl) {
+    Pod pod =
+        controlPlane
+            .client()
+            .pods()
+            .inNamespace(namespace())
+            .resource(
+                new PodBuilder()
+                    .withNewMetadata()
+                    .withGenerateName("agent-")
+                    .endMetadata()
+                    .withNewSpec()
+                    .withNodeName(node.getMetadata().getName())
+                    .withServiceAccountName(agentServiceAccount())
+                    .addNewContainer()
+                    .withName("agent")
+                    .withImage("registry.invalid/cni-operator/node-agent:never-pulled")
+                    .endContainer()
+                    .endSpec()
+                    .build())
+            .create();
+    return agentToken(ttl, boundTo("Pod", pod.getMetadata()));
+  }
+
+  /** A token of the agent's ServiceAccount bound to the Node object itself. */
+  String agentNodeToken(Node node, Duration ttl) {
+    return agentToken(ttl, boundTo("Node", node.getMetadata()));
+  }
+
+  /** A token of the operator's ServiceAccount. */
+  String operatorToken(Duration ttl) {
+    return controlPlane.serviceAccountToken(namespace(), operatorServiceAccount(), ttl);
+  }
+
+  /** A token of the agent's ServiceAccount bound to nothing, so naming no node. */
+  String agentUnboundToken(Duration ttl) {
+    return agentToken(ttl, null);
+  }
+
+  private String agentToken(Duration ttl, BoundObjectReference boundTo) {
+    return controlPlane.serviceAccountToken(namespace(), agentServiceAccount(), ttl, boundTo);
+  }
+
+  private static BoundObjectReference boundTo(String kind, ObjectMeta object) {
+    return new BoundObjectReferenceBuilder()
+        .withApiVersion("v1")
+        .withKind(kind)
+        .withName(object.getName())
+        .withUid(object.getUid())
+        .build();
   }
 
   /** The objects of the release as helm recorded them ({@code helm get manifest}). */

@@ -3,6 +3,7 @@ package dev.cnioperator.e2e.chart;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
@@ -44,6 +45,17 @@ record RenderedChart(List<JsonNode> documents) {
           "expected one " + kind + " in the rendered chart, found " + found.size());
     }
     return SERIALIZATION.convertValue(found.get(0), type);
+  }
+
+  /** The one container of the only workload (Deployment, DaemonSet) of {@code kind}. */
+  Container onlyContainer(String kind) {
+    List<JsonNode> found = ofKind(kind);
+    JsonNode containers =
+        found.size() == 1 ? found.get(0).at("/spec/template/spec/containers") : null;
+    if (containers == null || containers.size() != 1) {
+      throw new NoSuchElementException("expected one " + kind + " with one container");
+    }
+    return SERIALIZATION.convertValue(containers.get(0), Container.class);
   }
 
   /** The object of {@code kind} whose name ends with {@code nameSuffix}, as the model type. */
