@@ -196,7 +196,7 @@ public final class CriRuntimeClient implements AutoCloseable {
 
   /** Runs one call on a channel that has just tried to connect, if its last try failed. */
   private <T> T call(String rpc, GrpcCall<T> body) throws CriException {
-    freshConnectAttempt();
+    freshConnectAttempt(rpc);
     try {
       return body.run();
     } catch (StatusRuntimeException e) {
@@ -208,25 +208,20 @@ public final class CriRuntimeClient implements AutoCloseable {
 
   /**
    * A channel whose connection failed waits out gRPC's exponential back-off (up to two minutes)
-   * before it tries again, and fails every call meanwhile with the old error. The agent must see a
-   * runtime that came back at once, and a runtime that is gone as gone now: so after a failure the
-   * back-off is reset and the fresh attempt awaited (bounded by the call timeout) before the call.
+   * before it tries again, and fails every call meanwhile with the old error; its state stays
+   * TRANSIENT_FAILURE until a connection succeeds. The agent must see a runtime that came back at
+   * once, and a runtime that is gone as gone now: so the socket is probed with a plain connect, a
+   * refusal is reported as it is, and an answer resets the back-off and waits (bounded by the call
+   * timeout) for the channel to be ready.
    */
-  private void freshConnectAttempt() {
-    ConnectivityState state = channel.getState(false);
-    if (state != ConnectivityState.TRANSIENT_FAILURE) {
+  private void freshConnectAttempt(String rpc) throws CriException {
+    if (channel.getState(false) != ConnectivityState.TRANSIENT_FAILURE) {
       return;
     }
-    awaitStateChange(state, channel::resetConnectBackoff);
-    if (channel.getState(false) == ConnectivityState.CONNECTING) {
-      awaitStateChange(ConnectivityState.CONNECTING, () -> {});
-    }
-  }
-
-  private void awaitStateChange(ConnectivityState from, Runnable trigger) {
+    socket.probe(rpc);
     CountDownLatch changed = new CountDownLatch(1);
-    channel.notifyWhenStateChanged(from, changed::countDown);
-    trigger.run();
+    channel.notifyWhenStateChanged(ConnectivityState.TRANSIENT_FAILURE, changed::countDown);
+    channel.resetConnectBackoff();
     try {
       changed.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
     } catch (InterruptedException e) {

@@ -4,6 +4,9 @@ import dev.cnioperator.cri.CriException.Reason;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.SocketChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -48,6 +51,20 @@ record RuntimeSocket(Path path) {
     if (!Files.isWritable(path)) {
       throw new CriException(
           path, Reason.PERMISSION_DENIED, "this process may not connect (no write permission)");
+    }
+  }
+
+  /**
+   * Throws unless something accepts a connection on the socket now: a plain connect and close, no
+   * gRPC, so a runtime that is down is reported at once and one that is back is seen at once.
+   */
+  void probe(String rpc) throws CriException {
+    check();
+    try (SocketChannel probe = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+      probe.connect(UnixDomainSocketAddress.of(path));
+    } catch (IOException e) {
+      throw new CriException(
+          path, Reason.UNAVAILABLE, rpc + " not sent: nobody accepts connections on it: " + e, e);
     }
   }
 
