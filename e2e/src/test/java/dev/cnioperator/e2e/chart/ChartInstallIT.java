@@ -18,6 +18,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code helm install} of the chart into the local control plane: the API server accepts every
@@ -37,10 +39,17 @@ class ChartInstallIT {
     controlPlane = LocalControlPlane.shared();
   }
 
-  @Test
-  void installCreatesEveryObjectAndUninstallLeavesNoneBehind() {
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(
+      strings = {
+        "defaults",
+        "agent.hostPaths.profile=k3s,agent.criSocket.enabled=true,operator.replicas=1,"
+            + "operator.leaderElection.enabled=false,agent.nodeRestriction.enabled=false"
+      })
+  void installCreatesEveryObjectAndUninstallLeavesNoneBehind(String values) {
     KubernetesClient client = controlPlane.client();
-    try (ChartRelease release = ChartRelease.install(controlPlane, "inst")) {
+    String[] helmArgs = values.equals("defaults") ? new String[0] : new String[] {"--set", values};
+    try (ChartRelease release = ChartRelease.install(controlPlane, "inst", helmArgs)) {
       RenderedChart manifest = release.manifest();
       assertThat(manifest.documents().stream().map(d -> d.path("kind").asText()))
           .contains(
@@ -50,10 +59,14 @@ class ChartInstallIT {
               "Role",
               "RoleBinding",
               "Deployment",
-              "DaemonSet",
-              "PodDisruptionBudget",
-              "ValidatingAdmissionPolicy",
-              "ValidatingAdmissionPolicyBinding");
+              "DaemonSet");
+      if (values.equals("defaults")) {
+        assertThat(manifest.documents().stream().map(d -> d.path("kind").asText()))
+            .contains(
+                "PodDisruptionBudget",
+                "ValidatingAdmissionPolicy",
+                "ValidatingAdmissionPolicyBinding");
+      }
       for (JsonNode doc : manifest.documents()) {
         assertThat(live(client, doc))
             .as("%s accepted by the API server", describe(doc))

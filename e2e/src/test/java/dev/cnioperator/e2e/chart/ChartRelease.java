@@ -10,6 +10,8 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.authentication.BoundObjectReference;
 import io.fabric8.kubernetes.api.model.authentication.BoundObjectReferenceBuilder;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A release of the chart installed with the real helm into the local control plane, in a namespace
@@ -30,23 +32,27 @@ final class ChartRelease implements AutoCloseable {
   }
 
   /**
-   * {@code helm install} without waiting (no kubelet will ever run the pods); throws with helm's
-   * output when the install fails.
+   * {@code helm install} without waiting (no kubelet will ever run the pods), with {@code helmArgs}
+   * such as {@code --set k=v}; throws with helm's output when the install fails.
    */
-  static ChartRelease install(LocalControlPlane controlPlane, String namePrefix) {
+  static ChartRelease install(
+      LocalControlPlane controlPlane, String namePrefix, String... helmArgs) {
     Helm helm = Helm.provisioned().withKubeconfig(controlPlane.kubeconfigFile());
     String name = TestNames.unique(namePrefix);
-    CommandResult install =
-        helm.run(
-            "install",
-            name,
-            Helm.chartDir().toString(),
-            "--namespace",
-            name,
-            "--create-namespace",
-            "--wait=false",
-            "--timeout",
-            "2m");
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "install",
+                name,
+                Helm.chartDir().toString(),
+                "--namespace",
+                name,
+                "--create-namespace",
+                "--wait=false",
+                "--timeout",
+                "2m"));
+    args.addAll(List.of(helmArgs));
+    CommandResult install = helm.run(args.toArray(String[]::new));
     ChartRelease release = new ChartRelease(helm, controlPlane, name, install.stdout());
     if (!install.ok()) {
       release.close();
