@@ -209,6 +209,31 @@ class ContainerdCriIT {
             });
   }
 
+  @Test
+  void aSandboxContainerdLostIsNoLongerListedWhileItsCacheEntryAndAddressRemain() throws Exception {
+    startContainerd(true);
+    String lost = containerd.runPodSandbox("web-3", "shop", UUID.randomUUID().toString());
+    String kept = containerd.runPodSandbox("web-4", "shop", UUID.randomUUID().toString());
+    String lostIp = client.podSandboxStatus(lost).primaryIp().orElseThrow();
+
+    containerd.loseSandbox(lost);
+
+    assertThat(client.listPodSandboxes())
+        .singleElement()
+        .satisfies(
+            s -> {
+              assertThat(s.id()).isEqualTo(kept);
+              assertThat(s.ready()).isTrue();
+            });
+    assertThatThrownBy(() -> client.podSandboxStatus(lost))
+        .isInstanceOfSatisfying(
+            CriException.class,
+            e -> assertThat(e.reason()).isEqualTo(CriException.Reason.NOT_FOUND));
+    // Nobody ran the DEL: this is the stale attachment the agent must find and release.
+    assertThat(cacheDir().resolve(network + "-" + lost + "-eth0")).exists();
+    assertThat(ipamDir.resolve(network).resolve(lostIp)).exists();
+  }
+
   private void startContainerd(boolean withNetwork) throws Exception {
     if (withNetwork) {
       writeConflist();

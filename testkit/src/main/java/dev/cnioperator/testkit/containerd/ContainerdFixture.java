@@ -205,6 +205,34 @@ public final class ContainerdFixture implements AutoCloseable {
     }
   }
 
+  /**
+   * Makes containerd lose sandbox {@code id} without tearing its network down, as a node whose
+   * runtime lost its state does: the sandbox's task is killed and its container deleted behind the
+   * CRI plugin's back (so no CNI DEL runs), then containerd is SIGKILLed and started again, and CRI
+   * no longer lists the sandbox. What the plugins made stays: libcni's cache entry, the IPAM
+   * reservation and the host side of the network. This is how stale attachments happen.
+   */
+  public void loseSandbox(String id) {
+    ctr("tasks", "kill", "--signal", "SIGKILL", id);
+    // The CRI plugin deletes the task itself when it sees the exit; delete it if it has not yet.
+    long deadline = System.nanoTime() + STOP_TIMEOUT.toNanos();
+    while (ctr("tasks", "ls", "--quiet")
+        .orThrow("ctr tasks ls")
+        .stdout()
+        .lines()
+        .anyMatch(id::equals)) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("the task of sandbox " + id + " is still there");
+      }
+      ctr("tasks", "delete", id);
+      sleep(Duration.ofMillis(100));
+    }
+    ctr("containers", "delete", id).orThrow("ctr containers delete " + id);
+    kill9();
+    launch();
+    log.info("event=containerd-sandbox-lost id={} socket={}", id, socket());
+  }
+
   /** Stops containerd if it runs (SIGTERM) and starts it again on the same root and state. */
   public void restart() {
     stopProcess();
