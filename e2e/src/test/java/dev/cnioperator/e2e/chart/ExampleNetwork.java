@@ -4,9 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.cnioperator.testkit.ToolPaths;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * A CniNetwork of {@code examples/}, read as YAML, and the CNI configuration list its spec stands
@@ -15,6 +19,15 @@ import java.nio.file.Path;
  */
 record ExampleNetwork(Path file, JsonNode resource) {
   private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** Every example of {@code examples/}, by file name. */
+  static List<Path> files() {
+    try (Stream<Path> files = Files.list(ToolPaths.repoRoot().resolve("examples"))) {
+      return files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list examples/", e);
+    }
+  }
 
   static ExampleNetwork read(Path file) {
     try {

@@ -5,13 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cnioperator.cni.config.ConfigValidator;
 import dev.cnioperator.cni.config.NetworkConfigList;
-import dev.cnioperator.testkit.ToolPaths;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -22,11 +18,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class ExamplesTest {
 
-  static Stream<Path> examples() throws IOException {
-    Path dir = ToolPaths.repoRoot().resolve("examples");
-    try (Stream<Path> files = Files.list(dir)) {
-      return files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList().stream();
-    }
+  static List<Path> examples() {
+    return ExampleNetwork.files();
   }
 
   @ParameterizedTest(name = "{0}")
