@@ -112,6 +112,10 @@ class ExamplesIT {
     }
     CommandResult check = cnitool(node, confDir, "check", example, pod);
     assertThat(check.exitCode()).as("cnitool check: %s", check.stderr()).isZero();
+    if (example.spec().path("cniVersion").asText().equals("1.1.0")) {
+      CommandResult status = cnitool(node, confDir, "status", example, pod);
+      assertThat(status.exitCode()).as("cnitool status: %s", status.stderr()).isZero();
+    }
 
     CommandResult del = cnitool(node, confDir, "del", example, pod);
     assertThat(del.exitCode()).as("cnitool del: %s", del.stderr()).isZero();
