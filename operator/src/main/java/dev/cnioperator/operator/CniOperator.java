@@ -36,7 +36,7 @@ public final class CniOperator implements AutoCloseable {
         new CniNetworkReconciler(
             new NetworkRenderer(),
             new NetworkStatusFolder(),
-            new NetworkEvents(client, settings.namespace()),
+            new NetworkEvents(client),
             settings.finalizerTimeout(),
             Clock.systemUTC()));
     operator.register(new NodeReconciler(new CniNodeWriter(client)));

@@ -41,7 +41,7 @@ public final class Main implements Callable<Integer> {
       names = "--namespace",
       defaultValue = "${env:CNI_OPERATOR_NAMESPACE:-${env:POD_NAMESPACE:-default}}",
       description =
-          "Namespace of the leader-election Lease and of Events (env CNI_OPERATOR_NAMESPACE or"
+          "Namespace of the leader-election Lease (env CNI_OPERATOR_NAMESPACE or"
               + " POD_NAMESPACE; default: ${DEFAULT-VALUE}).")
   String namespace;
 
@@ -87,6 +87,7 @@ public final class Main implements Callable<Integer> {
     OperatorSettings settings =
         new OperatorSettings(namespace, leaderElection, identity(), finalizerTimeout);
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    registry.config().meterFilter(JosdkMeterTags.ALWAYS_WITH_GROUP);
     try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config()).build();
         CniOperator operator = new CniOperator(client, settings, registry);
         HealthServer health =

@@ -5,7 +5,7 @@ import java.time.Duration;
 /**
  * How one operator process runs.
  *
- * @param namespace where the leader-election Lease and the Events live
+ * @param namespace where the leader-election Lease lives
  * @param leaderElection whether replicas elect a leader through a Lease (only it reconciles)
  * @param identity this replica's name in the Lease
  * @param finalizerTimeout how long a deleted CniNetwork waits for agents to report removal

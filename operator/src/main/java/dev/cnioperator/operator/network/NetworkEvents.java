@@ -12,18 +12,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Records Events on CniNetworks (shown by kubectl describe). Events of cluster-scoped objects live
- * in one namespace; kubectl finds them by the involved object.
+ * Records Events on CniNetworks (shown by kubectl describe). The API server accepts Events about
+ * cluster-scoped objects only in the "default" namespace; kubectl finds them by the involved
+ * object.
  */
 public final class NetworkEvents {
   private static final Logger log = LoggerFactory.getLogger(NetworkEvents.class);
 
-  private final KubernetesClient client;
-  private final String namespace;
+  private static final String NAMESPACE = "default";
 
-  public NetworkEvents(KubernetesClient client, String namespace) {
+  private final KubernetesClient client;
+
+  public NetworkEvents(KubernetesClient client) {
     this.client = client;
-    this.namespace = namespace;
   }
 
   /** A Normal or Warning event with a condition-style reason and a message a person can act on. */
@@ -34,7 +35,7 @@ public final class NetworkEvents {
       client
           .v1()
           .events()
-          .inNamespace(namespace)
+          .inNamespace(NAMESPACE)
           .resource(
               new EventBuilder()
                   .withNewMetadata()

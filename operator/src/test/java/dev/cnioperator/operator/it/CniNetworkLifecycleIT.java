@@ -71,6 +71,9 @@ class CniNetworkLifecycleIT {
         .get()
         .extracting(Condition::getStatus)
         .isEqualTo("False");
+    String events =
+        cluster.controlPlane.kubectl("describe", "cninetwork", name).orThrow("describe").stdout();
+    assertThat(events).contains("Normal   Accepted").contains("Normal   Ready");
     String table = cluster.controlPlane.kubectl("get", "cninet", name).orThrow("get").stdout();
     assertThat(table).contains("2/2").contains("True").contains(name);
   }

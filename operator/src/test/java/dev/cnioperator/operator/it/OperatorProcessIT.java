@@ -1,0 +1,179 @@
+package dev.cnioperator.operator.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.cnioperator.operator.OperatorSettings;
+import dev.cnioperator.testkit.Prerequisites;
+import dev.cnioperator.testkit.TestNames;
+import dev.cnioperator.testkit.ToolPaths;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The packaged operator (java -jar target/cni-operator.jar) as two replicas with leader election,
+ * each running with a ServiceAccount token bound to the least RBAC in rbac/operator-rbac.yaml: one
+ * leads and reconciles, the other takes over when the leader dies; both serve their endpoints.
+ */
+class OperatorProcessIT {
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  private ClusterFixture cluster;
+  private String namespace;
+  private final List<Replica> replicas = new ArrayList<>();
+
+  private record Replica(String identity, Process process, int port, Path log) {}
+
+  @BeforeEach
+  void setUp() throws IOException {
+    // The in-JVM operator must not compete with the processes under test.
+    TestOperator.shared().stop();
+    cluster = new ClusterFixture();
+    namespace = TestNames.unique("op");
+    cluster
+        .client
+        .namespaces()
+        .resource(
+            new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build())
+        .create();
+    String rbac;
+    try (InputStream in = getClass().getResourceAsStream("/rbac/operator-rbac.yaml")) {
+      rbac = new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("NAMESPACE", namespace);
+    }
+    cluster.controlPlane.kubectlWithInput(rbac, "apply", "-f", "-").orThrow("apply RBAC");
+  }
+
+  @AfterEach
+  void tearDown() {
+    for (Replica r : replicas) {
+      r.process().destroyForcibly();
+    }
+    TestOperator.shared().start();
+    cluster.close();
+    cluster.controlPlane.kubectl(
+        "delete",
+        "clusterrole,clusterrolebinding",
+        namespace + "-cni-operator",
+        "--ignore-not-found");
+    cluster.client.namespaces().withName(namespace).delete();
+  }
+
+  @Test
+  void oneReplicaLeadsAndTheOtherTakesOverWhenItDies() throws Exception {
+    Path jar = ToolPaths.repoRoot().resolve("operator/target/cni-operator.jar");
+    Prerequisites.require(
+        Files.isRegularFile(jar),
+        "operator/target/cni-operator.jar",
+        "./mvnw -pl operator -am package -DskipTests");
+    String token =
+        cluster.controlPlane.serviceAccountToken(namespace, "cni-operator", Duration.ofHours(1));
+    Path kubeconfig =
+        cluster.controlPlane.writeKubeconfigForToken(
+            token, Files.createTempFile("cni-operator", ".kubeconfig"));
+    Replica first = start(jar, kubeconfig, "replica-a");
+    Replica second = start(jar, kubeconfig, "replica-b");
+
+    await("both replicas live")
+        .atMost(ClusterFixture.WAIT)
+        .until(() -> status(first, "/healthz") == 200 && status(second, "/healthz") == 200);
+    await("a leader").atMost(ClusterFixture.WAIT).until(() -> leader() != null);
+    Replica leader = leader().equals(first.identity()) ? first : second;
+    Replica standby = leader == first ? second : first;
+
+    String node = cluster.node("proc");
+    String one = "proc-one-" + cluster.pool;
+    cluster.apply(one, cluster.bridgeSpec("ct-proc0", "10.200.12.0/24")).orThrow("apply");
+    await().atMost(ClusterFixture.WAIT).until(() -> cluster.networksOn(node).contains(one));
+    cluster.awaitCondition(one, "Accepted", "True");
+    assertThat(body(leader, "/metrics")).contains("operator_sdk");
+    assertThat(status(leader, "/readyz")).isEqualTo(200);
+
+    leader.process().destroyForcibly().waitFor();
+
+    await("the standby takes the lease")
+        .atMost(Duration.ofSeconds(90))
+        .until(() -> standby.identity().equals(leader()));
+    String two = "proc-two-" + cluster.pool;
+    cluster
+        .apply(two, "  priority: 20\n" + cluster.bridgeSpec("ct-proc1", "10.200.13.0/24"))
+        .orThrow("apply");
+    await()
+        .atMost(ClusterFixture.WAIT)
+        .until(() -> cluster.networksOn(node).containsAll(List.of(two, one)));
+    assertThat(Files.readString(standby.log()))
+        .doesNotContain("Forbidden")
+        .contains("event=started");
+  }
+
+  private Replica start(Path jar, Path kubeconfig, String identity) throws IOException {
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    Path log = Files.createTempFile("cni-operator-" + identity, ".log");
+    ProcessBuilder pb =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar",
+                jar.toString(),
+                "--kubeconfig=" + kubeconfig,
+                "--identity=" + identity,
+                "--finalizer-timeout=20s")
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+    pb.environment()
+        .putAll(
+            Map.of(
+                "CNI_OPERATOR_NAMESPACE",
+                namespace,
+                "CNI_OPERATOR_METRICS_PORT",
+                String.valueOf(port)));
+    Replica r = new Replica(identity, pb.start(), port, log);
+    replicas.add(r);
+    return r;
+  }
+
+  private String leader() {
+    Lease lease =
+        cluster.client.leases().inNamespace(namespace).withName(OperatorSettings.LEASE_NAME).get();
+    return lease == null || lease.getSpec() == null ? null : lease.getSpec().getHolderIdentity();
+  }
+
+  private static int status(Replica r, String path) {
+    try {
+      return HTTP.send(request(r, path), HttpResponse.BodyHandlers.discarding()).statusCode();
+    } catch (IOException e) {
+      return -1;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return -1;
+    }
+  }
+
+  private static String body(Replica r, String path) throws IOException, InterruptedException {
+    return HTTP.send(request(r, path), HttpResponse.BodyHandlers.ofString()).body();
+  }
+
+  private static HttpRequest request(Replica r, String path) {
+    return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + r.port() + path))
+        .timeout(Duration.ofSeconds(5))
+        .build();
+  }
+}
