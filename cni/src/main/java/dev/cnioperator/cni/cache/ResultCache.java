@@ -122,9 +122,17 @@ public final class ResultCache {
    * interface name are skipped.
    */
   public List<CachedAttachment> list(String network) {
+    return listAll().stream().filter(e -> e.networkName().equals(network)).toList();
+  }
+
+  /**
+   * Every {@code cniCacheV1} entry of every network, in file name order (skipping as {@link
+   * #list}).
+   */
+  public List<CachedAttachment> listAll() {
     List<CachedAttachment> entries = new ArrayList<>();
     for (Path file : files()) {
-      readListed(file).filter(e -> e.networkName().equals(network)).ifPresent(entries::add);
+      readListed(file).ifPresent(entries::add);
     }
     return entries;
   }

@@ -139,6 +139,9 @@ class ResultCacheTest {
         .extracting(CachedAttachment::containerId)
         .containsExactly("c1", "c2");
     assertThat(cache.list("nothing")).isEmpty();
+    assertThat(cache.listAll())
+        .extracting(e -> e.networkName() + "/" + e.containerId())
+        .containsExactly("dbnet/c1", "dbnet/c2", "other/c1");
     assertThat(new ResultCache(cacheDir.resolve("absent")).list("dbnet")).isEmpty();
   }
 
