@@ -99,6 +99,13 @@ final class ClusterFixture implements AutoCloseable {
         + "\"}\n";
   }
 
+  /**
+   * Makes a CniNetwork created another way (kubectl apply -f file) part of this test's clean-up.
+   */
+  void adopt(String network) {
+    networks.add(network);
+  }
+
   CniNetwork network(String name) {
     return client.resources(CniNetwork.class).withName(name).get();
   }
