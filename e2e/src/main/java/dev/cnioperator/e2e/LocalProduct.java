@@ -137,11 +137,20 @@ public final class LocalProduct implements AutoCloseable {
    * the token and the chart's admission policy can hold the agent to its own CniNode.
    */
   public SandboxNode startAgent(String nodeName) {
+    return startAgent(nodeName, null);
+  }
+
+  /**
+   * As {@link #startAgent(String)}, with the agent's result cache in {@code cacheDir} instead of
+   * the sandbox (cnitool always caches in libcni's {@code /var/lib/cni}; an agent that must see
+   * cnitool's attachments reads that one).
+   */
+  public SandboxNode startAgent(String nodeName, Path cacheDir) {
     Path root = dir(workDir.resolve("nodes/" + nodeName));
     String token = agentToken(nodeName);
     Path kubeconfig = controlPlane.writeKubeconfigForToken(token, root.resolve("agent.kubeconfig"));
     int port = freePort();
-    SandboxNode layout = new SandboxNode(nodeName, root, port, null);
+    SandboxNode layout = new SandboxNode(nodeName, root, cacheDir, port, null);
     ProductProcess agent =
         ProductProcess.start(
             "agent " + nodeName,
@@ -168,7 +177,7 @@ public final class LocalProduct implements AutoCloseable {
                 "127.0.0.1:" + port),
             root.resolve("agent.log"));
     processes.add(agent);
-    return new SandboxNode(nodeName, root, port, agent);
+    return new SandboxNode(nodeName, root, cacheDir, port, agent);
   }
 
   /** A token of the agent's ServiceAccount bound to a (never running) agent Pod on the node. */

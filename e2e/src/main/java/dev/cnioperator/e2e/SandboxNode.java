@@ -12,7 +12,8 @@ import java.util.Optional;
  * /var/lib/cni} and the agent's state, with its agent running as a process. Network namespaces are
  * the machine's real ones.
  */
-public record SandboxNode(String name, Path root, int agentPort, ProductProcess agent) {
+public record SandboxNode(
+    String name, Path root, Path cacheDirOverride, int agentPort, ProductProcess agent) {
 
   public Path confDir() {
     return root.resolve("etc/cni/net.d");
@@ -23,7 +24,7 @@ public record SandboxNode(String name, Path root, int agentPort, ProductProcess 
   }
 
   public Path cacheDir() {
-    return root.resolve("var/lib/cni");
+    return cacheDirOverride != null ? cacheDirOverride : root.resolve("var/lib/cni");
   }
 
   public Path stateDir() {

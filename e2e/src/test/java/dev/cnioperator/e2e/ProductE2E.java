@@ -1,0 +1,434 @@
+package dev.cnioperator.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.cnioperator.api.v1alpha1.CniNetwork;
+import dev.cnioperator.api.v1alpha1.CniNode;
+import dev.cnioperator.api.v1alpha1.CniNodeStatus;
+import dev.cnioperator.api.v1alpha1.NodeNetwork;
+import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
+import dev.cnioperator.e2e.PodAttachments.PodAttachment;
+import dev.cnioperator.testkit.CommandResult;
+import dev.cnioperator.testkit.Commands;
+import dev.cnioperator.testkit.LocalControlPlane;
+import dev.cnioperator.testkit.Prerequisites;
+import dev.cnioperator.testkit.TestNames;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * The whole product, as a cluster operator meets it: the chart installed with helm on a real API
+ * server, the operator and two node agents as processes holding the chart's ServiceAccount tokens,
+ * three Nodes of which two are labelled, networks applied with kubectl, real attachments in real
+ * network namespaces, and helm uninstall at the end.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ProductE2E {
+  private static final String LABEL = "cnioperator.dev/e2e";
+  private static final String SELECTED = "selected";
+  private static final Duration WAIT = Duration.ofSeconds(120);
+
+  private LocalControlPlane cp;
+  private LocalProduct product;
+  private Path work;
+  private SandboxNode nodeA;
+  private SandboxNode nodeB;
+  private final String nodeC = TestNames.unique("nodec");
+  private String podNamespace;
+
+  /** Each network's bridge on the host: stable across edits, removed at the end. */
+  private final Map<String, String> bridges = new java.util.concurrent.ConcurrentHashMap<>();
+
+  @BeforeAll
+  void installTheProduct() throws IOException {
+    Prerequisites.requireRoot();
+    cp = LocalControlPlane.shared();
+    work = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "e2e-");
+    product = LocalProduct.install(cp, work);
+    String a = TestNames.unique("nodea");
+    String b = TestNames.unique("nodeb");
+    product.createNode(a, Map.of(LABEL, SELECTED, "kubernetes.io/hostname", a));
+    product.createNode(b, Map.of(LABEL, SELECTED, "kubernetes.io/hostname", b));
+    product.createNode(nodeC, Map.of("kubernetes.io/hostname", nodeC));
+    product.startOperator("e2e-operator");
+    // Node A reads libcni's own cache, so that cnitool's attachments are among its attachments.
+    nodeA = product.startAgent(a, Path.of("/var/lib/cni"));
+    nodeB = product.startAgent(b);
+    podNamespace = TestNames.unique("pods");
+    cp.client()
+        .namespaces()
+        .resource(
+            new NamespaceBuilder().withNewMetadata().withName(podNamespace).endMetadata().build())
+        .create();
+  }
+
+  @AfterAll
+  void stopTheProduct() {
+    if (product != null) {
+      product.close();
+    }
+    if (cp != null && podNamespace != null) {
+      cp.client().namespaces().withName(podNamespace).delete();
+    }
+    bridges.values().forEach(b -> Commands.run("ip", "link", "del", b));
+  }
+
+  @Test
+  @Order(1)
+  void helmInstallMadeEveryObjectOfTheChart() {
+    CommandResult manifest =
+        product
+            .helm(
+                List.of(
+                    "get", "manifest", LocalProduct.RELEASE, "--namespace", LocalProduct.NAMESPACE))
+            .orThrow("helm get manifest");
+    CommandResult found = cp.kubectlWithInput(manifest.stdout(), "get", "-f", "-", "-o", "name");
+    assertThat(found.ok()).as(found.stderr()).isTrue();
+    assertThat(found.stdout())
+        .contains(
+            "deployment.apps/cni-operator-operator",
+            "daemonset.apps/cni-operator-agent",
+            "serviceaccount/cni-operator-agent",
+            "clusterrole.rbac.authorization.k8s.io/cni-operator-agent",
+            "validatingadmissionpolicy.admissionregistration.k8s.io/"
+                + "cni-operator-agent-node-restriction");
+    for (String crd : List.of("cninetworks", "cninodes", "cniplugins")) {
+      cp.kubectl(
+              "wait",
+              "--for=condition=Established",
+              "crd/" + crd + ".cnioperator.dev",
+              "--timeout=60s")
+          .orThrow("CRD " + crd);
+    }
+  }
+
+  @Test
+  @Order(2)
+  void aNetworkSelectingTheLabelledNodesLandsOnExactlyThemAndIsReady() {
+    String name = TestNames.unique("sel");
+    apply(bridgeNetwork(name, "matchLabels: {" + LABEL + ": " + SELECTED + "}", 60, 300));
+    waitReady(name);
+
+    String file = "50-" + name + ".conflist";
+    assertThat(nodeA.conflist(file)).isPresent();
+    assertThat(nodeB.conflist(file)).isPresent();
+    assertThat(networksOf(nodeC)).doesNotContain(name);
+    CniNetwork net = network(name);
+    assertThat(net.getStatus().getNodes().getSelected()).isEqualTo(2);
+    assertThat(nodeA.conflist(file).orElseThrow())
+        .isEqualTo(net.getStatus().getRendered().getContent());
+    delete(name);
+  }
+
+  @Test
+  @Order(3)
+  void anAgentCanWriteOnlyItsOwnNodesStatusAndNoNetwork() {
+    try (KubernetesClient asAgentA = cp.clientForToken(product.agentToken(nodeA.name()))) {
+      await().atMost(WAIT).until(() -> cniNode(nodeB.name()).isPresent());
+      CniNode other = asAgentA.resources(CniNode.class).withName(nodeB.name()).get();
+      assertThat(other).as("the agent may read CniNodes").isNotNull();
+
+      other.setStatus(new CniNodeStatus());
+      KubernetesClientException denied =
+          assertThrows(
+              KubernetesClientException.class,
+              () -> asAgentA.resources(CniNode.class).resource(other).updateStatus());
+      assertThat(denied.getCode()).isIn(403, 422);
+
+      CniNetwork anyNetwork = new CniNetwork();
+      anyNetwork.getMetadata().setName(TestNames.unique("rogue"));
+      KubernetesClientException forbidden =
+          assertThrows(
+              KubernetesClientException.class,
+              () -> asAgentA.resources(CniNetwork.class).resource(anyNetwork).create());
+      assertThat(forbidden.getCode()).isEqualTo(403);
+
+      CniNode own = asAgentA.resources(CniNode.class).withName(nodeA.name()).get();
+      asAgentA.resources(CniNode.class).resource(own).updateStatus();
+    }
+  }
+
+  @Test
+  @Order(4)
+  void checkCountsRealAttachmentsAndABrokenOneDegradesTheNetworkNamingNodeAndPod() {
+    String name = TestNames.unique("chk");
+    apply(
+        bridgeNetwork(
+            name, "matchLabels: {kubernetes.io/hostname: " + nodeA.name() + "}", 5, 3600));
+    waitReady(name);
+    String file = "50-" + name + ".conflist";
+    try (PodAttachments pods = new PodAttachments(cp.client(), nodeA, podNamespace)) {
+      PodAttachment p1 = pods.addWithLibrary(name + "-p1", file);
+      pods.addWithLibrary(name + "-p2", file);
+      pods.addWithCnitool(name + "-p3", file);
+
+      await()
+          .atMost(WAIT)
+          .untilAsserted(
+              () -> {
+                NodeNetworkStatus s = nodeStatus(nodeA.name(), name).orElseThrow();
+                assertThat(s.getAttachments().getTotal()).isEqualTo(3);
+                assertThat(s.getAttachments().getHealthy()).isEqualTo(3);
+              });
+
+      pods.breakInterface(p1);
+
+      await()
+          .atMost(WAIT)
+          .untilAsserted(
+              () -> {
+                Condition degraded = condition(name, "Degraded").orElseThrow();
+                assertThat(degraded.getStatus()).isEqualTo("True");
+                assertThat(degraded.getMessage()).contains(nodeA.name()).contains(p1.name());
+              });
+      await()
+          .atMost(WAIT)
+          .untilAsserted(
+              () ->
+                  assertThat(cp.client().v1().events().inNamespace(podNamespace).list().getItems())
+                      .anyMatch(
+                          e ->
+                              p1.name().equals(e.getInvolvedObject().getName())
+                                  && "Pod".equals(e.getInvolvedObject().getKind())));
+    }
+    delete(name);
+  }
+
+  @Test
+  @Order(5)
+  void aPodGoneWithoutDelHasItsReservationReclaimedAfterTheGracePeriod() throws IOException {
+    String name = TestNames.unique("gc");
+    apply(bridgeNetwork(name, "matchLabels: {kubernetes.io/hostname: " + nodeB.name() + "}", 5, 5));
+    waitReady(name);
+    String file = "50-" + name + ".conflist";
+    Path reservations = work.resolve("ipam/" + name);
+    try (PodAttachments pods = new PodAttachments(cp.client(), nodeB, podNamespace)) {
+      PodAttachment live = pods.addWithLibrary(name + "-live", file);
+      pods.addWithLibrary(name + "-live2", file);
+      PodAttachment gone = pods.addWithLibrary(name + "-gone", file);
+      assertThat(reservedIps(reservations)).hasSize(3);
+
+      pods.vanishWithoutDel(gone);
+
+      await()
+          .atMost(WAIT)
+          .untilAsserted(
+              () -> {
+                assertThat(reservedIps(reservations)).hasSize(2);
+                NodeNetworkStatus s = nodeStatus(nodeB.name(), name).orElseThrow();
+                assertThat(s.getIpam().getReclaimed()).isEqualTo(1);
+              });
+      assertThat(live.netns().exec("ip", "-o", "-4", "addr", "show", "dev", "eth0"))
+          .contains("10.200.");
+    }
+    delete(name);
+  }
+
+  @Test
+  @Order(6)
+  void editsReachTheNodesAndAnInvalidEditKeepsTheLastValidRevision() {
+    String name = TestNames.unique("edit");
+    String selector = "matchLabels: {" + LABEL + ": " + SELECTED + "}";
+    apply(bridgeNetwork(name, selector, 60, 300));
+    waitReady(name);
+    String file = "50-" + name + ".conflist";
+
+    apply(bridgeNetwork(name, selector, 60, 300).replace("mtu: 1400", "mtu: 1300"));
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () -> {
+              assertThat(nodeA.conflist(file).orElseThrow()).contains("1300");
+              assertThat(nodeB.conflist(file).orElseThrow()).contains("1300");
+            });
+    waitReady(name);
+    String lastValid = nodeA.conflist(file).orElseThrow();
+
+    // Valid for the API server's schema, invalid by the CNI spec: refused by the operator.
+    apply(bridgeNetwork(name, selector, 60, 300).replace("mtu: 1400", "runtimeConfig: {x: 1}"));
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () -> {
+              Condition accepted = condition(name, "Accepted").orElseThrow();
+              assertThat(accepted.getStatus()).isEqualTo("False");
+              assertThat(accepted.getMessage()).contains("runtimeConfig");
+            });
+    assertThat(nodeA.conflist(file)).contains(lastValid);
+    assertThat(nodeB.conflist(file)).contains(lastValid);
+
+    // Refused at the door, with the field named.
+    CommandResult refused =
+        cp.kubectlWithInput(
+            bridgeNetwork(name, selector, 60, 300).replace("priority: 50", "priority: 150"),
+            "apply",
+            "-f",
+            "-");
+    assertThat(refused.ok()).isFalse();
+    assertThat(refused.stderr()).contains("spec.priority");
+    delete(name);
+  }
+
+  @Test
+  @Order(7)
+  void deletingANetworkRemovesItsFilesFromBothNodesAndLeavesForeignFilesAlone() throws IOException {
+    Path foreignA =
+        Files.writeString(
+            nodeA.confDir().resolve("10-foreign.conflist"),
+            "{\"cniVersion\":\"1.0.0\",\"name\":\"foreign\",\"plugins\":[{\"type\":\"loopback\"}]}");
+    Path foreignB = Files.writeString(nodeB.confDir().resolve("99-foreign.conf"), "not mine");
+    try {
+      String name = TestNames.unique("del");
+      apply(bridgeNetwork(name, "matchLabels: {" + LABEL + ": " + SELECTED + "}", 60, 300));
+      waitReady(name);
+      String file = "50-" + name + ".conflist";
+      assertThat(nodeA.conflist(file)).isPresent();
+
+      cp.kubectl("delete", "cninetwork", name, "--timeout=120s").orThrow("kubectl delete");
+
+      assertThat(nodeA.conflist(file)).isEmpty();
+      assertThat(nodeB.conflist(file)).isEmpty();
+      assertThat(Files.readString(foreignA)).contains("\"name\":\"foreign\"");
+      assertThat(Files.readString(foreignB)).isEqualTo("not mine");
+    } finally {
+      Files.deleteIfExists(foreignA);
+      Files.deleteIfExists(foreignB);
+    }
+  }
+
+  @Test
+  @Order(100)
+  void helmUninstallLeavesNoObjectOfTheChartBehind() {
+    CommandResult manifest =
+        product
+            .helm(
+                List.of(
+                    "get", "manifest", LocalProduct.RELEASE, "--namespace", LocalProduct.NAMESPACE))
+            .orThrow("helm get manifest");
+    product.close();
+    product.uninstall().orThrow("helm uninstall");
+
+    CommandResult left =
+        cp.kubectlWithInput(
+            manifest.stdout(), "get", "-f", "-", "-o", "name", "--ignore-not-found");
+    assertThat(left.stdout().strip()).isEmpty();
+  }
+
+  // ---- helpers -------------------------------------------------------------------------------
+
+  /** A bridge + host-local network with its IPAM store in the test's directory. */
+  private String bridgeNetwork(String name, String selector, int checkSeconds, int graceSeconds) {
+    String bridge = bridges.computeIfAbsent(name, n -> TestNames.unique("br"));
+    return """
+        apiVersion: cnioperator.dev/v1alpha1
+        kind: CniNetwork
+        metadata:
+          name: %1$s
+        spec:
+          cniVersion: "1.0.0"
+          priority: 50
+          nodeSelector:
+            %2$s
+          plugins:
+          - type: bridge
+            bridge: %3$s
+            mtu: 1400
+            ipam:
+              type: host-local
+              dataDir: %4$s
+              ranges: [[{subnet: 10.200.%5$d.0/24}]]
+          check: {enabled: true, intervalSeconds: %6$d}
+          ipamCleanup: {enabled: true, gracePeriodSeconds: %7$d, dryRun: false}
+        """
+        .formatted(
+            name,
+            selector,
+            bridge,
+            work.resolve("ipam"),
+            100 + Math.floorMod(name.hashCode(), 100),
+            checkSeconds,
+            graceSeconds);
+  }
+
+  private void apply(String yaml) {
+    cp.kubectlWithInput(yaml, "apply", "-f", "-").orThrow("kubectl apply");
+  }
+
+  private void waitReady(String name) {
+    cp.kubectl("wait", "--for=condition=Ready", "cninetwork/" + name, "--timeout=120s")
+        .orThrow("kubectl wait Ready " + name + ": " + describe(name));
+  }
+
+  private String describe(String name) {
+    return cp.kubectl("describe", "cninetwork", name).stdout();
+  }
+
+  private void delete(String name) {
+    cp.kubectl("delete", "cninetwork", name, "--timeout=120s");
+  }
+
+  private CniNetwork network(String name) {
+    return cp.client().resources(CniNetwork.class).withName(name).get();
+  }
+
+  private Optional<Condition> condition(String network, String type) {
+    CniNetwork n = network(network);
+    if (n == null || n.getStatus() == null || n.getStatus().getConditions() == null) {
+      return Optional.empty();
+    }
+    return n.getStatus().getConditions().stream().filter(c -> type.equals(c.getType())).findFirst();
+  }
+
+  private Optional<CniNode> cniNode(String node) {
+    return Optional.ofNullable(cp.client().resources(CniNode.class).withName(node).get());
+  }
+
+  private List<String> networksOf(String node) {
+    return cniNode(node)
+        .map(
+            n ->
+                n.getSpec() == null || n.getSpec().getNetworks() == null
+                    ? List.<String>of()
+                    : n.getSpec().getNetworks().stream().map(NodeNetwork::getName).toList())
+        .orElse(List.of());
+  }
+
+  private Optional<NodeNetworkStatus> nodeStatus(String node, String network) {
+    return cniNode(node)
+        .map(CniNode::getStatus)
+        .map(CniNodeStatus::getNetworks)
+        .flatMap(l -> l.stream().filter(s -> network.equals(s.getName())).findFirst());
+  }
+
+  private static List<String> reservedIps(Path dir) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      return List.of();
+    }
+    try (Stream<Path> files = Files.list(dir)) {
+      return files
+          .map(p -> p.getFileName().toString())
+          .filter(n -> n.matches("\\d+\\.\\d+\\.\\d+\\.\\d+"))
+          .toList();
+    }
+  }
+}
