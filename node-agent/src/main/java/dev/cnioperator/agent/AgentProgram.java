@@ -1,7 +1,13 @@
 package dev.cnioperator.agent;
 
+import dev.cnioperator.agent.check.AttachmentChecker;
+import dev.cnioperator.agent.check.NetworkLoops;
+import dev.cnioperator.agent.cleanup.HostLocalStore;
+import dev.cnioperator.agent.cleanup.StaleAttachmentCleaner;
 import dev.cnioperator.agent.host.DiskHostFiles;
 import dev.cnioperator.agent.host.ManifestStore;
+import dev.cnioperator.agent.kube.PodEvents;
+import dev.cnioperator.agent.kube.PodSource;
 import dev.cnioperator.agent.observe.AgentMetrics;
 import dev.cnioperator.agent.observe.HealthServer;
 import dev.cnioperator.agent.observe.TimedPluginExecutor;
@@ -21,6 +27,8 @@ import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.time.Clock;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,13 +36,24 @@ import org.slf4j.LoggerFactory;
 public final class AgentProgram implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AgentProgram.class);
 
+  private static final int CHECK_CONCURRENCY = 4;
+
   private final KubernetesClient client;
   private final NodeAgent agent;
+  private final NetworkLoops loops;
+  private final ExecutorService checkWorkers;
   private final HealthServer server;
 
-  private AgentProgram(KubernetesClient client, NodeAgent agent, HealthServer server) {
+  private AgentProgram(
+      KubernetesClient client,
+      NodeAgent agent,
+      NetworkLoops loops,
+      ExecutorService checkWorkers,
+      HealthServer server) {
     this.client = client;
     this.agent = agent;
+    this.loops = loops;
+    this.checkWorkers = checkWorkers;
     this.server = server;
   }
 
@@ -43,11 +62,12 @@ public final class AgentProgram implements AutoCloseable {
     AgentMetrics metrics = new AgentMetrics();
     DiskHostFiles files = new DiskHostFiles();
     ManifestStore store = new ManifestStore(files, paths.manifestFile());
+    ResultCache cache = new ResultCache(paths.cacheDir());
     CniRuntime runtime =
         new CniRuntime(
             new TimedPluginExecutor(new ProcessPluginExecutor(), metrics),
             List.of(paths.binDir()),
-            new ResultCache(paths.cacheDir()),
+            cache,
             s.pluginTimeout());
     PluginInstaller installer =
         new PluginInstaller(
@@ -70,16 +90,35 @@ public final class AgentProgram implements AutoCloseable {
             health,
             metrics,
             s.resync());
+    Clock clock = Clock.systemUTC();
+    ExecutorService checkWorkers =
+        Executors.newFixedThreadPool(CHECK_CONCURRENCY, r -> new Thread(r, "check"));
+    AttachmentChecker checker =
+        new AttachmentChecker(
+            runtime, cache, checkWorkers, new PodEvents(client, s.nodeName(), clock), metrics);
+    StaleAttachmentCleaner cleaner =
+        new StaleAttachmentCleaner(
+            runtime,
+            cache,
+            new HostLocalStore(paths.cacheDir().resolve("networks")),
+            new PodSource(client, s.nodeName()),
+            paths.netnsDir(),
+            metrics,
+            clock);
+    NetworkLoops loops =
+        new NetworkLoops(
+            agent::networks, checker, cleaner, runtime, health, agent::requestStatus, clock);
     HealthServer server = new HealthServer(s.listen(), agent::live, agent::ready, metrics::scrape);
     server.start();
     agent.start();
+    loops.start();
     LOG.info(
         "event=agent-listening node={} port={} confDir={} binDir={}",
         s.nodeName(),
         server.port(),
         paths.confDir(),
         paths.binDir());
-    return new AgentProgram(client, agent, server);
+    return new AgentProgram(client, agent, loops, checkWorkers, server);
   }
 
   private static KubernetesClient kubernetesClient(AgentSettings s) throws IOException {
@@ -104,6 +143,8 @@ public final class AgentProgram implements AutoCloseable {
   @Override
   public void close() {
     try {
+      loops.close();
+      checkWorkers.shutdown();
       agent.close();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -62,6 +62,14 @@ public record HostPaths(
         "--bundled-plugin-dir", bundledPluginDir.toString());
   }
 
+  public HostPaths withCacheDir(Path dir) {
+    return new HostPaths(confDir, binDir, dir, netnsDir, stateDir, bundledPluginDir);
+  }
+
+  public HostPaths withNetnsDir(Path dir) {
+    return new HostPaths(confDir, binDir, cacheDir, dir, stateDir, bundledPluginDir);
+  }
+
   /** The manifest of what the agent wrote on this node. */
   public Path manifestFile() {
     return stateDir.resolve("manifest.json");

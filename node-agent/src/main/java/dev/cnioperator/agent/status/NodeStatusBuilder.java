@@ -71,11 +71,21 @@ public final class NodeStatusBuilder {
             .withName(o.network())
             .withAppliedSha256(o.appliedSha256())
             .withState(NetworkState.valueOf(o.state().name()))
-            .withMessage(o.message() == null || o.message().isEmpty() ? null : o.message());
+            .withMessage(message(o.message(), h.cleanupMessage()));
     return s.withAttachments(h.attachments())
         .withIpam(h.ipam())
         .withLastCheckTime(h.lastCheckTime())
         .withPluginStatus(h.pluginStatus());
+  }
+
+  private static String message(String apply, String cleanup) {
+    List<String> parts = new ArrayList<>();
+    for (String m : new String[] {apply, cleanup}) {
+      if (m != null && !m.isEmpty()) {
+        parts.add(m);
+      }
+    }
+    return parts.isEmpty() ? null : String.join("; ", parts);
   }
 
   /** Networks taken off the node stay reported as Removed until they come back. */

@@ -1,0 +1,158 @@
+package dev.cnioperator.agent.check;
+
+import dev.cnioperator.agent.ManagedNetwork;
+import dev.cnioperator.agent.kube.PodEvents;
+import dev.cnioperator.agent.observe.AgentMetrics;
+import dev.cnioperator.api.v1alpha1.AttachmentSummary;
+import dev.cnioperator.api.v1alpha1.FailingAttachment;
+import dev.cnioperator.cni.CniException;
+import dev.cnioperator.cni.cache.CachedAttachment;
+import dev.cnioperator.cni.cache.ResultCache;
+import dev.cnioperator.cni.config.NetworkConfigList;
+import dev.cnioperator.cni.runtime.CniRuntime;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * CHECKs every cached attachment of a network through its whole chain, with the configuration and
+ * result it was added with, a bounded number at a time. Reports totals and a capped list of
+ * failures; an attachment that starts failing gets an Event on its pod.
+ */
+public final class AttachmentChecker {
+  /** The status lists at most this many failing attachments per network. */
+  public static final int FAILING_CAP = 20;
+
+  private static final Logger LOG = LoggerFactory.getLogger(AttachmentChecker.class);
+
+  private final CniRuntime runtime;
+  private final ResultCache cache;
+  private final ExecutorService workers;
+  private final PodEvents events;
+  private final AgentMetrics metrics;
+  private final Map<String, Set<String>> failingBefore = new ConcurrentHashMap<>();
+
+  public AttachmentChecker(
+      CniRuntime runtime,
+      ResultCache cache,
+      ExecutorService workers,
+      PodEvents events,
+      AgentMetrics metrics) {
+    this.runtime = runtime;
+    this.cache = cache;
+    this.workers = workers;
+    this.events = events;
+    this.metrics = metrics;
+  }
+
+  /** One CHECK pass over {@code network}'s cached attachments. */
+  public AttachmentSummary check(ManagedNetwork network) throws InterruptedException {
+    List<CachedAttachment> entries = cache.list(network.name());
+    List<Callable<FailingAttachment>> tasks = new ArrayList<>();
+    for (CachedAttachment entry : entries) {
+      tasks.add(() -> checkOne(network, entry));
+    }
+    List<FailingAttachment> failing = new ArrayList<>();
+    for (Future<FailingAttachment> f : workers.invokeAll(tasks)) {
+      try {
+        FailingAttachment result = f.get();
+        if (result != null) {
+          failing.add(result);
+        }
+      } catch (ExecutionException e) {
+        LOG.warn(
+            "event=check-crashed network={} error=\"{}\"", network.name(), e.getCause().toString());
+      }
+    }
+    failing.sort(
+        Comparator.comparing(FailingAttachment::getContainerId)
+            .thenComparing(FailingAttachment::getIfName));
+    announceNewFailures(network.name(), failing);
+    metrics.failingAttachments(network.name(), failing.size());
+    LOG.info(
+        "event=check-pass network={} total={} healthy={} failing={}",
+        network.name(),
+        entries.size(),
+        entries.size() - failing.size(),
+        failing.size());
+    return new AttachmentSummary()
+        .withTotal(entries.size())
+        .withHealthy(entries.size() - failing.size())
+        .withFailing(List.copyOf(failing.subList(0, Math.min(FAILING_CAP, failing.size()))));
+  }
+
+  private FailingAttachment checkOne(ManagedNetwork network, CachedAttachment entry) {
+    try {
+      runtime.checkNetworkList(listFor(network, entry), entry.attachment());
+      metrics.check(network.name(), "healthy");
+      return null;
+    } catch (CniException e) {
+      metrics.check(network.name(), "failing");
+      LOG.warn(
+          "event=check-failed network={} container={} ifName={} code={} error=\"{}\"",
+          network.name(),
+          entry.containerId(),
+          entry.ifName(),
+          e.code(),
+          e.getMessage());
+      PodRef pod = PodRef.of(entry.cniArgs());
+      return new FailingAttachment()
+          .withPod(pod.name())
+          .withNamespace(pod.namespace())
+          .withContainerId(entry.containerId())
+          .withIfName(entry.ifName())
+          .withError(e.getMessage());
+    }
+  }
+
+  /**
+   * The configuration an attachment was added with (libcni caches it); the current one when the
+   * cache holds none or it no longer parses.
+   */
+  public static NetworkConfigList listFor(ManagedNetwork network, CachedAttachment entry) {
+    if (entry.config().length > 0) {
+      try {
+        return NetworkConfigList.parse(entry.config(), "cached config of " + entry.containerId());
+      } catch (CniException e) {
+        LOG.debug(
+            "event=cached-config-unusable container={} error=\"{}\"",
+            entry.containerId(),
+            e.getMessage());
+      }
+    }
+    return network.list();
+  }
+
+  private void announceNewFailures(String network, List<FailingAttachment> failing) {
+    Set<String> now = new HashSet<>();
+    Set<String> before = failingBefore.getOrDefault(network, Set.of());
+    for (FailingAttachment f : failing) {
+      String key = f.getContainerId() + "/" + f.getIfName();
+      now.add(key);
+      if (!before.contains(key) && f.getPod() != null && f.getNamespace() != null) {
+        events.warn(
+            f.getNamespace(),
+            f.getPod(),
+            null,
+            "CniCheckFailed",
+            "CNI CHECK of network "
+                + network
+                + " interface "
+                + f.getIfName()
+                + " failed: "
+                + f.getError());
+      }
+    }
+    failingBefore.put(network, now);
+  }
+}

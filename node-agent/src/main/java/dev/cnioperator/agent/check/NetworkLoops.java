@@ -1,0 +1,142 @@
+package dev.cnioperator.agent.check;
+
+import dev.cnioperator.agent.ManagedNetwork;
+import dev.cnioperator.agent.cleanup.StaleAttachmentCleaner;
+import dev.cnioperator.agent.status.HealthBoard;
+import dev.cnioperator.api.v1alpha1.AttachmentSummary;
+import dev.cnioperator.cni.CniException;
+import dev.cnioperator.cni.runtime.CniRuntime;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs, per applied network, the CHECK pass every {@code check.intervalSeconds}, the cleanup pass
+ * often enough to sweep soon after the grace period, and STATUS for 1.1.0 networks; results go to
+ * the health board and a status write is asked for.
+ */
+public final class NetworkLoops implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(NetworkLoops.class);
+
+  private final Supplier<List<ManagedNetwork>> networks;
+  private final AttachmentChecker checker;
+  private final StaleAttachmentCleaner cleaner;
+  private final CniRuntime runtime;
+  private final HealthBoard health;
+  private final Runnable statusChanged;
+  private final Clock clock;
+  private final ScheduledExecutorService ticker =
+      Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "network-loops"));
+  private final ExecutorService passes =
+      Executors.newFixedThreadPool(2, r -> new Thread(r, "network-pass"));
+  private final Map<String, Instant> nextCheck = new ConcurrentHashMap<>();
+  private final Map<String, Instant> nextCleanup = new ConcurrentHashMap<>();
+  private final Map<String, Boolean> running = new ConcurrentHashMap<>();
+
+  public NetworkLoops(
+      Supplier<List<ManagedNetwork>> networks,
+      AttachmentChecker checker,
+      StaleAttachmentCleaner cleaner,
+      CniRuntime runtime,
+      HealthBoard health,
+      Runnable statusChanged,
+      Clock clock) {
+    this.networks = networks;
+    this.checker = checker;
+    this.cleaner = cleaner;
+    this.runtime = runtime;
+    this.health = health;
+    this.statusChanged = statusChanged;
+    this.clock = clock;
+  }
+
+  public void start() {
+    ticker.scheduleWithFixedDelay(this::tick, 1, 1, TimeUnit.SECONDS);
+  }
+
+  private void tick() {
+    Instant now = Instant.now(clock);
+    for (ManagedNetwork n : networks.get()) {
+      if (n.list() == null || running.putIfAbsent(n.name(), true) != null) {
+        continue;
+      }
+      boolean check = n.checkable() && !now.isBefore(nextCheck.getOrDefault(n.name(), Instant.MIN));
+      boolean clean =
+          n.cleanup().enabled() && !now.isBefore(nextCleanup.getOrDefault(n.name(), Instant.MIN));
+      if (!check && !clean) {
+        running.remove(n.name());
+        continue;
+      }
+      if (check) {
+        nextCheck.put(n.name(), now.plus(n.check().interval()));
+      }
+      if (clean) {
+        nextCleanup.put(n.name(), now.plus(cleanupInterval(n)));
+      }
+      passes.execute(() -> run(n, check, clean));
+    }
+  }
+
+  /** Often enough that a stale item is swept soon after its grace period ends. */
+  static Duration cleanupInterval(ManagedNetwork n) {
+    Duration half = n.cleanup().gracePeriod().dividedBy(2);
+    Duration floor = Duration.ofSeconds(1);
+    Duration wanted = half.compareTo(floor) < 0 ? floor : half;
+    return wanted.compareTo(n.check().interval()) < 0 ? wanted : n.check().interval();
+  }
+
+  private void run(ManagedNetwork n, boolean check, boolean clean) {
+    try {
+      if (check) {
+        AttachmentSummary summary = checker.check(n);
+        String at = Instant.now(clock).truncatedTo(ChronoUnit.SECONDS).toString();
+        health.update(
+            n.name(), h -> h.withAttachments(summary, at).withPluginStatus(pluginStatus(n)));
+      }
+      if (clean) {
+        StaleAttachmentCleaner.Report report = cleaner.clean(n);
+        health.update(n.name(), h -> h.withCleanup(report.summary(), report.message()));
+      }
+      statusChanged.run();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (Exception e) {
+      LOG.error("event=network-pass-failed network={} error=\"{}\"", n.name(), e.toString(), e);
+    } finally {
+      running.remove(n.name());
+    }
+  }
+
+  /**
+   * STATUS for 1.1.0 networks: "Available" or the plugin's error; null where STATUS does not exist.
+   */
+  private String pluginStatus(ManagedNetwork n) {
+    if (!n.list().cniVersion().supportsGcAndStatus()) {
+      return null;
+    }
+    try {
+      runtime.getStatusNetworkList(n.list());
+      return "Available";
+    } catch (CniException e) {
+      return e.getMessage();
+    }
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    ticker.shutdownNow();
+    passes.shutdown();
+    passes.awaitTermination(30, TimeUnit.SECONDS);
+  }
+}

@@ -1,0 +1,229 @@
+package dev.cnioperator.agent.cleanup;
+
+import dev.cnioperator.agent.ManagedNetwork;
+import dev.cnioperator.agent.ManagedNetwork.CleanupSettings;
+import dev.cnioperator.agent.check.AttachmentChecker;
+import dev.cnioperator.agent.check.PodRef;
+import dev.cnioperator.agent.kube.PodSource;
+import dev.cnioperator.agent.observe.AgentMetrics;
+import dev.cnioperator.api.v1alpha1.IpamSummary;
+import dev.cnioperator.cni.CniException;
+import dev.cnioperator.cni.cache.CachedAttachment;
+import dev.cnioperator.cni.cache.ResultCache;
+import dev.cnioperator.cni.config.GcAttachment;
+import dev.cnioperator.cni.exec.Attachment;
+import dev.cnioperator.cni.runtime.CniRuntime;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Releases stale IPAM reservations of a network: reads the source of truth fresh (pods on this
+ * node, network namespaces), asks {@link StaleAttachmentFinder}, then DELs what is due through the
+ * whole chain (or only reports, with dryRun). No source of truth, no cleanup.
+ */
+public final class StaleAttachmentCleaner {
+  private static final Logger LOG = LoggerFactory.getLogger(StaleAttachmentCleaner.class);
+
+  private final CniRuntime runtime;
+  private final ResultCache cache;
+  private final HostLocalStore hostLocal;
+  private final PodSource pods;
+  private final Path netnsDir;
+  private final AgentMetrics metrics;
+  private final Clock clock;
+  private final StaleAttachmentFinder finder = new StaleAttachmentFinder();
+  private final Map<String, Map<String, Instant>> marks = new ConcurrentHashMap<>();
+  private final Map<String, Integer> reclaimed = new ConcurrentHashMap<>();
+
+  public StaleAttachmentCleaner(
+      CniRuntime runtime,
+      ResultCache cache,
+      HostLocalStore hostLocal,
+      PodSource pods,
+      Path netnsDir,
+      AgentMetrics metrics,
+      Clock clock) {
+    this.runtime = runtime;
+    this.cache = cache;
+    this.hostLocal = hostLocal;
+    this.pods = pods;
+    this.netnsDir = netnsDir;
+    this.metrics = metrics;
+    this.clock = clock;
+  }
+
+  /** What one pass found; {@code message} says why nothing ran or what the brake stopped. */
+  public record Report(IpamSummary summary, String message) {}
+
+  /** One cleanup pass over {@code network}. */
+  public Report clean(ManagedNetwork network) throws IOException {
+    String name = network.name();
+    CleanupSettings settings = network.cleanup();
+    if (!netnsDirReadable()) {
+      LOG.warn(
+          "event=cleanup-skipped network={} reason=netns-dir-unreadable dir={}", name, netnsDir);
+      return new Report(
+          null, "no cleanup: network namespace directory " + netnsDir + " cannot be read");
+    }
+    LivePods live;
+    try {
+      live = pods.read();
+    } catch (KubernetesClientException e) {
+      LOG.warn(
+          "event=cleanup-skipped network={} reason=pods-unreadable error=\"{}\"",
+          name,
+          e.getMessage());
+      return new Report(null, "no cleanup: pods on this node cannot be read from the API server");
+    }
+    List<CachedAttachment> entries = cache.list(name);
+    Map<String, CachedAttachment> byKey = new HashMap<>();
+    List<CachedRef> cached = new ArrayList<>();
+    for (CachedAttachment e : entries) {
+      PodRef pod = PodRef.of(e.cniArgs());
+      CachedRef ref =
+          new CachedRef(
+              e.containerId(), e.ifName(), e.netns(), pod.namespace(), pod.name(), pod.uid());
+      cached.add(ref);
+      byKey.put(ref.key(), e);
+    }
+    List<Reservation> reservations = hostLocal.reservations(network.list());
+    StaleDecision d =
+        finder.find(
+            cached,
+            reservations,
+            live,
+            path -> Files.exists(Path.of(path)),
+            marks.getOrDefault(name, Map.of()),
+            Instant.now(clock),
+            settings.gracePeriod(),
+            settings.maxDeleteFraction());
+    marks.put(name, new HashMap<>(d.marks()));
+    metrics.staleReservations(name, d.stale());
+    String message = d.message();
+    int released = 0;
+    if (d.braked()) {
+      metrics.brake(name);
+      LOG.warn("event=cleanup-braked network={} message=\"{}\"", name, d.message());
+    } else if (settings.dryRun()) {
+      if (d.deletions() > 0) {
+        message = "dryRun: " + d.deletions() + " stale reservations would be released";
+        LOG.info(
+            "event=cleanup-dry-run network={} due={} stale={}", name, d.deletions(), d.stale());
+      }
+    } else {
+      released = release(network, d, byKey);
+      gc(network);
+    }
+    int total = reclaimed.merge(name, released, Integer::sum);
+    return new Report(
+        new IpamSummary()
+            .withReservations(hostLocal.reservations(network.list()).size())
+            .withStale(d.stale() - released)
+            .withReclaimed(total),
+        message);
+  }
+
+  private int release(
+      ManagedNetwork network, StaleDecision d, Map<String, CachedAttachment> byKey) {
+    int released = 0;
+    Map<String, Instant> networkMarks = marks.get(network.name());
+    for (CachedRef ref : d.delete()) {
+      CachedAttachment entry = byKey.get(ref.key());
+      if (del(
+          network,
+          entry.containerId(),
+          entry.ifName(),
+          () ->
+              runtime.delNetworkList(
+                  AttachmentChecker.listFor(network, entry), entry.attachment()))) {
+        released++;
+        networkMarks.remove(ref.key());
+      }
+    }
+    for (Reservation r : d.release()) {
+      if (del(
+          network,
+          r.containerId(),
+          r.ifName(),
+          () ->
+              runtime.delNetworkList(
+                  network.list(), Attachment.of(r.containerId(), "", r.ifName())))) {
+        released++;
+        networkMarks.remove(r.key());
+      }
+    }
+    if (released > 0) {
+      metrics.reclaimed(network.name(), released);
+    }
+    return released;
+  }
+
+  private static boolean del(
+      ManagedNetwork network, String containerId, String ifName, Runnable del) {
+    try {
+      del.run();
+      LOG.info(
+          "event=stale-released network={} container={} ifName={} verb=DEL",
+          network.name(),
+          containerId,
+          ifName);
+      return true;
+    } catch (CniException e) {
+      LOG.warn(
+          "event=stale-release-failed network={} container={} ifName={} error=\"{}\"",
+          network.name(),
+          containerId,
+          ifName,
+          e.getMessage());
+      return false;
+    }
+  }
+
+  /**
+   * CNI 1.1 GC with every attachment still known as valid (cache entries and remaining
+   * reservations), so GC only clears what no runtime and no plugin store claims any more.
+   */
+  private void gc(ManagedNetwork network) throws IOException {
+    if (!network.list().cniVersion().supportsGcAndStatus()) {
+      return;
+    }
+    Set<GcAttachment> valid = new LinkedHashSet<>();
+    cache
+        .list(network.name())
+        .forEach(e -> valid.add(new GcAttachment(e.containerId(), e.ifName())));
+    hostLocal
+        .reservations(network.list())
+        .forEach(r -> valid.add(new GcAttachment(r.containerId(), r.ifName())));
+    try {
+      runtime.gcNetworkList(network.list(), List.copyOf(valid));
+    } catch (CniException e) {
+      LOG.warn("event=gc-failed network={} error=\"{}\"", network.name(), e.getMessage());
+    }
+  }
+
+  private boolean netnsDirReadable() {
+    if (!Files.isDirectory(netnsDir)) {
+      return false;
+    }
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(netnsDir)) {
+      entries.iterator().hasNext();
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+}

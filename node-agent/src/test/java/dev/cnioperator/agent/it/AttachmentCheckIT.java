@@ -1,0 +1,163 @@
+package dev.cnioperator.agent.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.cnioperator.api.v1alpha1.AttachmentSummary;
+import dev.cnioperator.api.v1alpha1.FailingAttachment;
+import dev.cnioperator.api.v1alpha1.NetworkCheck;
+import dev.cnioperator.api.v1alpha1.NodeNetwork;
+import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
+import dev.cnioperator.testkit.CommandResult;
+import dev.cnioperator.testkit.Commands;
+import dev.cnioperator.testkit.LocalControlPlane;
+import dev.cnioperator.testkit.NetworkNamespace;
+import dev.cnioperator.testkit.TestNames;
+import dev.cnioperator.testkit.ToolPaths;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Attachments made with the cni library and with libcni's cnitool for pods that exist are CHECKed
+ * healthy; breaking one shows it failing in the status with an Event on its pod.
+ */
+class AttachmentCheckIT {
+  /** cnitool always uses libcni's default cache, so this node's agent reads that one. */
+  private static final Path LIBCNI_CACHE = Path.of("/var/lib/cni");
+
+  private LocalControlPlane cp;
+  private CniNodes cniNodes;
+  private SimulatedNode node;
+  private AgentProcess agent;
+  private NetworkNamespace ns1;
+  private NetworkNamespace ns2;
+  private Pod p1;
+  private Pod p2;
+  private Attachments attachments;
+  private String network;
+  private NodeNetwork spec;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    cp = LocalControlPlane.shared();
+    cniNodes = new CniNodes(cp);
+    node = new SimulatedNode("chk", ToolPaths.pluginDir());
+    network = TestNames.unique("chk");
+    String content =
+        "{\"cniVersion\":\"1.1.0\",\"name\":\""
+            + network
+            // ptp, not bridge: removing one bridge port changes the bridge's MAC, and the bridge
+            // plugin's CHECK of every other attachment then fails on the MAC in its cached result.
+            + "\",\"plugins\":[{\"type\":\"ptp\",\"ipam\":{\"type\":\"host-local\",\"subnet\":\"10.200.61.0/24\",\"dataDir\":\""
+            + node.root.resolve("var/lib/cni/networks")
+            + "\"}}]}";
+    spec =
+        CniNodes.network(network, 50, content)
+            .withCheck(new NetworkCheck().withEnabled(true).withIntervalSeconds(5));
+    p1 = Pods.create(cp.client(), node.name, TestNames.unique("p1"));
+    p2 = Pods.create(cp.client(), node.name, TestNames.unique("p2"));
+    ns1 = NetworkNamespace.create("chk1");
+    ns2 = NetworkNamespace.create("chk2");
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    if (agent != null) {
+      agent.close();
+    }
+    if (attachments != null) {
+      attachments.delQuietly(p1, ns1);
+      cnitool("del", ns2, p2);
+    }
+    ns1.close();
+    ns2.close();
+    Pods.delete(cp.client(), p1.getMetadata().getName());
+    Pods.delete(cp.client(), p2.getMetadata().getName());
+    cniNodes.delete(node.name);
+    node.close();
+  }
+
+  private CommandResult cnitool(String verb, NetworkNamespace ns, Pod pod) {
+    String args =
+        Attachments.podArgs(pod).stream()
+            .map(a -> a.key() + "=" + a.value())
+            .collect(Collectors.joining(";"));
+    return Commands.run(
+        List.of(ToolPaths.cnitool().toString(), verb, network, ns.path().toString()),
+        Map.of(
+            "NETCONFPATH",
+            node.paths.confDir().toString(),
+            "CNI_PATH",
+            node.paths.binDir().toString(),
+            "CNI_ARGS",
+            args),
+        null,
+        Duration.ofMinutes(1));
+  }
+
+  @Test
+  void attachmentsOfLivePodsAreHealthyAndABrokenOneIsReportedWithAnEventOnItsPod()
+      throws Exception {
+    cniNodes.put(node.name, List.of(spec));
+    agent =
+        AgentProcess.start(
+            node.name, node.paths.withCacheDir(LIBCNI_CACHE), cp.kubeconfigFile(), node.log());
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> node.conflist(spec.getFileName()).toFile().exists());
+    attachments = new Attachments(node.paths.binDir(), LIBCNI_CACHE, spec.getContent());
+    attachments.add(p1, ns1);
+    cnitool("add", ns2, p2).orThrow("cnitool add");
+
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .ignoreExceptions()
+        .untilAsserted(
+            () -> {
+              AttachmentSummary a = networkStatus().getAttachments();
+              assertThat(a.getTotal()).isEqualTo(2);
+              assertThat(a.getHealthy()).isEqualTo(2);
+              assertThat(networkStatus().getPluginStatus()).isEqualTo("Available");
+            });
+
+    ns1.exec("ip", "link", "del", "eth0");
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .ignoreExceptions()
+        .untilAsserted(
+            () -> {
+              AttachmentSummary a = networkStatus().getAttachments();
+              assertThat(a.getHealthy()).isEqualTo(1);
+              FailingAttachment f = a.getFailing().get(0);
+              assertThat(f.getPod()).isEqualTo(p1.getMetadata().getName());
+              assertThat(f.getNamespace()).isEqualTo("default");
+              assertThat(f.getContainerId()).isEqualTo(Attachments.containerId(p1));
+              assertThat(f.getIfName()).isEqualTo("eth0");
+              assertThat(f.getError()).isNotBlank();
+            });
+    await().atMost(Duration.ofSeconds(30)).until(() -> !eventsOn(p1).isEmpty());
+    Event e = eventsOn(p1).get(0);
+    assertThat(e.getType()).isEqualTo("Warning");
+    assertThat(e.getMessage()).contains(network).contains("eth0");
+    assertThat(eventsOn(p2)).isEmpty();
+  }
+
+  private NodeNetworkStatus networkStatus() {
+    return NodeAgentLifecycleIT.status(cniNodes.get(node.name), network).orElseThrow();
+  }
+
+  private List<Event> eventsOn(Pod pod) {
+    return cp.client().v1().events().inNamespace("default").list().getItems().stream()
+        .filter(ev -> pod.getMetadata().getName().equals(ev.getInvolvedObject().getName()))
+        .filter(ev -> "CniCheckFailed".equals(ev.getReason()))
+        .toList();
+  }
+}

@@ -1,0 +1,62 @@
+package dev.cnioperator.agent.it;
+
+import dev.cnioperator.cni.cache.ResultCache;
+import dev.cnioperator.cni.config.NetworkConfigList;
+import dev.cnioperator.cni.exec.Attachment;
+import dev.cnioperator.cni.exec.CniArg;
+import dev.cnioperator.cni.exec.ProcessPluginExecutor;
+import dev.cnioperator.cni.runtime.CniRuntime;
+import dev.cnioperator.testkit.NetworkNamespace;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/** Makes attachments the way a container runtime would, with the cni library, for pods. */
+final class Attachments {
+  final CniRuntime runtime;
+  final NetworkConfigList list;
+
+  Attachments(Path binDir, Path cacheDir, String conflist) {
+    this.runtime =
+        new CniRuntime(
+            new ProcessPluginExecutor(),
+            List.of(binDir),
+            new ResultCache(cacheDir),
+            Duration.ofSeconds(30));
+    this.list = NetworkConfigList.parse(conflist.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** The CNI_ARGS a kubelet-driven runtime passes for {@code pod}. */
+  static List<CniArg> podArgs(Pod pod) {
+    return List.of(
+        new CniArg("IgnoreUnknown", "1"),
+        new CniArg("K8S_POD_NAMESPACE", pod.getMetadata().getNamespace()),
+        new CniArg("K8S_POD_NAME", pod.getMetadata().getName()),
+        new CniArg("K8S_POD_INFRA_CONTAINER_ID", containerId(pod)),
+        new CniArg("K8S_POD_UID", pod.getMetadata().getUid()));
+  }
+
+  static String containerId(Pod pod) {
+    return "ctr-" + pod.getMetadata().getName();
+  }
+
+  Attachment attachment(Pod pod, NetworkNamespace ns) {
+    return new Attachment(
+        containerId(pod), ns.path().toString(), "eth0", podArgs(pod), java.util.Map.of());
+  }
+
+  void add(Pod pod, NetworkNamespace ns) {
+    runtime.addNetworkList(list, attachment(pod, ns));
+  }
+
+  /** DEL, ignoring failures: for cleanup after a test. */
+  void delQuietly(Pod pod, NetworkNamespace ns) {
+    try {
+      runtime.delNetworkList(list, attachment(pod, ns));
+    } catch (RuntimeException e) {
+      // already gone
+    }
+  }
+}
