@@ -100,6 +100,32 @@ class ChartInstallIT {
   }
 
   @Test
+  void upgradeToTheK3sProfileUpdatesTheAgentInPlace() {
+    try (ChartRelease release = ChartRelease.install(controlPlane, "upg")) {
+      CommandResult upgrade =
+          release.upgrade("--set", "agent.hostPaths.profile=k3s", "--set", "operator.replicas=3");
+      assertThat(upgrade.exitCode()).as("helm upgrade: %s", upgrade.stderr()).isZero();
+
+      KubernetesClient client = controlPlane.client();
+      String fullname = release.name() + "-cni-operator";
+      var agent =
+          client.apps().daemonSets().inNamespace(release.namespace()).withName(fullname + "-agent");
+      assertThat(agent.get().getSpec().getTemplate().getSpec().getContainers().get(0).getArgs())
+          .contains("--conf-dir=/var/lib/rancher/k3s/agent/etc/cni/net.d");
+      assertThat(
+              client
+                  .apps()
+                  .deployments()
+                  .inNamespace(release.namespace())
+                  .withName(fullname + "-operator")
+                  .get()
+                  .getSpec()
+                  .getReplicas())
+          .isEqualTo(3);
+    }
+  }
+
+  @Test
   void installNotesPointAtAnExampleThatExistsAndAtItsName() throws IOException {
     String notes;
     try (ChartRelease release = ChartRelease.install(controlPlane, "notes")) {

@@ -146,6 +146,16 @@ final class ChartRelease implements AutoCloseable {
             .stdout());
   }
 
+  /** {@code helm upgrade} of this release to the chart with {@code helmArgs}, without waiting. */
+  CommandResult upgrade(String... helmArgs) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "upgrade", name, Helm.chartDir().toString(), "--namespace", name, "--wait=false"));
+    args.addAll(List.of(helmArgs));
+    return helm.run(args.toArray(String[]::new));
+  }
+
   /** {@code helm uninstall --wait}; the namespace stays until {@link #close()}. */
   CommandResult uninstall() {
     return helm.run("uninstall", name, "--namespace", name, "--wait", "--timeout", "2m");
