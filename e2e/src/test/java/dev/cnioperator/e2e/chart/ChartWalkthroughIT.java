@@ -14,6 +14,7 @@ import dev.cnioperator.testkit.ToolPaths;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -61,7 +62,9 @@ class ChartWalkthroughIT {
     Files.createDirectories(sandbox);
     try (ChartRelease release = ChartRelease.install(controlPlane, "walk")) {
       RenderedChart manifest = release.manifest();
-      try (ChartContainerProcess operator = startOperator(release, manifest, sandbox);
+      // Both replicas of the Deployment: one leads, the other waits on the Lease.
+      try (ChartContainerProcess operator = startOperator(release, manifest, sandbox, 0);
+          ChartContainerProcess standby = startOperator(release, manifest, sandbox, 1);
           ChartContainerProcess agent = startAgent(release, manifest, node, sandbox)) {
         CommandResult applied =
             controlPlane.kubectlWithInput(bridgeExampleFor(network, run), "apply", "-f", "-");
@@ -73,8 +76,8 @@ class ChartWalkthroughIT {
 
         assertThat(ready.exitCode())
             .as(
-                "kubectl wait: %s%noperator log:%n%s%nagent log:%n%s",
-                ready.stderr(), operator.log(), agent.log())
+                "kubectl wait: %s%noperator logs:%n%s%n%s%nagent log:%n%s",
+                ready.stderr(), operator.log(), standby.log(), agent.log())
             .isZero();
         Path conflist = sandbox.resolve("etc/cni/net.d/50-" + network + ".conflist");
         assertThat(conflist).exists();
@@ -82,7 +85,8 @@ class ChartWalkthroughIT {
         assertThat(written.at("/plugins/0/type").asText()).isEqualTo("bridge");
         assertThat(written.at("/plugins/0/ipam/ranges/0/0/subnet").asText())
             .isEqualTo("10.200.0.0/24");
-        assertThat(operator.log() + agent.log()).doesNotContainIgnoringCase("forbidden");
+        assertThat(operator.log() + standby.log() + agent.log())
+            .doesNotContainIgnoringCase("forbidden");
 
         controlPlane.kubectl("delete", "cninetwork", network, "--wait", "--timeout=60s");
         await().atMost(Duration.ofSeconds(60)).until(() -> !Files.exists(conflist));
@@ -94,21 +98,27 @@ class ChartWalkthroughIT {
     }
   }
 
-  /** The operator with the chart's Deployment settings and a token of the chart's operator SA. */
+  /**
+   * Replica {@code replica} of the operator with the chart's Deployment settings and a token of the
+   * chart's operator ServiceAccount.
+   */
   private static ChartContainerProcess startOperator(
-      ChartRelease release, RenderedChart manifest, Path sandbox) throws IOException {
+      ChartRelease release, RenderedChart manifest, Path sandbox, int replica) throws IOException {
+    assertThat(replica)
+        .isLessThan(manifest.single("Deployment", Deployment.class).getSpec().getReplicas());
     Container container = manifest.onlyContainer("Deployment");
     Path kubeconfig =
         LocalControlPlane.shared()
             .writeKubeconfigForToken(
-                release.operatorToken(TOKEN_TTL), sandbox.resolve("operator.kubeconfig"));
+                release.operatorToken(TOKEN_TTL),
+                sandbox.resolve("operator-" + replica + ".kubeconfig"));
     return ChartContainerProcess.start(
         dev.cnioperator.operator.Main.class,
         container,
         arg -> arg.startsWith("--metrics-port=") ? "--metrics-port=0" : arg,
         List.of("--kubeconfig=" + kubeconfig),
-        Map.of("NAMESPACE", release.namespace(), "POD_NAME", "operator-0"),
-        sandbox.resolve(sandbox.getFileName() + "-operator.log"));
+        Map.of("NAMESPACE", release.namespace(), "POD_NAME", "operator-" + replica),
+        sandbox.resolve(sandbox.getFileName() + "-operator-" + replica + ".log"));
   }
 
   /**
