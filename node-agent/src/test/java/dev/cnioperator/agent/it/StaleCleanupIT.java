@@ -1,0 +1,203 @@
+package dev.cnioperator.agent.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.cnioperator.api.v1alpha1.IpamCleanup;
+import dev.cnioperator.api.v1alpha1.NodeNetwork;
+import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
+import dev.cnioperator.cni.cache.CachedAttachment;
+import dev.cnioperator.cni.cache.ResultCache;
+import dev.cnioperator.testkit.LocalControlPlane;
+import dev.cnioperator.testkit.NetworkNamespace;
+import dev.cnioperator.testkit.TestNames;
+import dev.cnioperator.testkit.ToolPaths;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.io.File;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Live and stale attachments (pods deleted, network namespaces removed without DEL): after the
+ * grace period exactly the stale reservations are released; dryRun only reports; an unreadable
+ * netns directory stops all cleanup; releasing too large a share trips the brake.
+ */
+class StaleCleanupIT {
+  private static final Duration CONVERGE = Duration.ofSeconds(60);
+
+  private LocalControlPlane cp;
+  private CniNodes cniNodes;
+  private SimulatedNode node;
+  private AgentProcess agent;
+  private String network;
+  private String content;
+  private Attachments attachments;
+  private final List<Pod> pods = new ArrayList<>();
+  private final List<NetworkNamespace> namespaces = new ArrayList<>();
+  private final List<Pod> live = new ArrayList<>();
+
+  @BeforeEach
+  void setUp() throws Exception {
+    cp = LocalControlPlane.shared();
+    cniNodes = new CniNodes(cp);
+    node = new SimulatedNode("gc", ToolPaths.pluginDir());
+    network = TestNames.unique("gc");
+    content =
+        "{\"cniVersion\":\"1.1.0\",\"name\":\""
+            + network
+            + "\",\"plugins\":[{\"type\":\"ptp\",\"ipam\":{\"type\":\"host-local\","
+            + "\"subnet\":\"10.200.62.0/24\",\"dataDir\":\""
+            + node.root.resolve("var/lib/cni/networks")
+            + "\"}}]}";
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    if (agent != null) {
+      agent.close();
+    }
+    for (int i = 0; i < pods.size(); i++) {
+      if (attachments != null && live.contains(pods.get(i))) {
+        attachments.delQuietly(pods.get(i), namespaces.get(i));
+      }
+    }
+    namespaces.forEach(NetworkNamespace::close);
+    pods.forEach(p -> Pods.delete(cp.client(), p.getMetadata().getName()));
+    cniNodes.delete(node.name);
+    node.close();
+  }
+
+  private NodeNetwork spec(int graceSeconds, boolean dryRun) {
+    return CniNodes.network(network, 50, content)
+        .withIpamCleanup(
+            new IpamCleanup()
+                .withEnabled(true)
+                .withGracePeriodSeconds(graceSeconds)
+                .withDryRun(dryRun));
+  }
+
+  /**
+   * Starts the agent on {@code spec}, then makes live + stale attachments once its plugins are in.
+   */
+  private void attach(NodeNetwork spec, Path netnsDir, int liveCount, int staleCount)
+      throws Exception {
+    cniNodes.put(node.name, List.of(spec));
+    agent =
+        AgentProcess.start(
+            node.name, node.paths.withNetnsDir(netnsDir), cp.kubeconfigFile(), node.log());
+    await().atMost(CONVERGE).until(() -> node.conflist(spec.getFileName()).toFile().exists());
+    attachments = new Attachments(node.paths.binDir(), node.paths.cacheDir(), content);
+    for (int i = 0; i < liveCount + staleCount; i++) {
+      Pod pod = Pods.create(cp.client(), node.name, TestNames.unique("gc" + i));
+      NetworkNamespace ns = NetworkNamespace.create("gc" + i);
+      pods.add(pod);
+      namespaces.add(ns);
+      attachments.add(pod, ns);
+      if (i < liveCount) {
+        live.add(pod);
+      }
+    }
+    // The stale ones: pod deleted, netns removed, and no DEL — as after a node crash.
+    for (int i = liveCount; i < pods.size(); i++) {
+      Pods.delete(cp.client(), pods.get(i).getMetadata().getName());
+      namespaces.get(i).close();
+    }
+  }
+
+  private int reservations() {
+    File dir = node.root.resolve("var/lib/cni/networks").resolve(network).toFile();
+    String[] names = dir.list((d, n) -> n.startsWith("10.200."));
+    return names == null ? 0 : names.length;
+  }
+
+  private Set<String> cachedContainers() {
+    return new ResultCache(node.paths.cacheDir())
+        .list(network).stream().map(CachedAttachment::containerId).collect(Collectors.toSet());
+  }
+
+  private Set<String> liveContainers() {
+    return live.stream().map(Attachments::containerId).collect(Collectors.toSet());
+  }
+
+  private NodeNetworkStatus status() {
+    return NodeAgentLifecycleIT.status(cniNodes.get(node.name), network).orElseThrow();
+  }
+
+  private int count(String text) throws Exception {
+    String log = agent.log();
+    int n = 0;
+    for (int i = log.indexOf(text); i >= 0; i = log.indexOf(text, i + 1)) {
+      n++;
+    }
+    return n;
+  }
+
+  @Test
+  void exactlyTheStaleReservationsAreReleasedAfterTheGracePeriodAndDryRunOnlyReports()
+      throws Exception {
+    attach(spec(5, true), Path.of("/var/run/netns"), 20, 20);
+    assertThat(reservations()).isEqualTo(40);
+
+    await()
+        .atMost(CONVERGE)
+        .ignoreExceptions()
+        .untilAsserted(
+            () -> {
+              assertThat(status().getMessage()).contains("dryRun: 20 stale reservations");
+              assertThat(status().getIpam().getStale()).isEqualTo(20);
+            });
+    assertThat(reservations()).isEqualTo(40);
+    assertThat(cachedContainers()).hasSize(40);
+
+    cniNodes.put(node.name, List.of(spec(5, false)));
+    await().atMost(CONVERGE).until(() -> reservations() == 20);
+    assertThat(cachedContainers()).isEqualTo(liveContainers());
+    await()
+        .atMost(CONVERGE)
+        .ignoreExceptions()
+        .untilAsserted(() -> assertThat(status().getIpam().getReclaimed()).isEqualTo(20));
+    for (int i = 0; i < 20; i++) {
+      assertThat(namespaces.get(i).execResult("ip", "link", "show", "eth0").ok()).isTrue();
+    }
+
+    // A later pass finds nothing more to do.
+    Thread.sleep(8000);
+    assertThat(reservations()).isEqualTo(20);
+    assertThat(count("event=stale-released")).isEqualTo(20);
+    System.out.printf(
+        "stale-cleanup: live=20 stale=20 released=%d%n", count("event=stale-released"));
+  }
+
+  @Test
+  void nothingIsReleasedWhenTheNetnsDirectoryCannotBeRead() throws Exception {
+    Path missing = node.root.resolve("no-netns-here");
+    attach(spec(0, false), missing, 2, 2);
+    await()
+        .atMost(CONVERGE)
+        .ignoreExceptions()
+        .untilAsserted(() -> assertThat(status().getMessage()).contains("cannot be read"));
+    Thread.sleep(5000);
+    assertThat(reservations()).isEqualTo(4);
+    assertThat(cachedContainers()).hasSize(4);
+  }
+
+  @Test
+  void passThatWouldReleaseEightyPercentTripsTheBrake() throws Exception {
+    attach(spec(0, false), Path.of("/var/run/netns"), 2, 8);
+    await()
+        .atMost(CONVERGE)
+        .ignoreExceptions()
+        .untilAsserted(() -> assertThat(status().getMessage()).contains("brake: 8 of 10"));
+    Thread.sleep(3000);
+    assertThat(reservations()).isEqualTo(10);
+    assertThat(cachedContainers()).hasSize(10);
+    assertThat(agent.log()).contains("event=cleanup-braked");
+  }
+}
