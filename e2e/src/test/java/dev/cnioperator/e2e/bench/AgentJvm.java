@@ -1,0 +1,140 @@
+package dev.cnioperator.e2e.bench;
+
+import dev.cnioperator.agent.HostPaths;
+import dev.cnioperator.testkit.ToolPaths;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The node agent's jar started as its own JVM with chosen JVM options, as the DaemonSet starts it
+ * with the chart's {@code JAVA_TOOL_OPTIONS}. (The e2e harness's ProductProcess fixes its JVM
+ * options; a footprint benchmark has to vary them.)
+ */
+final class AgentJvm implements AutoCloseable {
+  private final Process process;
+  private final long startNanos;
+
+  private AgentJvm(Process process, long startNanos) {
+    this.process = process;
+    this.startNanos = startNanos;
+  }
+
+  static AgentJvm start(
+      List<String> jvmOptions, String nodeName, Path kubeconfig, HostPaths paths, Path log) {
+    List<String> cmd = java(jvmOptions);
+    cmd.addAll(
+        List.of(
+            "-jar",
+            agentJar().toString(),
+            "run",
+            "--node-name",
+            nodeName,
+            "--kubeconfig",
+            kubeconfig.toString(),
+            "--listen",
+            "127.0.0.1:0"));
+    for (Map.Entry<String, String> flag : paths.asFlags().entrySet()) {
+      cmd.add(flag.getKey());
+      cmd.add(flag.getValue());
+    }
+    return spawn(cmd, log);
+  }
+
+  /** {@link StartFloor} from the agent's jar with the same JVM options. */
+  static AgentJvm startFloor(
+      List<String> jvmOptions, String nodeName, Path kubeconfig, Path confDir, Path log) {
+    List<String> cmd = java(jvmOptions);
+    cmd.addAll(
+        List.of(
+            "-cp",
+            agentJar() + ":" + benchClasses(),
+            StartFloor.class.getName(),
+            kubeconfig.toString(),
+            nodeName,
+            confDir.toString()));
+    return spawn(cmd, log);
+  }
+
+  /** Where this benchmark's own classes were loaded from. */
+  private static String benchClasses() {
+    try {
+      return Path.of(StartFloor.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+          .toString();
+    } catch (java.net.URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static Path agentJar() {
+    return ToolPaths.repoRoot().resolve("node-agent/target/cni-node-agent.jar");
+  }
+
+  private static List<String> java(List<String> jvmOptions) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(ProcessHandle.current().info().command().orElse("java"));
+    cmd.addAll(jvmOptions);
+    return cmd;
+  }
+
+  private static AgentJvm spawn(List<String> cmd, Path log) {
+    try {
+      Files.createDirectories(log.getParent());
+      ProcessBuilder pb =
+          new ProcessBuilder(cmd)
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+      long t0 = System.nanoTime();
+      return new AgentJvm(pb.start(), t0);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** When {@code start} began to spawn the process, in System.nanoTime() terms. */
+  long startNanos() {
+    return startNanos;
+  }
+
+  boolean isAlive() {
+    return process.isAlive();
+  }
+
+  /** Resident set size in MiB, from the kernel's VmRSS of the process. */
+  double rssMib() {
+    return statusKib("VmRSS:") / 1024.0;
+  }
+
+  private long statusKib(String field) {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/" + process.pid() + "/status"))) {
+        if (line.startsWith(field)) {
+          return Long.parseLong(line.replaceAll("\\D+", ""));
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("agent pid " + process.pid() + " is gone", e);
+    }
+    throw new IllegalStateException(field + " missing for pid " + process.pid());
+  }
+
+  /** SIGTERM (the agent's shutdown hook runs, so a class archive is dumped), then SIGKILL. */
+  @Override
+  public void close() {
+    process.destroy();
+    try {
+      if (!process.waitFor(20, TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+        process.waitFor(10, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      process.destroyForcibly();
+    }
+  }
+}

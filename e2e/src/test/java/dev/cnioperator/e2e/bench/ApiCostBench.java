@@ -1,0 +1,109 @@
+package dev.cnioperator.e2e.bench;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Steady-state API cost: requests the API server serves while N agents and the operator sit idle
+ * with a converged network, from the API server's own {@code apiserver_request_total}. The
+ * reference is a window of the same length right after, with the agents and the operator stopped:
+ * what the control plane does alone (kube-controller-manager, the API server's own leases). The
+ * product's cost is the difference.
+ *
+ * <p>{@code e2e/bin/bench apicost [N] [window seconds]} (defaults: 100 nodes, 300 s)
+ */
+public final class ApiCostBench {
+  private static final Duration SETTLE = Duration.ofSeconds(30);
+
+  public static void main(String[] args) throws Exception {
+    System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+    int n = args.length > 0 ? Integer.parseInt(args[0]) : 100;
+    Duration window = Duration.ofSeconds(args.length > 1 ? Long.parseLong(args[1]) : 300);
+    ApiRequestCounts product;
+    ApiRequestCounts alone;
+    try (BenchCluster cluster = BenchCluster.start("apicost")) {
+      String group = "cost" + n;
+      BenchNetwork net = new BenchNetwork("cost" + n, group, 0);
+      try (InProcessAgents agents = InProcessAgents.start(cluster, group, n)) {
+        cluster.apply(net.yaml());
+        ConflistWait.until(agents.confDirs(), net.fileName(), net.marker(), Duration.ofMinutes(3));
+        cluster
+            .controlPlane()
+            .kubectl("wait", "--for=condition=Ready", "cninetwork/" + net.name(), "--timeout=180s")
+            .orThrow("kubectl wait Ready");
+        Thread.sleep(SETTLE.toMillis());
+        System.out.printf(Locale.ROOT, "converged; idle window of %s with the product%n", window);
+        product = window(cluster, window);
+        cluster.operator().stop();
+      }
+      Thread.sleep(SETTLE.toMillis());
+      System.out.printf(Locale.ROOT, "idle window of %s with the control plane alone%n", window);
+      alone = window(cluster, window);
+    }
+    report(n, window, product, alone);
+    System.exit(0);
+  }
+
+  private static ApiRequestCounts window(BenchCluster cluster, Duration window)
+      throws InterruptedException {
+    ApiRequestCounts before = ApiRequestCounts.scrape(cluster.controlPlane().client());
+    Thread.sleep(window.toMillis());
+    return ApiRequestCounts.scrape(cluster.controlPlane().client()).minus(before);
+  }
+
+  private static void report(
+      int n, Duration window, ApiRequestCounts product, ApiRequestCounts alone) {
+    double perNodeHour = 3600.0 / window.toSeconds() / n;
+    BenchReport report =
+        new BenchReport(
+            "apicost",
+            "Steady-state API cost: " + n + " idle agents + the operator, per node per hour");
+    BenchReport.Table table =
+        report.table(
+            "verb resource",
+            "with product (window)",
+            "control plane alone (window)",
+            "product's share per node per hour",
+            "write?");
+    Set<String> keys = new TreeSet<>(product.byVerbAndResource().keySet());
+    keys.addAll(alone.byVerbAndResource().keySet());
+    double reads = 0;
+    double writes = 0;
+    for (String k : keys) {
+      double share = (product.get(k) - alone.get(k)) * perNodeHour;
+      if (ApiRequestCounts.isWrite(k)) {
+        writes += Math.max(0, share);
+      } else {
+        reads += Math.max(0, share);
+      }
+      table.row(
+          "`" + k + "`",
+          fmt(product.get(k)),
+          fmt(alone.get(k)),
+          String.format(Locale.ROOT, "%.2f", share),
+          ApiRequestCounts.isWrite(k) ? "write" : "read");
+    }
+    table.end();
+    report.note(
+        String.format(
+            Locale.ROOT,
+            "Windows of %d s each, after %d s of settling. Product's share = (with − alone) ×"
+                + " 3600 / window / %d nodes. **Reads: %.1f per node per hour; writes: %.1f per"
+                + " node per hour** (target: no writes — %s). WATCH counts watch requests opened"
+                + " (informers re-open theirs when the server ends them, every 5–10 min), not"
+                + " events.",
+            window.toSeconds(),
+            SETTLE.toSeconds(),
+            n,
+            reads,
+            writes,
+            writes == 0 ? "met" : "**missed**"));
+    report.write();
+  }
+
+  private static String fmt(double v) {
+    return String.format(Locale.ROOT, "%.0f", v);
+  }
+}

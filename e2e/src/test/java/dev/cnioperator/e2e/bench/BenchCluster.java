@@ -1,0 +1,115 @@
+package dev.cnioperator.e2e.bench;
+
+import dev.cnioperator.e2e.LocalProduct;
+import dev.cnioperator.e2e.ProductProcess;
+import dev.cnioperator.testkit.LocalControlPlane;
+import dev.cnioperator.testkit.ToolPaths;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * The product a benchmark measures: a private local control plane, the chart installed with helm,
+ * and the operator running as a process with the chart's ServiceAccount. Benchmark nodes carry the
+ * label {@value #GROUP_LABEL} so that each benchmark's network selects exactly its own nodes.
+ */
+public final class BenchCluster implements AutoCloseable {
+  public static final String GROUP_LABEL = "bench.cnioperator.dev/group";
+
+  private final LocalControlPlane controlPlane;
+  private final LocalProduct product;
+  private final Path workDir;
+  private ProductProcess operator;
+  private boolean closed;
+
+  private BenchCluster(LocalControlPlane controlPlane, LocalProduct product, Path workDir) {
+    this.controlPlane = controlPlane;
+    this.product = product;
+    this.workDir = workDir;
+  }
+
+  /** Starts the control plane, installs the chart and starts the operator. */
+  public static BenchCluster start(String name) {
+    Path work = ToolPaths.repoRoot().resolve("e2e/target/bench/work/" + name);
+    deleteTree(work);
+    LocalControlPlane cp = LocalControlPlane.start();
+    try {
+      LocalProduct product = LocalProduct.install(cp, work);
+      BenchCluster cluster = new BenchCluster(cp, product, work);
+      cluster.operator = product.startOperator(name + "-operator");
+      // Ctrl-C or a kill must not leave etcd, the API server and the operator running.
+      Runtime.getRuntime().addShutdownHook(new Thread(cluster::close, "bench-cluster-stop"));
+      return cluster;
+    } catch (RuntimeException e) {
+      cp.close();
+      throw e;
+    }
+  }
+
+  public LocalControlPlane controlPlane() {
+    return controlPlane;
+  }
+
+  public LocalProduct product() {
+    return product;
+  }
+
+  public ProductProcess operator() {
+    return operator;
+  }
+
+  public Path workDir() {
+    return workDir;
+  }
+
+  /** A Node object in benchmark group {@code group}. */
+  public void createNode(String name, String group) {
+    product.createNode(name, Map.of(GROUP_LABEL, group, "kubernetes.io/os", "linux"));
+  }
+
+  /**
+   * A kubeconfig in {@code root} with a token of the chart's agent ServiceAccount bound to a Pod on
+   * {@code node}, as the DaemonSet's pod there would have.
+   */
+  public Path agentKubeconfig(String node, Path root) {
+    try {
+      Files.createDirectories(root);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return controlPlane.writeKubeconfigForToken(
+        product.agentToken(node), root.resolve("agent.kubeconfig"));
+  }
+
+  /** {@code kubectl apply -f -} of {@code yaml}; throws when kubectl fails. */
+  public void apply(String yaml) {
+    controlPlane.kubectlWithInput(yaml, "apply", "-f", "-").orThrow("kubectl apply");
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    product.close();
+    controlPlane.close();
+  }
+
+  static void deleteTree(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(dir)) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,50 @@
+package dev.cnioperator.e2e.bench;
+
+/**
+ * The CniNetwork the benchmarks apply: a bridge with host-local addresses (the shape of most pod
+ * networks), selecting the nodes of one benchmark group. Every revision has its own subnet in
+ * 10.220.0.0/16, so a conflist on disk tells which revision it is.
+ */
+public record BenchNetwork(String name, String group, int revision) {
+
+  public String fileName() {
+    return "50-" + name + ".conflist";
+  }
+
+  /** Text only this revision's conflist contains. */
+  public String marker() {
+    return "\"10.220." + (revision % 250) + ".0/24\"";
+  }
+
+  public BenchNetwork next() {
+    return new BenchNetwork(name, group, revision + 1);
+  }
+
+  public String yaml() {
+    return """
+        apiVersion: cnioperator.dev/v1alpha1
+        kind: CniNetwork
+        metadata:
+          name: %s
+        spec:
+          cniVersion: "1.0.0"
+          priority: 50
+          nodeSelector:
+            matchLabels:
+              %s: %s
+          plugins:
+            - type: bridge
+              bridge: cbench0
+              isGateway: true
+              ipam:
+                type: host-local
+                ranges:
+                  - - subnet: 10.220.%d.0/24
+          check:
+            enabled: false
+          ipamCleanup:
+            enabled: false
+        """
+        .formatted(name, BenchCluster.GROUP_LABEL, group, revision % 250);
+  }
+}

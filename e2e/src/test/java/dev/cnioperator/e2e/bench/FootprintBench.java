@@ -1,0 +1,192 @@
+package dev.cnioperator.e2e.bench;
+
+import dev.cnioperator.agent.HostPaths;
+import dev.cnioperator.api.v1alpha1.CniNode;
+import dev.cnioperator.testkit.ToolPaths;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Agent footprint: for each set of JVM options, the time from spawning the agent's JVM to its first
+ * conflist on disk (a fresh node: binaries installed, then the conflist written) and its resident
+ * memory once idle after converging. The reference for start-up is the same JVM printing its
+ * version: what any Java agent pays before running a line of its own.
+ *
+ * <p>{@code e2e/bin/bench footprint [runs]}
+ */
+public final class FootprintBench {
+  private static final String NODE = "footprint-node";
+  private static final Duration IDLE = Duration.ofSeconds(8);
+  private static final List<String> CHART =
+      List.of(
+          "-XX:+UseSerialGC",
+          "-Xss256k",
+          "-XX:MaxRAMPercentage=50",
+          "-XX:TieredStopAtLevel=1",
+          "-XX:ReservedCodeCacheSize=32m",
+          "-XX:MaxMetaspaceSize=80m",
+          "-Xshare:auto");
+
+  /** The chart's memory limit, so that percentages of RAM mean what they mean in the pod. */
+  private static final String POD_LIMIT = "-XX:MaxRAM=192m";
+
+  private record Variant(String name, List<String> options) {}
+
+  public static void main(String[] args) throws Exception {
+    int runs = args.length > 0 ? Integer.parseInt(args[0]) : 5;
+    try (BenchCluster cluster = BenchCluster.start("footprint")) {
+      new FootprintBench().run(cluster, runs);
+    }
+    System.exit(0);
+  }
+
+  private void run(BenchCluster cluster, int runs) throws Exception {
+    BenchNetwork net = new BenchNetwork("footprint-net", "footprint", 0);
+    cluster.createNode(NODE, net.group());
+    cluster.apply(net.yaml());
+    awaitSpec(cluster);
+    Path root = cluster.workDir().resolve("nodes/" + NODE);
+    Path kubeconfig = cluster.agentKubeconfig(NODE, root);
+    Path archive = cluster.workDir().resolve("agent-appcds.jsa");
+
+    List<Variant> variants = new ArrayList<>();
+    variants.add(new Variant("JVM defaults (G1, heap from host RAM)", List.of()));
+    variants.add(new Variant("-XX:+UseSerialGC", List.of("-XX:+UseSerialGC")));
+    variants.add(
+        new Variant(
+            "-XX:+UseSerialGC -XX:TieredStopAtLevel=1",
+            List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")));
+    variants.add(
+        new Variant(
+            "serial GC, -Xss256k, C1 only (-XX:TieredStopAtLevel=1)",
+            List.of("-XX:+UseSerialGC", "-Xss256k", "-XX:TieredStopAtLevel=1")));
+    variants.add(new Variant("chart values.yaml today, in a 192Mi pod", with(CHART, POD_LIMIT)));
+    variants.add(new Variant("chart + -Xmx48m", with(CHART, POD_LIMIT, "-Xmx48m")));
+    List<String> cds = with(CHART, POD_LIMIT, "-Xmx48m");
+    variants.add(
+        new Variant(
+            "chart + -Xmx48m + AppCDS (-XX:SharedArchiveFile)",
+            with(cds, "-XX:SharedArchiveFile=" + archive)));
+
+    // The AppCDS archive comes from a training run of the agent itself, as an image build would
+    // make it: start, converge, SIGTERM (the archive is written at exit).
+    Files.deleteIfExists(archive);
+    measure(cluster, root, kubeconfig, with(cds, "-XX:ArchiveClassesAtExit=" + archive), net);
+    if (!Files.exists(archive)) {
+      throw new IllegalStateException("the training run wrote no class archive " + archive);
+    }
+
+    BenchReport report = new BenchReport("footprint", "Agent footprint (one agent, fresh node)");
+    BenchReport.Table table =
+        report.table(
+            "JVM options",
+            "start → first conflist, median",
+            "p99",
+            "floor (StartFloor), median",
+            "ratio",
+            "idle RSS median",
+            "idle RSS p99",
+            "targets met (< 1.5 s, < 80 MiB)?");
+    for (Variant v : variants) {
+      Samples start = new Samples();
+      Samples rss = new Samples();
+      Samples bare = new Samples();
+      for (int i = 0; i < runs; i++) {
+        bare.add(measureFloor(root, kubeconfig, v.options(), net));
+        double[] m = measure(cluster, root, kubeconfig, v.options(), net);
+        start.add(m[0]);
+        rss.add(m[1]);
+      }
+      System.out.printf(Locale.ROOT, "%s: start %s ms, rss %s MiB%n", v.name(), start, rss);
+      table.row(
+          v.name() + "<br>`" + String.join(" ", v.options()) + "`",
+          BenchReport.ms(start.median()),
+          BenchReport.ms(start.p99()),
+          BenchReport.ms(bare.median()),
+          BenchReport.ratio(start.median() / bare.median()),
+          mib(rss.median()),
+          mib(rss.p99()),
+          BenchReport.met(start.median() < 1500 && rss.median() < 80));
+    }
+    table.end();
+    report.note(
+        runs
+            + " runs per row; p99 is the largest run. Each run starts from an empty sandbox host"
+            + " root, so the agent copies bridge and host-local from its bundled plugins, runs"
+            + " VERSION on both and then writes the conflist; the CniNode already holds the"
+            + " network. Idle RSS is VmRSS "
+            + IDLE.toSeconds()
+            + " s after the conflist appeared (the agent has written its status by then).");
+    report.write();
+  }
+
+  /** One agent start on a fresh node: {start→conflist ms, idle RSS MiB}. */
+  private double[] measure(
+      BenchCluster cluster, Path root, Path kubeconfig, List<String> options, BenchNetwork net)
+      throws InterruptedException {
+    for (String dir : List.of("etc", "opt", "var")) {
+      BenchCluster.deleteTree(root.resolve(dir));
+    }
+    HostPaths paths = HostPaths.under(root, ToolPaths.pluginDir());
+    Path conflist = paths.confDir().resolve(net.fileName());
+    try (AgentJvm agent =
+        AgentJvm.start(options, NODE, kubeconfig, paths, root.resolve("agent.log"))) {
+      double startMillis = awaitFile(agent, conflist, root.resolve("agent.log"));
+      Thread.sleep(IDLE.toMillis());
+      return new double[] {startMillis, agent.rssMib()};
+    }
+  }
+
+  /** The start-up floor with the same JVM options: millis until its conflist is on disk. */
+  private static double measureFloor(
+      Path root, Path kubeconfig, List<String> options, BenchNetwork net)
+      throws InterruptedException {
+    Path confDir = root.resolve("floor/net.d");
+    BenchCluster.deleteTree(confDir);
+    try (AgentJvm floor =
+        AgentJvm.startFloor(options, NODE, kubeconfig, confDir, root.resolve("floor.log"))) {
+      return awaitFile(floor, confDir.resolve(net.fileName()), root.resolve("floor.log"));
+    }
+  }
+
+  /** Millis from {@code jvm}'s spawn until {@code file} exists. */
+  private static double awaitFile(AgentJvm jvm, Path file, Path log) throws InterruptedException {
+    long deadline = jvm.startNanos() + Duration.ofSeconds(60).toNanos();
+    while (!Files.exists(file)) {
+      if (System.nanoTime() > deadline || (!jvm.isAlive() && !Files.exists(file))) {
+        throw new IllegalStateException("no " + file + " within 60 s; see " + log);
+      }
+      Thread.sleep(1);
+    }
+    return (System.nanoTime() - jvm.startNanos()) / 1e6;
+  }
+
+  private static void awaitSpec(BenchCluster cluster) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (System.nanoTime() < deadline) {
+      CniNode node = cluster.product().client().resources(CniNode.class).withName(NODE).get();
+      if (node != null
+          && node.getSpec() != null
+          && node.getSpec().getNetworks() != null
+          && !node.getSpec().getNetworks().isEmpty()) {
+        return;
+      }
+      Thread.sleep(100);
+    }
+    throw new IllegalStateException("the operator wrote no CniNode spec for " + NODE);
+  }
+
+  private static List<String> with(List<String> base, String... more) {
+    List<String> all = new ArrayList<>(base);
+    all.addAll(List.of(more));
+    return all;
+  }
+
+  private static String mib(double v) {
+    return String.format(Locale.ROOT, "%.1f MiB", v);
+  }
+}

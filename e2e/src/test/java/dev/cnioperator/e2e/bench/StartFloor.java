@@ -1,0 +1,33 @@
+package dev.cnioperator.e2e.bench;
+
+import dev.cnioperator.api.v1alpha1.CniNode;
+import dev.cnioperator.api.v1alpha1.NodeNetwork;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+/**
+ * The floor of agent start-up: a JVM from the agent's own jar that reads its CniNode once with the
+ * same client and writes the first network's conflist atomically, then exits. No binaries, no
+ * manifest, no status, no health server. {@code StartFloor <kubeconfig> <node> <confDir>}.
+ */
+public final class StartFloor {
+  private StartFloor() {}
+
+  public static void main(String[] args) throws Exception {
+    Path confDir = Path.of(args[2]);
+    Config config = Config.fromKubeconfig(Files.readString(Path.of(args[0])));
+    try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
+      CniNode node = client.resources(CniNode.class).withName(args[1]).get();
+      NodeNetwork first = node.getSpec().getNetworks().get(0);
+      Files.createDirectories(confDir);
+      Path tmp =
+          Files.writeString(confDir.resolve(".tmp-" + first.getFileName()), first.getContent());
+      Files.move(tmp, confDir.resolve(first.getFileName()), StandardCopyOption.ATOMIC_MOVE);
+    }
+    System.exit(0);
+  }
+}
