@@ -164,10 +164,11 @@ class CniNetworkLifecycleIT {
   }
 
   @Test
-  void theNewerOfTwoClashingNetworksGetsConflictNamingTheOlder() throws InterruptedException {
+  void theNewerOfTwoClashingNetworksGetsConflictNamingTheOlder() {
     String a = cluster.node("clash");
-    String older = "clash-old-" + cluster.pool;
-    String newer = "clash-new-" + cluster.pool;
+    // Named so that the older also wins the tie-break when both get the same creation second.
+    String older = "clash-a-old-" + cluster.pool;
+    String newer = "clash-b-new-" + cluster.pool;
     cluster
         .apply(
             older,
@@ -177,7 +178,6 @@ class CniNetworkLifecycleIT {
                 + cluster.bridgeSpec("ct-cl0", "10.200.5.0/24"))
         .orThrow("apply older");
     await().atMost(ClusterFixture.WAIT).until(() -> cluster.networksOn(a).contains(older));
-    Thread.sleep(1100); // creationTimestamp has one-second resolution
 
     cluster
         .apply(

@@ -36,8 +36,9 @@ class OperatorRestartIT {
     String b = cluster.node("rst");
     String ready = "rst-ready-" + cluster.pool;
     String refused = "rst-refused-" + cluster.pool;
-    String older = "rst-older-" + cluster.pool;
-    String clashing = "rst-clash-" + cluster.pool;
+    // Named so that the older also wins the tie-break when both get the same creation second.
+    String older = "rst-a-older-" + cluster.pool;
+    String clashing = "rst-b-clash-" + cluster.pool;
     cluster.apply(ready, cluster.bridgeSpec("ct-rst0", "10.200.8.0/24")).orThrow("apply");
     cluster
         .apply(refused, cluster.bridgeSpec("ct-rst1", "10.200.9.0/24") + "    cni.dev/x: 1\n")
