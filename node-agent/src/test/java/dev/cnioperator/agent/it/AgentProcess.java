@@ -17,6 +17,19 @@ import java.util.regex.Pattern;
  */
 final class AgentProcess implements AutoCloseable {
   static final Path JAR = Path.of("target/cni-node-agent.jar").toAbsolutePath();
+
+  /** What the DaemonSet runs the agent with: a small heap, one GC thread, C1 only. */
+  static final List<String> JVM_FLAGS =
+      List.of(
+          "-XX:+UseSerialGC",
+          "-Xss512k",
+          "-XX:TieredStopAtLevel=1",
+          "-Xms8m",
+          "-Xmx48m",
+          "-XX:MinHeapFreeRatio=10",
+          "-XX:MaxHeapFreeRatio=30",
+          "-XX:ReservedCodeCacheSize=16m");
+
   private static final Pattern PORT = Pattern.compile("event=agent-listening .*port=(\\d+)");
 
   private final Process process;
@@ -38,7 +51,11 @@ final class AgentProcess implements AutoCloseable {
         "run ./mvnw -pl node-agent package first");
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.addAll(List.of("-XX:+UseSerialGC", "-Xss512k", "-XX:TieredStopAtLevel=1", "-Xmx64m"));
+    cmd.addAll(JVM_FLAGS);
+    String extra = System.getProperty("agent.extraJvmArgs", "");
+    if (!extra.isBlank()) {
+      cmd.addAll(List.of(extra.trim().split("\\s+")));
+    }
     cmd.addAll(List.of("-jar", JAR.toString(), "run", "--node-name", node));
     cmd.addAll(List.of("--kubeconfig", kubeconfig.toString()));
     cmd.addAll(List.of("--listen", "127.0.0.1:0", "--resync-seconds", "2"));
