@@ -50,6 +50,9 @@ public final class CriRuntimeClient implements AutoCloseable {
   /** As the kubelet allows: a node with many sandboxes makes a large ListPodSandbox response. */
   private static final int MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
+  /** How often a reconnect after a failure looks at the channel again. */
+  private static final Duration STATE_POLL = Duration.ofMillis(50);
+
   private final RuntimeSocket socket;
   private final Duration timeout;
   private final EventLoopGroup eventLoop;
@@ -219,13 +222,22 @@ public final class CriRuntimeClient implements AutoCloseable {
       return;
     }
     socket.probe(rpc);
-    CountDownLatch changed = new CountDownLatch(1);
-    channel.notifyWhenStateChanged(ConnectivityState.TRANSIENT_FAILURE, changed::countDown);
-    channel.resetConnectBackoff();
-    try {
-      changed.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    long deadline = System.nanoTime() + timeout.toNanos();
+    ConnectivityState state;
+    while ((state = channel.getState(true)) != ConnectivityState.READY
+        && System.nanoTime() < deadline) {
+      if (state == ConnectivityState.TRANSIENT_FAILURE) {
+        // Also a try that failed just before the runtime was listening again: try once more now.
+        channel.resetConnectBackoff();
+      }
+      CountDownLatch changed = new CountDownLatch(1);
+      channel.notifyWhenStateChanged(state, changed::countDown);
+      try {
+        changed.await(STATE_POLL.toNanos(), TimeUnit.NANOSECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
     }
   }
 
