@@ -25,6 +25,9 @@ public final class NetworkRenderer {
 
   private static final int DEFAULT_PRIORITY = 50;
 
+  /** Linux NAME_MAX. */
+  private static final int MAX_FILE_NAME_BYTES = 255;
+
   /** Validates and renders {@code network}'s current spec. */
   public Rendering render(CniNetwork network) {
     CniNetworkSpec spec = network.getSpec();
@@ -41,12 +44,24 @@ public final class NetworkRenderer {
     }
     NetworkConfigList list = NetworkConfigList.fromJson(conflist);
     int priority = spec.getPriority() == null ? DEFAULT_PRIORITY : spec.getPriority();
+    String fileName = String.format("%02d-%s.conflist", priority, list.name());
+    if (fileName.getBytes(StandardCharsets.UTF_8).length > MAX_FILE_NAME_BYTES) {
+      return new Rendering.Refused(
+          REASON_INVALID_CONFIG,
+          List.of(
+              new ConfigProblem(
+                  spec.getNetworkName() == null ? "metadata.name" : "spec.networkName",
+                  "file-name-length",
+                  "the file name \""
+                      + fileName
+                      + "\" would be longer than 255 bytes; use a shorter spec.networkName")));
+    }
     RenderedConfig rendered =
         new RenderedConfig()
             .withNetworkName(list.name())
             .withCniVersion(SpecVersion.of(list.cniVersion()))
             .withNodeSelector(spec.getNodeSelector())
-            .withFileName(String.format("%02d-%s.conflist", priority, list.name()))
+            .withFileName(fileName)
             .withSha256(list.sha256())
             .withContent(new String(list.render(), StandardCharsets.UTF_8))
             .withGeneration(network.getMetadata().getGeneration());

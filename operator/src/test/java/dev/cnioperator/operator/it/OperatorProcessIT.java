@@ -104,6 +104,8 @@ class OperatorProcessIT {
     cluster.awaitCondition(one, "Accepted", "True");
     assertThat(body(leader, "/metrics")).contains("operator_sdk");
     assertThat(status(leader, "/readyz")).isEqualTo(200);
+    // A standby must be ready too, or a rolling update would wait forever for the new pod.
+    assertThat(status(standby, "/readyz")).isEqualTo(200);
 
     leader.process().destroyForcibly().waitFor();
 

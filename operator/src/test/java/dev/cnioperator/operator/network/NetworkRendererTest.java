@@ -52,6 +52,16 @@ class NetworkRendererTest {
   }
 
   @Test
+  void aNameTooLongForAFileIsRefusedNamingTheField() {
+    CniNetwork n = network("x".repeat(250), "{\"type\":\"bridge\"}");
+
+    Rendering.Refused refused = (Rendering.Refused) renderer.render(n);
+
+    assertThat(refused.problems()).extracting(ConfigProblem::path).containsExactly("metadata.name");
+    assertThat(refused.message()).contains("longer than 255 bytes");
+  }
+
+  @Test
   void problemsAreNamedByTheirCniNetworkField() {
     CniNetwork n = network("bad", "{\"type\":\"bridge\",\"cni.dev/x\":1}");
     n.getSpec().setDisableGC(true);
