@@ -13,6 +13,7 @@ import io.grpc.ConnectivityState;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.NettyChannelBuilder;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollDomainSocketChannel;
@@ -71,6 +72,9 @@ public final class CriRuntimeClient implements AutoCloseable {
             // A unix socket path is no valid HTTP/2 authority; the runtime ignores it anyway.
             .overrideAuthority("localhost")
             .directExecutor()
+            // gRPC asks every transport for TCP keepalive; a unix socket has none, and netty would
+            // log a warning at each connect.
+            .withOption(ChannelOption.SO_KEEPALIVE, null)
             .maxInboundMessageSize(MAX_MESSAGE_BYTES)
             .build();
   }
