@@ -12,6 +12,7 @@ import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
 import dev.cnioperator.e2e.PodAttachments.PodAttachment;
 import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.Commands;
+import dev.cnioperator.testkit.HostLocalStore;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.Prerequisites;
 import dev.cnioperator.testkit.TestNames;
@@ -26,7 +27,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -229,7 +229,7 @@ class ProductE2E {
       PodAttachment live = pods.addWithLibrary(name + "-live", file);
       pods.addWithLibrary(name + "-live2", file);
       PodAttachment gone = pods.addWithLibrary(name + "-gone", file);
-      assertThat(reservedIps(reservations)).hasSize(3);
+      assertThat(HostLocalStore.reservedIps(reservations)).hasSize(3);
 
       pods.vanishWithoutDel(gone);
 
@@ -238,7 +238,7 @@ class ProductE2E {
           .ignoreExceptions()
           .untilAsserted(
               () -> {
-                assertThat(reservedIps(reservations)).hasSize(2);
+                assertThat(HostLocalStore.reservedIps(reservations)).hasSize(2);
                 NodeNetworkStatus s = nodeStatus(nodeB.name(), name).orElseThrow();
                 assertThat(s.getIpam().getReclaimed()).isEqualTo(1);
               });
@@ -427,17 +427,5 @@ class ProductE2E {
         .map(CniNode::getStatus)
         .map(CniNodeStatus::getNetworks)
         .flatMap(l -> l.stream().filter(s -> network.equals(s.getName())).findFirst());
-  }
-
-  private static List<String> reservedIps(Path dir) throws IOException {
-    if (!Files.isDirectory(dir)) {
-      return List.of();
-    }
-    try (Stream<Path> files = Files.list(dir)) {
-      return files
-          .map(p -> p.getFileName().toString())
-          .filter(n -> n.matches("\\d+\\.\\d+\\.\\d+\\.\\d+"))
-          .toList();
-    }
   }
 }

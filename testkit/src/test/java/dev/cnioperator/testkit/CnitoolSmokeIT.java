@@ -86,13 +86,13 @@ class CnitoolSmokeIT {
     String addresses = netns.exec("ip", "-4", "-o", "addr", "show", "dev", "eth0");
     assertThat(addresses).contains("10.200.7.");
     Path reservations = ipamDir.resolve(network);
-    assertThat(reservationFiles(reservations)).hasSize(1);
+    assertThat(HostLocalStore.reservedIps(reservations)).hasSize(1);
 
     cnitool("check").orThrow("cnitool check");
 
     cnitool("del").orThrow("cnitool del");
     assertThat(netns.execResult("ip", "link", "show", "eth0").ok()).isFalse();
-    assertThat(reservationFiles(reservations)).isEmpty();
+    assertThat(HostLocalStore.reservedIps(reservations)).isEmpty();
   }
 
   private CommandResult cnitool(String verb) {
@@ -103,18 +103,5 @@ class CnitoolSmokeIT {
             "CNI_PATH", ToolPaths.pluginDir().toString()),
         null,
         Duration.ofMinutes(1));
-  }
-
-  /** host-local keeps one file per reserved IP, named by the address, next to its bookkeeping. */
-  private static List<String> reservationFiles(Path dir) throws IOException {
-    if (!Files.isDirectory(dir)) {
-      return List.of();
-    }
-    try (Stream<Path> files = Files.list(dir)) {
-      return files
-          .map(p -> p.getFileName().toString())
-          .filter(n -> n.matches("\\d+\\.\\d+\\.\\d+\\.\\d+"))
-          .toList();
-    }
   }
 }
