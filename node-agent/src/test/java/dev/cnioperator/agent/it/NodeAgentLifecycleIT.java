@@ -152,6 +152,14 @@ class NodeAgentLifecycleIT {
     Files.delete(a.conflist(n1.getFileName()));
     await().atMost(CONVERGE).until(() -> content(a, n1).equals(n1.getContent()));
     assertThat(agentA.log()).contains("reason=RESTORE_CHANGED").contains("reason=RESTORE_REMOVED");
+
+    // A graceful stop (SIGTERM) leaves the node exactly as it is.
+    Thread.sleep(1000);
+    Map<String, String> before = a.snapshot();
+    agentA.close();
+    assertThat(agentA.log()).contains("event=agent-stopped");
+    assertThat(a.snapshot()).isEqualTo(before);
+    assertThat(a.conflist(n1.getFileName())).exists();
   }
 
   private void awaitApplied(SimulatedNode node, NodeNetwork... networks) {

@@ -1,0 +1,86 @@
+package dev.cnioperator.agent.status;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cnioperator.agent.NodeSync;
+import dev.cnioperator.agent.conflist.NetworkOutcome;
+import dev.cnioperator.agent.conflist.NetworkOutcome.State;
+import dev.cnioperator.agent.plugin.BinaryAction.Owner;
+import dev.cnioperator.agent.plugin.PluginOutcome;
+import dev.cnioperator.api.v1alpha1.AttachmentSummary;
+import dev.cnioperator.api.v1alpha1.CniNodeStatus;
+import dev.cnioperator.api.v1alpha1.FailingAttachment;
+import dev.cnioperator.api.v1alpha1.NetworkState;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class NodeStatusBuilderTest {
+  private static final NodeSync.Result PASS =
+      new NodeSync.Result(
+          List.of(
+              new NetworkOutcome("b", "60-b.conflist", State.Applied, "bb", "", false),
+              new NetworkOutcome("a", "50-a.conflist", State.Conflict, null, "in the way", false)),
+          List.of(
+              new PluginOutcome("host-local", "22", Owner.external, List.of("1.0.0"), null),
+              new PluginOutcome("bridge", "11", Owner.agent, List.of("1.0.0"), null),
+              new PluginOutcome("macvlan", null, null, List.of(), "missing")),
+          List.of("old"),
+          "a");
+
+  private static NodeStatusBuilder at(String instant) {
+    return new NodeStatusBuilder(Clock.fixed(Instant.parse(instant), ZoneOffset.UTC));
+  }
+
+  @Test
+  void sameInputsGiveAnEqualStatusSoNothingIsWrittenTwice() {
+    HealthBoard health = new HealthBoard();
+    CniNodeStatus first = at("2026-01-01T00:00:00Z").build(PASS, health, null, 3L);
+    CniNodeStatus second = at("2026-01-01T00:05:00Z").build(PASS, health, first, 3L);
+    assertThat(second).isEqualTo(first);
+  }
+
+  @Test
+  void networksAndPluginsAreSortedAndAbsentPluginsLeftOut() {
+    CniNodeStatus s = at("2026-01-01T00:00:00Z").build(PASS, new HealthBoard(), null, 3L);
+    assertThat(s.getNetworks()).extracting("name").containsExactly("a", "b", "old");
+    assertThat(s.getNetworks().get(2).getState()).isEqualTo(NetworkState.Removed);
+    assertThat(s.getPlugins()).extracting("name").containsExactly("bridge", "host-local");
+    assertThat(s.getPlugins().get(1).getOwner()).isEqualTo("external");
+    assertThat(s.getSummary().getNetworks()).isEqualTo("1/2");
+    assertThat(s.getDefaultNetwork()).isEqualTo("a");
+    assertThat(s.getObservedGeneration()).isEqualTo(3L);
+    assertThat(s.getConditions().get(0).getStatus()).isEqualTo("False");
+    assertThat(s.getConditions().get(0).getMessage()).contains("a (Conflict)");
+  }
+
+  @Test
+  void removedNetworksStayReportedUntilTheyComeBack() {
+    CniNodeStatus first = at("2026-01-01T00:00:00Z").build(PASS, new HealthBoard(), null, 3L);
+    NodeSync.Result later = new NodeSync.Result(PASS.networks(), PASS.plugins(), List.of(), "a");
+    assertThat(at("2026-01-01T00:01:00Z").build(later, new HealthBoard(), first, 3L).getNetworks())
+        .extracting("name")
+        .contains("old");
+  }
+
+  @Test
+  void healthIsMergedIntoItsNetworkAndCounted() {
+    HealthBoard health = new HealthBoard();
+    health.update(
+        "b",
+        h ->
+            h.withAttachments(
+                    new AttachmentSummary()
+                        .withTotal(3)
+                        .withHealthy(2)
+                        .withFailing(List.of(new FailingAttachment().withContainerId("c1"))),
+                    "2026-01-01T00:00:00Z")
+                .withCleanup(null, "brake: 8 of 10"));
+    CniNodeStatus s = at("2026-01-01T00:00:00Z").build(PASS, health, null, 1L);
+    assertThat(s.getNetworks().get(1).getAttachments().getHealthy()).isEqualTo(2);
+    assertThat(s.getNetworks().get(1).getMessage()).isEqualTo("brake: 8 of 10");
+    assertThat(s.getSummary().getFailingAttachments()).isEqualTo(1);
+  }
+}
