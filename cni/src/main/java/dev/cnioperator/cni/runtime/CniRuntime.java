@@ -220,6 +220,34 @@ public final class CniRuntime {
   }
 
   /**
+   * libcni's {@code ValidateNetworkList}, plus the delegated IPAM plugins: every binary the list
+   * names is on {@code CNI_PATH} and every plugin's VERSION lists the version the list runs with.
+   *
+   * @throws CniException INCOMPATIBLE_VERSION or PLUGIN_NOT_FOUND naming every problem found
+   */
+  public void validateNetworkList(NetworkConfigList list) {
+    CniVersion version = VersionSelection.select(list);
+    List<String> problems = new ArrayList<>();
+    int code = 0;
+    for (PluginConfig plugin : list.plugins()) {
+      try {
+        if (!getVersionInfo(plugin.type()).supports(version)) {
+          problems.add("plugin " + plugin.type() + " does not support version " + version);
+          code = code == 0 ? CniErrorCode.INCOMPATIBLE_VERSION.code() : code;
+        }
+        plugin.ipamType().ifPresent(invoker.locator()::find);
+      } catch (CniException e) {
+        problems.add(e.getMessage());
+        code = code == 0 ? e.code() : code;
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new CniException(
+          code, "network " + list.name() + " cannot run here", String.join("; ", problems));
+    }
+  }
+
+  /**
    * The cached ADD result of an attachment, converted to the list's version so plugins get {@code
    * prevResult} in the version of their configuration.
    */

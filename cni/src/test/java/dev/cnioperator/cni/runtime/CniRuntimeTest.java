@@ -222,4 +222,32 @@ class CniRuntimeTest {
         catchThrowableOfType(PluginException.class, () -> runtime.getVersionInfo("b"));
     assertThat(e.code()).isEqualTo(999);
   }
+
+  @Test
+  void validationNamesEveryPluginThatIsMissingOrTooOld() {
+    executor
+        .answer(
+            "a",
+            "VERSION",
+            "{\"cniVersion\":\"1.1.0\",\"supportedVersions\":[\"1.0.0\",\"1.1.0\"]}")
+        .answer(
+            "b",
+            "VERSION",
+            "{\"cniVersion\":\"1.0.0\",\"supportedVersions\":[\"0.4.0\",\"1.0.0\"]}");
+    runtime.validateNetworkList(list("1.0.0", "", "a", "b"));
+
+    String json =
+        "{\"cniVersion\":\"1.1.0\",\"name\":\"net1\",\"plugins\":[{\"type\":\"a\","
+            + "\"ipam\":{\"type\":\"nosuchipam\"}},{\"type\":\"b\"},{\"type\":\"nosuch\"}]}";
+    CniException e =
+        catchThrowableOfType(
+            CniException.class,
+            () ->
+                runtime.validateNetworkList(
+                    NetworkConfigList.parse(json.getBytes(StandardCharsets.UTF_8))));
+    assertThat(e.details())
+        .contains("nosuchipam")
+        .contains("plugin b does not support version 1.1.0")
+        .contains("\"nosuch\" not found");
+  }
 }
