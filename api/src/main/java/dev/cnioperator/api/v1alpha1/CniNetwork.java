@@ -1,5 +1,6 @@
 package dev.cnioperator.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Categories;
@@ -50,5 +51,20 @@ public class CniNetwork extends CustomResource<CniNetworkSpec, CniNetworkStatus>
   public String networkName() {
     String declared = getSpec() == null ? null : getSpec().getNetworkName();
     return declared != null ? declared : getMetadata().getName();
+  }
+
+  // Overridden only to describe the two fields in the CRD (kubectl explain).
+  @Override
+  @JsonPropertyDescription(
+      "What a cluster admin declares: one CNI network configuration list and the nodes that get it.")
+  public CniNetworkSpec getSpec() {
+    return super.getSpec();
+  }
+
+  @Override
+  @JsonPropertyDescription(
+      "What the operator observed: the accepted revision, how many selected nodes hold it, and the conditions Accepted, Ready and Degraded.")
+  public CniNetworkStatus getStatus() {
+    return super.getStatus();
   }
 }

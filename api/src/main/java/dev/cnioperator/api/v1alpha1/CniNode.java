@@ -1,5 +1,6 @@
 package dev.cnioperator.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Categories;
@@ -36,4 +37,19 @@ import io.fabric8.kubernetes.model.annotation.Version;
     name = "Age",
     jsonPath = PrinterColumns.AGE,
     type = AdditionalPrinterColumn.Type.DATE)
-public class CniNode extends CustomResource<CniNodeSpec, CniNodeStatus> {}
+public class CniNode extends CustomResource<CniNodeSpec, CniNodeStatus> {
+  // Overridden only to describe the two fields in the CRD (kubectl explain).
+  @Override
+  @JsonPropertyDescription(
+      "Exactly what this node must hold, written by the operator: configuration lists and plugin binaries.")
+  public CniNodeSpec getSpec() {
+    return super.getSpec();
+  }
+
+  @Override
+  @JsonPropertyDescription(
+      "What this node's agent reports: each network's state, attachments and IPAM reservations, and the plugins present.")
+  public CniNodeStatus getStatus() {
+    return super.getStatus();
+  }
+}

@@ -1,5 +1,6 @@
 package dev.cnioperator.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Categories;
@@ -25,4 +26,17 @@ import io.fabric8.kubernetes.model.annotation.Version;
     name = "Age",
     jsonPath = PrinterColumns.AGE,
     type = AdditionalPrinterColumn.Type.DATE)
-public class CniPlugin extends CustomResource<CniPluginSpec, CniPluginStatus> {}
+public class CniPlugin extends CustomResource<CniPluginSpec, CniPluginStatus> {
+  // Overridden only to describe the two fields in the CRD (kubectl explain).
+  @Override
+  @JsonPropertyDescription("A plugin binary to download onto nodes, verified by its sha256.")
+  public CniPluginSpec getSpec() {
+    return super.getSpec();
+  }
+
+  @Override
+  @JsonPropertyDescription("What the operator observed of this CniPlugin.")
+  public CniPluginStatus getStatus() {
+    return super.getStatus();
+  }
+}
