@@ -108,10 +108,15 @@ public final class LocalProduct implements AutoCloseable {
 
   /** Starts the operator as its chart ServiceAccount. */
   public ProductProcess startOperator(String identity) {
+    return startOperator(identity, ProcessOptions.DEFAULT);
+  }
+
+  /** As {@link #startOperator(String)}, run with {@code options}. */
+  public ProductProcess startOperator(String identity, ProcessOptions options) {
     String token = controlPlane.serviceAccountToken(NAMESPACE, OPERATOR_ACCOUNT, TOKEN_TTL);
     Path kubeconfig =
-        controlPlane.writeKubeconfigForToken(
-            token, dir(workDir.resolve("operator")).resolve(identity + ".kubeconfig"));
+        kubeconfig(
+            token, dir(workDir.resolve("operator")).resolve(identity + ".kubeconfig"), options);
     ProductProcess p =
         ProductProcess.start(
             "operator " + identity,
@@ -125,7 +130,8 @@ public final class LocalProduct implements AutoCloseable {
                 identity,
                 "--metrics-port",
                 Integer.toString(freePort())),
-            workDir.resolve("operator/" + identity + ".log"));
+            workDir.resolve("operator/" + identity + ".log"),
+            options);
     processes.add(p);
     return p;
   }
@@ -146,9 +152,14 @@ public final class LocalProduct implements AutoCloseable {
    * cnitool's attachments reads that one).
    */
   public SandboxNode startAgent(String nodeName, Path cacheDir) {
+    return startAgent(nodeName, cacheDir, ProcessOptions.DEFAULT);
+  }
+
+  /** As {@link #startAgent(String, Path)}, run with {@code options}. */
+  public SandboxNode startAgent(String nodeName, Path cacheDir, ProcessOptions options) {
     Path root = dir(workDir.resolve("nodes/" + nodeName));
     String token = agentToken(nodeName);
-    Path kubeconfig = controlPlane.writeKubeconfigForToken(token, root.resolve("agent.kubeconfig"));
+    Path kubeconfig = kubeconfig(token, root.resolve("agent.kubeconfig"), options);
     int port = freePort();
     SandboxNode layout = new SandboxNode(nodeName, root, cacheDir, port, null);
     ProductProcess agent =
@@ -175,9 +186,21 @@ public final class LocalProduct implements AutoCloseable {
                 ToolPaths.pluginDir().toString(),
                 "--listen",
                 "127.0.0.1:" + port),
-            root.resolve("agent.log"));
+            root.resolve("agent.log"),
+            options);
     processes.add(agent);
     return new SandboxNode(nodeName, root, cacheDir, port, agent);
+  }
+
+  /** A kubeconfig for {@code token}, naming the proxy of {@code options} when it has one. */
+  private Path kubeconfig(String token, Path file, ProcessOptions options) {
+    Path direct = controlPlane.writeKubeconfigForToken(token, file);
+    if (options.apiServer() == null) {
+      return direct;
+    }
+    return options
+        .apiServer()
+        .writeKubeconfig(direct, file.resolveSibling("proxied-" + file.getFileName()));
   }
 
   /** A token of the agent's ServiceAccount bound to a (never running) agent Pod on the node. */

@@ -13,26 +13,39 @@ public final class ProductProcess implements AutoCloseable {
   private final String name;
   private final List<String> command;
   private final Path log;
+  private final ProcessOptions options;
   private Process process;
 
-  private ProductProcess(String name, List<String> command, Path log) {
+  private ProductProcess(String name, List<String> command, Path log, ProcessOptions options) {
     this.name = name;
     this.command = List.copyOf(command);
     this.log = log;
+    this.options = options;
   }
 
   /** Starts {@code java -jar jar args...} with stdout and stderr appended to {@code log}. */
   public static ProductProcess start(String name, Path jar, List<String> args, Path log) {
+    return start(name, jar, args, log, ProcessOptions.DEFAULT);
+  }
+
+  /**
+   * As {@link #start(String, Path, List, Path)}, with {@code options}' JVM options, flags,
+   * environment, working directory and wrapping command ({@code apiServer} is the caller's job).
+   */
+  public static ProductProcess start(
+      String name, Path jar, List<String> args, Path log, ProcessOptions options) {
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException(
           jar + " is missing: build it first (./mvnw -DskipTests package)");
     }
-    List<String> cmd = new ArrayList<>();
+    List<String> cmd = new ArrayList<>(options.runUnder());
     cmd.add(ProcessHandle.current().info().command().orElse("java"));
     cmd.addAll(List.of("-XX:+UseSerialGC", "-Xss512k", "-XX:TieredStopAtLevel=1"));
+    cmd.addAll(options.jvmOptions());
     cmd.addAll(List.of("-jar", jar.toString()));
     cmd.addAll(args);
-    ProductProcess p = new ProductProcess(name, cmd, log);
+    cmd.addAll(options.args());
+    ProductProcess p = new ProductProcess(name, cmd, log, options);
     p.start();
     return p;
   }
@@ -41,11 +54,15 @@ public final class ProductProcess implements AutoCloseable {
   public synchronized void start() {
     try {
       Files.createDirectories(log.getParent());
-      process =
+      ProcessBuilder builder =
           new ProcessBuilder(command)
               .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-              .start();
+              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+      builder.environment().putAll(options.environment());
+      if (options.workingDir() != null) {
+        builder.directory(options.workingDir().toFile());
+      }
+      process = builder.start();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start " + name, e);
     }
