@@ -13,6 +13,7 @@ import io.grpc.ConnectivityState;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.NettyChannelBuilder;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.epoll.Epoll;
@@ -75,6 +76,9 @@ public final class CriRuntimeClient implements AutoCloseable {
             // gRPC asks every transport for TCP keepalive; a unix socket has none, and netty would
             // log a warning at each connect.
             .withOption(ChannelOption.SO_KEEPALIVE, null)
+            // A few small messages a minute: heap buffers, not a pool of direct-memory chunks
+            // (a pooled arena commits megabytes the agent's memory budget cannot spare).
+            .withOption(ChannelOption.ALLOCATOR, new UnpooledByteBufAllocator(false))
             .maxInboundMessageSize(MAX_MESSAGE_BYTES)
             .build();
   }

@@ -11,6 +11,8 @@ import java.time.Duration;
  * What the CRI client costs a process: resident memory, heap, threads and classes before the first
  * call and after a hundred rounds of Version, Status and ListPodSandbox against a real containerd.
  * A main in src/test, not a test: run it as root with the test classpath, optionally with a socket.
+ * With the system property {@code footprint.withFabric8=true} a fabric8 client (vert.x, netty) is
+ * made and used first, as in the node agent, so the figures are what the CRI client adds to it.
  */
 public final class CriClientFootprint {
   private CriClientFootprint() {}
@@ -28,7 +30,11 @@ public final class CriClientFootprint {
       socket = containerd.socket();
     }
     try {
+      if (Boolean.getBoolean("footprint.withFabric8")) {
+        useFabric8Client();
+      }
       Figures before = Figures.now();
+      nativeMemory("baseline");
       try (CriRuntimeClient client = CriRuntimeClient.connect(socket, Duration.ofSeconds(10))) {
         long firstRound = round(client);
         long t0 = System.nanoTime();
@@ -37,6 +43,7 @@ public final class CriClientFootprint {
         }
         long perRound = (System.nanoTime() - t0) / 99 / 1000;
         Figures after = Figures.now();
+        System.out.println(nativeMemory("summary.diff"));
         System.out.printf("cri-footprint before: %s%n", before);
         System.out.printf("cri-footprint after 100 rounds (client open): %s%n", after);
         System.out.printf(
@@ -53,6 +60,35 @@ public final class CriClientFootprint {
       if (containerd != null) {
         containerd.close();
       }
+    }
+  }
+
+  /**
+   * Runs a {@code VM.native_memory} diagnostic command; prints nothing useful unless the JVM runs
+   * with {@code -XX:NativeMemoryTracking=summary}.
+   */
+  private static String nativeMemory(String subcommand) throws Exception {
+    return (String)
+        ManagementFactory.getPlatformMBeanServer()
+            .invoke(
+                new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand"),
+                "vmNativeMemory",
+                new Object[] {new String[] {subcommand}},
+                new String[] {String[].class.getName()});
+  }
+
+  /** A request to a closed loopback port: enough to load and start vert.x and netty. */
+  private static void useFabric8Client() {
+    var config =
+        new io.fabric8.kubernetes.client.ConfigBuilder()
+            .withMasterUrl("https://127.0.0.1:1")
+            .withRequestRetryBackoffLimit(0)
+            .build();
+    try (var client =
+        new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(config).build()) {
+      client.namespaces().list();
+    } catch (RuntimeException expected) {
+      // nothing listens there
     }
   }
 
