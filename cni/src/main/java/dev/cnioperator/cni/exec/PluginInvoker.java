@@ -57,6 +57,11 @@ public final class PluginInvoker {
     if (!result.succeeded()) {
       throw failure(type, verb, result);
     }
+    if (result.stderr().length > 0) {
+      // libcni copies a successful plugin's stderr to its own; here it is a debug log line.
+      LOG.debug(
+          "event=plugin-stderr plugin={} verb={} stderr=\"{}\"", type, verb, result.stderrText());
+    }
     return result.stdout();
   }
 

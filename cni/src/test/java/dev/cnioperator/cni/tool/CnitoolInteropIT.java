@@ -121,6 +121,20 @@ class CnitoolInteropIT {
         .isEqualTo(new String(written, StandardCharsets.UTF_8));
   }
 
+  @Test
+  void aCnitoolAttachmentOnDebiansPluginsAtVersion100IsCheckedAndDeletedHere() {
+    host.writeConflist(host.conflist("1.0.0", host.bridgePlugin(), host.tuningPlugin()));
+    env.put("CNI_PATH", ToolPaths.debianPluginDir().toString());
+    cnitool("add").orThrow("cnitool add");
+    assertThat(host.reservations()).hasSize(1);
+
+    assertThat(cni("check")).as(err.toString()).isZero();
+    assertThat(cni("del")).as(err.toString()).isZero();
+
+    assertThat(cacheFile).doesNotExist();
+    assertThat(host.reservations()).isEmpty();
+  }
+
   private String containerId() {
     return CniTool.containerIdFor(host.netns.path().toString());
   }
