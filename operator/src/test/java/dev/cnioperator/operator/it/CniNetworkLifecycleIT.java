@@ -236,4 +236,39 @@ class CniNetworkLifecycleIT {
     assertThat(List.of(cluster.networksOn(withAgent), cluster.networksOn(withoutAgent)))
         .allMatch(List::isEmpty);
   }
+
+  @Test
+  void anAgentThatNeverReportsRemovalHoldsTheDeletionOnlyUntilTheTimeout() {
+    String silent = cluster.node("mute");
+    String name = "mute-" + cluster.pool;
+    cluster.apply(name, cluster.bridgeSpec("ct-mute0", "10.200.14.0/24")).orThrow("apply");
+    await().atMost(ClusterFixture.WAIT).until(() -> cluster.networksOn(silent).contains(name));
+    cluster.agentReportsApplied(silent);
+    cluster.awaitCondition(name, "Ready", "True");
+
+    long start = System.nanoTime();
+    cluster.client.resources(CniNetwork.class).withName(name).delete();
+
+    await()
+        .atMost(TestOperator.FINALIZER_TIMEOUT.plusSeconds(30))
+        .until(() -> cluster.network(name) == null);
+    Duration took = Duration.ofNanos(System.nanoTime() - start);
+    assertThat(took).isGreaterThanOrEqualTo(TestOperator.FINALIZER_TIMEOUT.minusSeconds(2));
+    assertThat(cluster.networksOn(silent)).isEmpty();
+    String events =
+        cluster
+            .controlPlane
+            .kubectl(
+                "get",
+                "events",
+                "-n",
+                "default",
+                "--field-selector",
+                "involvedObject.name=" + name,
+                "-o",
+                "custom-columns=REASON:.reason,MESSAGE:.message")
+            .orThrow("get events")
+            .stdout();
+    assertThat(events).contains("RemovalTimedOut").contains(silent);
+  }
 }

@@ -69,6 +69,15 @@ class ExampleNetworksIT {
               "wait", "--for=condition=Ready", "cninetwork/" + name, "--timeout=2m");
       assertThat(wait.exitCode()).as(name + ": " + wait.stderr()).isZero();
     }
+    // What a person sees; printed for the docs and the issue note.
+    for (String[] view :
+        List.of(
+            new String[] {"get", "cninetworks"},
+            new String[] {"get", "cni"},
+            new String[] {"explain", "cninetwork.spec"})) {
+      System.out.println("$ kubectl " + String.join(" ", view));
+      System.out.println(cluster.controlPlane.kubectl(view).orThrow(view[0]).stdout());
+    }
     assertThat(cluster.networksOn(lan)).containsAll(names);
     assertThat(cluster.specOf(lan)).extracting(n -> n.getFileName()).contains("60-lan.conflist");
   }
