@@ -6,7 +6,6 @@ import dev.cnioperator.testkit.Prerequisites;
 import dev.cnioperator.testkit.ToolPaths;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -43,19 +42,17 @@ public final class ContainerdFixture implements AutoCloseable {
   /** Longest unix socket path the kernel accepts ({@code sun_path} is 108 bytes with its NUL). */
   private static final int MAX_SOCKET_PATH = 107;
 
-  private static final Duration READY_TIMEOUT = Duration.ofSeconds(30);
-  private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
-
   private final Path dir;
   private final ContainerdConfig config;
   private final Path crictlConfig;
-  private volatile Process process;
+  private final ContainerdProcess process;
   private boolean closed;
 
   private ContainerdFixture(Path dir, ContainerdConfig config) {
     this.dir = dir;
     this.config = config;
     this.crictlConfig = dir.resolve("crictl.yaml");
+    this.process = new ContainerdProcess(dir.resolve("config.toml"), config.socket(), logFile());
   }
 
   /**
@@ -95,7 +92,7 @@ public final class ContainerdFixture implements AutoCloseable {
     try {
       fixture.writeConfigFiles();
       Path image = PauseImage.build(dir.resolve("image"));
-      fixture.launch();
+      fixture.process.start();
       fixture
           .ctr("images", "import", "--snapshotter", config.snapshotter(), image.toString())
           .orThrow("ctr images import " + image);
@@ -145,8 +142,7 @@ public final class ContainerdFixture implements AutoCloseable {
   }
 
   public boolean isRunning() {
-    Process p = process;
-    return p != null && p.isAlive();
+    return process.isRunning();
   }
 
   /** Runs crictl against this containerd ({@code --runtime-endpoint unix://<socket>}). */
@@ -197,12 +193,7 @@ public final class ContainerdFixture implements AutoCloseable {
    * down, its state stays on disk.
    */
   public void kill9() {
-    Process p = process;
-    if (p != null) {
-      p.destroyForcibly();
-      waitFor(p, STOP_TIMEOUT);
-      log.info("event=containerd-killed signal=SIGKILL pid={}", p.pid());
-    }
+    process.kill();
   }
 
   /**
@@ -215,7 +206,7 @@ public final class ContainerdFixture implements AutoCloseable {
   public void loseSandbox(String id) {
     ctr("tasks", "kill", "--signal", "SIGKILL", id);
     // The CRI plugin deletes the task itself when it sees the exit; delete it if it has not yet.
-    long deadline = System.nanoTime() + STOP_TIMEOUT.toNanos();
+    long deadline = System.nanoTime() + ContainerdProcess.STOP_TIMEOUT.toNanos();
     while (ctr("tasks", "ls", "--quiet")
         .orThrow("ctr tasks ls")
         .stdout()
@@ -225,18 +216,18 @@ public final class ContainerdFixture implements AutoCloseable {
         throw new IllegalStateException("the task of sandbox " + id + " is still there");
       }
       ctr("tasks", "delete", id);
-      sleep(Duration.ofMillis(100));
+      ContainerdProcess.sleep(Duration.ofMillis(100));
     }
     ctr("containers", "delete", id).orThrow("ctr containers delete " + id);
-    kill9();
-    launch();
+    process.kill();
+    process.start();
     log.info("event=containerd-sandbox-lost id={} socket={}", id, socket());
   }
 
   /** Stops containerd if it runs (SIGTERM) and starts it again on the same root and state. */
   public void restart() {
-    stopProcess();
-    launch();
+    process.stop();
+    process.start();
   }
 
   @Override
@@ -248,7 +239,7 @@ public final class ContainerdFixture implements AutoCloseable {
     List<String> problems = new ArrayList<>();
     List<String> ids = new ArrayList<>(knownSandboxIds());
     removeSandboxesThroughContainerd(problems);
-    stopProcess();
+    process.stop();
     List<ShimProcesses.Shim> leftover = ShimProcesses.of(socket());
     leftover.forEach(s -> ids.add(s.id()));
     ShimProcesses.killAll(leftover);
@@ -284,55 +275,6 @@ public final class ContainerdFixture implements AutoCloseable {
     }
   }
 
-  private void launch() {
-    long startNanos = System.nanoTime();
-    ProcessBuilder pb =
-        new ProcessBuilder("containerd", "--config", dir.resolve("config.toml").toString())
-            .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile().toFile()));
-    try {
-      process = pb.start();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot start containerd", e);
-    }
-    long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-    while (System.nanoTime() < deadline) {
-      if (!process.isAlive()) {
-        throw new IllegalStateException(
-            "containerd exited with " + process.exitValue() + " while starting:\n" + logTail());
-      }
-      if (Files.exists(socket()) && ctr("version").ok()) {
-        log.info(
-            "event=containerd-started pid={} socket={} ms={}",
-            process.pid(),
-            socket(),
-            (System.nanoTime() - startNanos) / 1_000_000);
-        return;
-      }
-      sleep(Duration.ofMillis(100));
-    }
-    throw new IllegalStateException(
-        "containerd did not answer on "
-            + socket()
-            + " within "
-            + READY_TIMEOUT
-            + ":\n"
-            + logTail());
-  }
-
-  /** SIGTERM, then SIGKILL when containerd has not exited within the stop timeout. */
-  private void stopProcess() {
-    Process p = process;
-    if (p == null || !p.isAlive()) {
-      return;
-    }
-    p.destroy();
-    if (!waitFor(p, STOP_TIMEOUT)) {
-      p.destroyForcibly();
-      waitFor(p, STOP_TIMEOUT);
-    }
-  }
-
   /**
    * {@code crictl rmp --force --all}: containerd stops every sandbox it knows (running the CNI DEL)
    * and removes it. After a {@link #kill9} containerd is started again first, as a node would.
@@ -340,7 +282,7 @@ public final class ContainerdFixture implements AutoCloseable {
   private void removeSandboxesThroughContainerd(List<String> problems) {
     try {
       if (!isRunning() && Files.exists(dir.resolve("config.toml"))) {
-        launch();
+        process.start();
       }
       if (isRunning()) {
         CommandResult r = crictl("rmp", "--force", "--all");
@@ -363,33 +305,6 @@ public final class ContainerdFixture implements AutoCloseable {
       return entries.map(p -> p.getFileName().toString()).toList();
     } catch (IOException e) {
       return List.of();
-    }
-  }
-
-  private String logTail() {
-    try {
-      List<String> lines = Files.readAllLines(logFile(), StandardCharsets.UTF_8);
-      return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
-    } catch (IOException e) {
-      return "(no log at " + logFile() + ")";
-    }
-  }
-
-  private static boolean waitFor(Process p, Duration timeout) {
-    try {
-      return p.waitFor(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
-  }
-
-  private static void sleep(Duration d) {
-    try {
-      Thread.sleep(d.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while waiting for containerd", e);
     }
   }
 }

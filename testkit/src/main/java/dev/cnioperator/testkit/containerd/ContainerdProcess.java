@@ -1,0 +1,125 @@
+package dev.cnioperator.testkit.containerd;
+
+import dev.cnioperator.testkit.Commands;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The containerd daemon of one fixture: started on its config file until it answers on its socket,
+ * stopped with SIGTERM (SIGKILL when it does not go), or killed outright; its output appended to
+ * one log file across restarts.
+ */
+final class ContainerdProcess {
+  private static final Logger log = LoggerFactory.getLogger(ContainerdProcess.class);
+
+  private static final Duration READY_TIMEOUT = Duration.ofSeconds(30);
+  static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
+
+  private final Path configFile;
+  private final Path socket;
+  private final Path logFile;
+  private volatile Process process;
+
+  ContainerdProcess(Path configFile, Path socket, Path logFile) {
+    this.configFile = configFile;
+    this.socket = socket;
+    this.logFile = logFile;
+  }
+
+  boolean isRunning() {
+    Process p = process;
+    return p != null && p.isAlive();
+  }
+
+  /** Starts containerd and returns once {@code ctr version} gets an answer on the socket. */
+  void start() {
+    long startNanos = System.nanoTime();
+    ProcessBuilder pb =
+        new ProcessBuilder("containerd", "--config", configFile.toString())
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
+    Process p;
+    try {
+      p = pb.start();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start containerd", e);
+    }
+    process = p;
+    long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+    while (System.nanoTime() < deadline) {
+      if (!p.isAlive()) {
+        throw new IllegalStateException(
+            "containerd exited with " + p.exitValue() + " while starting:\n" + logTail());
+      }
+      if (Files.exists(socket) && Commands.run("ctr", "-a", socket.toString(), "version").ok()) {
+        log.info(
+            "event=containerd-started pid={} socket={} ms={}",
+            p.pid(),
+            socket,
+            (System.nanoTime() - startNanos) / 1_000_000);
+        return;
+      }
+      sleep(Duration.ofMillis(100));
+    }
+    throw new IllegalStateException(
+        "containerd did not answer on " + socket + " within " + READY_TIMEOUT + ":\n" + logTail());
+  }
+
+  /** SIGTERM, then SIGKILL when containerd has not exited within the stop timeout. */
+  void stop() {
+    Process p = process;
+    if (p == null || !p.isAlive()) {
+      return;
+    }
+    p.destroy();
+    if (!waitFor(p, STOP_TIMEOUT)) {
+      p.destroyForcibly();
+      waitFor(p, STOP_TIMEOUT);
+    }
+  }
+
+  /** SIGKILL, as a crash: nothing is torn down. */
+  void kill() {
+    Process p = process;
+    if (p != null) {
+      p.destroyForcibly();
+      waitFor(p, STOP_TIMEOUT);
+      log.info("event=containerd-killed signal=SIGKILL pid={}", p.pid());
+    }
+  }
+
+  private String logTail() {
+    try {
+      List<String> lines = Files.readAllLines(logFile, StandardCharsets.UTF_8);
+      return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
+    } catch (IOException e) {
+      return "(no log at " + logFile + ")";
+    }
+  }
+
+  private static boolean waitFor(Process p, Duration timeout) {
+    try {
+      return p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  static void sleep(Duration d) {
+    try {
+      Thread.sleep(d.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for containerd", e);
+    }
+  }
+}
