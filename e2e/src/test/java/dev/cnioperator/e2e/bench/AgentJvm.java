@@ -110,6 +110,24 @@ final class AgentJvm implements AutoCloseable {
     return statusKib("VmRSS:") / 1024.0;
   }
 
+  /** The anonymous part of the resident set (heap, metaspace, stacks, malloc), in MiB. */
+  double rssAnonMib() {
+    return statusKib("RssAnon:") / 1024.0;
+  }
+
+  /** {@code jcmd <pid> VM.native_memory summary} (needs -XX:NativeMemoryTracking=summary). */
+  String nativeMemorySummary() {
+    Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+    return dev.cnioperator.testkit.Commands.run(
+            jcmd.toString(), Long.toString(process.pid()), "VM.native_memory", "summary")
+        .stdout();
+  }
+
+  /** Threads of the process. */
+  long threads() {
+    return statusKib("Threads:");
+  }
+
   private long statusKib(String field) {
     try {
       for (String line : Files.readAllLines(Path.of("/proc/" + process.pid() + "/status"))) {

@@ -2,6 +2,8 @@ package dev.cnioperator.e2e.bench;
 
 import dev.cnioperator.agent.ManagedNetwork;
 import dev.cnioperator.agent.NodeSpecReader;
+import dev.cnioperator.agent.observe.AgentMetrics;
+import dev.cnioperator.agent.observe.TimedPluginExecutor;
 import dev.cnioperator.api.v1alpha1.CniNodeSpec;
 import dev.cnioperator.api.v1alpha1.IpamCleanup;
 import dev.cnioperator.api.v1alpha1.NetworkCheck;
@@ -86,6 +88,15 @@ final class BridgeAttachments implements AutoCloseable {
     if (managed.list() == null) {
       throw new IllegalStateException("bench network is invalid: " + managed.invalid());
     }
+  }
+
+  /** A runtime wired as AgentProgram wires the agent's: timed process executor, libcni's cache. */
+  CniRuntime agentRuntime(AgentMetrics metrics) {
+    return new CniRuntime(
+        new TimedPluginExecutor(new ProcessPluginExecutor(), metrics),
+        List.of(ToolPaths.pluginDir()),
+        cache,
+        Duration.ofSeconds(30));
   }
 
   /** The network as the agent holds it after reading its CniNode (grace 0, no brake). */

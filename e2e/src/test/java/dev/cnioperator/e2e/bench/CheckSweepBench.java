@@ -3,17 +3,13 @@ package dev.cnioperator.e2e.bench;
 import dev.cnioperator.agent.check.AttachmentChecker;
 import dev.cnioperator.agent.kube.PodEvents;
 import dev.cnioperator.agent.observe.AgentMetrics;
-import dev.cnioperator.agent.observe.TimedPluginExecutor;
 import dev.cnioperator.api.v1alpha1.AttachmentSummary;
-import dev.cnioperator.cni.exec.ProcessPluginExecutor;
 import dev.cnioperator.cni.runtime.CniRuntime;
-import dev.cnioperator.testkit.ToolPaths;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutorService;
@@ -103,16 +99,11 @@ public final class CheckSweepBench {
     return millis;
   }
 
-  /** The checker as AgentProgram builds it: timed process executor, libcni's cache. */
+  /** The checker as AgentProgram builds it. */
   private static AttachmentChecker checker(
       BridgeAttachments net, KubernetesClient client, int concurrency) {
     AgentMetrics metrics = new AgentMetrics();
-    CniRuntime runtime =
-        new CniRuntime(
-            new TimedPluginExecutor(new ProcessPluginExecutor(), metrics),
-            List.of(ToolPaths.pluginDir()),
-            net.cache,
-            Duration.ofSeconds(30));
+    CniRuntime runtime = net.agentRuntime(metrics);
     ExecutorService workers =
         Executors.newFixedThreadPool(
             concurrency,

@@ -16,11 +16,15 @@ import java.util.Locale;
  * memory once idle after converging. The reference for start-up is the same JVM printing its
  * version: what any Java agent pays before running a line of its own.
  *
- * <p>{@code e2e/bin/bench footprint [runs]}
+ * <p>{@code e2e/bin/bench footprint [runs] [only option sets whose name contains this]}
  */
 public final class FootprintBench {
   private static final String NODE = "footprint-node";
   private static final Duration IDLE = Duration.ofSeconds(8);
+
+  /** BENCH_NMT=1 prints the JVM's native memory breakdown of every idle agent. */
+  private static final boolean NMT = System.getenv("BENCH_NMT") != null;
+
   private static final List<String> CHART =
       List.of(
           "-XX:+UseSerialGC",
@@ -38,13 +42,15 @@ public final class FootprintBench {
 
   public static void main(String[] args) throws Exception {
     int runs = args.length > 0 ? Integer.parseInt(args[0]) : 5;
+    String only = args.length > 1 ? args[1] : "";
     try (BenchCluster cluster = BenchCluster.start("footprint")) {
-      new FootprintBench().run(cluster, runs);
+      new FootprintBench().run(cluster, runs, only);
     }
     System.exit(0);
   }
 
-  private void run(BenchCluster cluster, int runs) throws Exception {
+  /** {@code only}: run only the option sets whose name contains it. */
+  private void run(BenchCluster cluster, int runs, String only) throws Exception {
     BenchNetwork net = new BenchNetwork("footprint-net", "footprint", 0);
     cluster.createNode(NODE, net.group());
     cluster.apply(net.yaml());
@@ -53,29 +59,35 @@ public final class FootprintBench {
     Path kubeconfig = cluster.agentKubeconfig(NODE, root);
     Path archive = cluster.workDir().resolve("agent-appcds.jsa");
 
+    List<String> lean =
+        List.of(
+            "-XX:+UseSerialGC",
+            "-Xss256k",
+            "-XX:TieredStopAtLevel=1",
+            "-XX:CICompilerCount=1",
+            "-XX:ReservedCodeCacheSize=16m",
+            "-Xmx32m",
+            "-XX:MinHeapFreeRatio=10",
+            "-XX:MaxHeapFreeRatio=20",
+            "-XX:MaxMetaspaceSize=80m",
+            "-XX:-UsePerfData");
+    String useArchive = "-XX:SharedArchiveFile=" + archive;
     List<Variant> variants = new ArrayList<>();
     variants.add(new Variant("JVM defaults (G1, heap from host RAM)", List.of()));
-    variants.add(new Variant("-XX:+UseSerialGC", List.of("-XX:+UseSerialGC")));
+    variants.add(new Variant("serial GC", List.of("-XX:+UseSerialGC")));
     variants.add(
         new Variant(
-            "-XX:+UseSerialGC -XX:TieredStopAtLevel=1",
-            List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")));
-    variants.add(
-        new Variant(
-            "serial GC, -Xss256k, C1 only (-XX:TieredStopAtLevel=1)",
+            "serial GC, small stacks, C1 only",
             List.of("-XX:+UseSerialGC", "-Xss256k", "-XX:TieredStopAtLevel=1")));
     variants.add(new Variant("chart values.yaml today, in a 192Mi pod", with(CHART, POD_LIMIT)));
-    variants.add(new Variant("chart + -Xmx48m", with(CHART, POD_LIMIT, "-Xmx48m")));
-    List<String> cds = with(CHART, POD_LIMIT, "-Xmx48m");
-    variants.add(
-        new Variant(
-            "chart + -Xmx48m + AppCDS (-XX:SharedArchiveFile)",
-            with(cds, "-XX:SharedArchiveFile=" + archive)));
+    variants.add(new Variant("chart today + AppCDS archive", with(CHART, POD_LIMIT, useArchive)));
+    variants.add(new Variant("lean: 32m heap that shrinks, 1 compiler thread", lean));
+    variants.add(new Variant("lean + AppCDS archive", with(lean, useArchive)));
 
     // The AppCDS archive comes from a training run of the agent itself, as an image build would
     // make it: start, converge, SIGTERM (the archive is written at exit).
     Files.deleteIfExists(archive);
-    measure(cluster, root, kubeconfig, with(cds, "-XX:ArchiveClassesAtExit=" + archive), net);
+    measure(cluster, root, kubeconfig, with(lean, "-XX:ArchiveClassesAtExit=" + archive), net);
     if (!Files.exists(archive)) {
       throw new IllegalStateException("the training run wrote no class archive " + archive);
     }
@@ -90,16 +102,25 @@ public final class FootprintBench {
             "ratio",
             "idle RSS median",
             "idle RSS p99",
+            "of which anonymous, median",
+            "threads",
             "targets met (< 1.5 s, < 80 MiB)?");
     for (Variant v : variants) {
+      if (!v.name().contains(only)) {
+        continue;
+      }
       Samples start = new Samples();
       Samples rss = new Samples();
+      Samples anon = new Samples();
+      Samples threads = new Samples();
       Samples bare = new Samples();
       for (int i = 0; i < runs; i++) {
         bare.add(measureFloor(root, kubeconfig, v.options(), net));
         double[] m = measure(cluster, root, kubeconfig, v.options(), net);
         start.add(m[0]);
         rss.add(m[1]);
+        anon.add(m[2]);
+        threads.add(m[3]);
       }
       System.out.printf(Locale.ROOT, "%s: start %s ms, rss %s MiB%n", v.name(), start, rss);
       table.row(
@@ -110,6 +131,8 @@ public final class FootprintBench {
           BenchReport.ratio(start.median() / bare.median()),
           mib(rss.median()),
           mib(rss.p99()),
+          mib(anon.median()),
+          String.format(Locale.ROOT, "%.0f", threads.median()),
           BenchReport.met(start.median() < 1500 && rss.median() < 80));
     }
     table.end();
@@ -124,7 +147,7 @@ public final class FootprintBench {
     report.write();
   }
 
-  /** One agent start on a fresh node: {start→conflist ms, idle RSS MiB}. */
+  /** One agent start on a fresh node: {start→conflist ms, idle RSS MiB, anon MiB, threads}. */
   private double[] measure(
       BenchCluster cluster, Path root, Path kubeconfig, List<String> options, BenchNetwork net)
       throws InterruptedException {
@@ -133,11 +156,14 @@ public final class FootprintBench {
     }
     HostPaths paths = HostPaths.under(root, ToolPaths.pluginDir());
     Path conflist = paths.confDir().resolve(net.fileName());
-    try (AgentJvm agent =
-        AgentJvm.start(options, NODE, kubeconfig, paths, root.resolve("agent.log"))) {
+    List<String> jvm = NMT ? with(options, "-XX:NativeMemoryTracking=summary") : options;
+    try (AgentJvm agent = AgentJvm.start(jvm, NODE, kubeconfig, paths, root.resolve("agent.log"))) {
       double startMillis = awaitFile(agent, conflist, root.resolve("agent.log"));
       Thread.sleep(IDLE.toMillis());
-      return new double[] {startMillis, agent.rssMib()};
+      if (NMT) {
+        System.out.println(agent.nativeMemorySummary());
+      }
+      return new double[] {startMillis, agent.rssMib(), agent.rssAnonMib(), agent.threads()};
     }
   }
 

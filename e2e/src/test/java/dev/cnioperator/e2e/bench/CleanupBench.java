@@ -1,0 +1,120 @@
+package dev.cnioperator.e2e.bench;
+
+import dev.cnioperator.agent.cleanup.HostLocalStore;
+import dev.cnioperator.agent.cleanup.StaleAttachmentCleaner;
+import dev.cnioperator.agent.kube.PodSource;
+import dev.cnioperator.agent.observe.AgentMetrics;
+import dev.cnioperator.cni.cache.ResultCache;
+import dev.cnioperator.testkit.LocalControlPlane;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Cleanup: N stale host-local reservations (default 500): attachments added for real, then their
+ * namespaces deleted and no pod for them on the node, as after a runtime crash. The agent's {@link
+ * StaleAttachmentCleaner} (grace period 0, no brake) passes until all are released, against a
+ * cnitool {@code del} loop over the same kind of attachments. Both DEL through the real plugins.
+ *
+ * <p>{@code e2e/bin/bench cleanup [reservations] [runs]} (defaults: 500, 3)
+ */
+public final class CleanupBench {
+  private static final String NODE = "bench-cleanup-node";
+
+  public static void main(String[] args) throws Exception {
+    System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+    int count = args.length > 0 ? Integer.parseInt(args[0]) : 500;
+    int runs = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+    Samples agent = new Samples();
+    Samples cnitool = new Samples();
+    try (LocalControlPlane cp = LocalControlPlane.start();
+        BridgeAttachments net = new BridgeAttachments("10.220.4.0/22")) {
+      Runtime.getRuntime().addShutdownHook(new Thread(net::close));
+      for (int i = 0; i < runs; i++) {
+        agent.add(agentCleanup(cp, net, count));
+        cnitool.add(cnitoolLoop(net, count));
+        System.out.printf(Locale.ROOT, "run %d: agent %s cnitool %s%n", i + 1, agent, cnitool);
+      }
+    }
+    BenchReport report =
+        new BenchReport("cleanup", "Cleanup: " + count + " stale host-local reservations");
+    BenchReport.Table table =
+        report.table("how", "median", "p99", "per reservation", "ratio to cnitool");
+    for (var r :
+        List.of(
+            new Object[] {"agent (StaleAttachmentCleaner passes until none left)", agent},
+            new Object[] {"cnitool del, one by one (reference)", cnitool})) {
+      Samples s = (Samples) r[1];
+      table.row(
+          r[0],
+          BenchReport.ms(s.median()),
+          BenchReport.ms(s.p99()),
+          String.format(Locale.ROOT, "%.1f ms", s.median() / count),
+          BenchReport.ratio(s.median() / cnitool.median()));
+    }
+    table.end();
+    report.note(
+        runs
+            + " runs each, interleaved; p99 is the largest. Bridge + host-local (reference plugins"
+            + " v1.9.0, CNI 1.0.0, so no GC verb); each reservation was made by a real ADD whose"
+            + " namespace was then deleted. The agent's time includes its fresh read of the node's"
+            + " pods from the API server and the scan of host-local's store and libcni's cache.");
+    report.write();
+    System.exit(0);
+  }
+
+  private static double agentCleanup(LocalControlPlane cp, BridgeAttachments net, int count)
+      throws Exception {
+    net.add(count);
+    net.killSandboxes();
+    AgentMetrics metrics = new AgentMetrics();
+    StaleAttachmentCleaner cleaner =
+        new StaleAttachmentCleaner(
+            net.agentRuntime(metrics),
+            net.cache,
+            new HostLocalStore(ResultCache.DEFAULT_DIR.resolve("networks")),
+            new PodSource(cp.client(), NODE),
+            Path.of("/var/run/netns"),
+            metrics,
+            Clock.systemUTC());
+    long t0 = System.nanoTime();
+    int passes = 0;
+    while (net.reservations() > 0) {
+      if (++passes > 5) {
+        throw new IllegalStateException(
+            net.reservations() + " reservations left after 5 cleanup passes");
+      }
+      cleaner.clean(net.managed());
+    }
+    double millis = (System.nanoTime() - t0) / 1e6;
+    System.out.printf(Locale.ROOT, "agent: %d passes, %.0f ms%n", passes, millis);
+    requireEmpty(net);
+    net.forgetAll();
+    return millis;
+  }
+
+  private static double cnitoolLoop(BridgeAttachments net, int count) {
+    List<BridgeAttachments.Live> live = net.add(count);
+    net.killSandboxes();
+    long t0 = System.nanoTime();
+    for (BridgeAttachments.Live l : live) {
+      net.cnitool("del", l).orThrow("cnitool del " + l.attachment().netns());
+    }
+    double millis = (System.nanoTime() - t0) / 1e6;
+    requireEmpty(net);
+    net.forgetAll();
+    return millis;
+  }
+
+  private static void requireEmpty(BridgeAttachments net) {
+    if (net.reservations() != 0 || !net.cache.list(net.network).isEmpty()) {
+      throw new IllegalStateException(
+          "not everything was released: "
+              + net.reservations()
+              + " reservations, "
+              + net.cache.list(net.network).size()
+              + " cache entries");
+    }
+  }
+}
