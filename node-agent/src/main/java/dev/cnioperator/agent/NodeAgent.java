@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -39,7 +40,7 @@ public final class NodeAgent implements AutoCloseable {
       Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "node-pass"));
   private final AtomicBoolean passPending = new AtomicBoolean();
   private final AtomicBoolean ready = new AtomicBoolean();
-  private final AtomicReference<NodeSync.Result> lastResult = new AtomicReference<>();
+  private final AtomicReference<AppliedPass> lastPass = new AtomicReference<>();
   private final AtomicReference<List<ManagedNetwork>> networks = new AtomicReference<>(List.of());
   private volatile long lastLoopNanos = System.nanoTime();
   private SharedIndexInformer<CniNode> informer;
@@ -65,7 +66,8 @@ public final class NodeAgent implements AutoCloseable {
   public void start() throws java.io.IOException {
     sync.prepare();
     loop.scheduleWithFixedDelay(this::requestPass, 0, resync.toMillis(), TimeUnit.MILLISECONDS);
-    informer = api.watch(this::requestPass, resync.toMillis());
+    // No informer resync: the scheduled pass above already comes round every period.
+    informer = api.watch(this::requestPass, 0);
     LOG.info("event=agent-started node={} resync={}", api.nodeName(), resync);
   }
 
@@ -118,8 +120,8 @@ public final class NodeAgent implements AutoCloseable {
     try {
       List<ManagedNetwork> current = reader.networks(node.get().getSpec());
       NodeSync.Result result = sync.sync(current, reader.plugins(node.get().getSpec()));
-      networks.set(current);
-      lastResult.set(result);
+      networks.set(applied(current, result));
+      lastPass.set(new AppliedPass(result, node.get().getMetadata().getGeneration()));
       health.retain(new HashSet<>(current.stream().map(ManagedNetwork::name).toList()));
       record(result);
       publish(node.get());
@@ -129,6 +131,21 @@ public final class NodeAgent implements AutoCloseable {
       LOG.error("event=pass-failed node={} error=\"{}\"", api.nodeName(), e.toString(), e);
       metrics.pass("error");
     }
+  }
+
+  /** What the last successful pass did, and the spec generation it did it for. */
+  private record AppliedPass(NodeSync.Result result, Long generation) {}
+
+  /**
+   * Only networks whose file on disk is the agent's get CHECK and cleanup: a Conflict means the
+   * file, and so whatever network it names, belongs to someone else.
+   */
+  private static List<ManagedNetwork> applied(List<ManagedNetwork> all, NodeSync.Result result) {
+    Set<String> ok = new HashSet<>();
+    result.networks().stream()
+        .filter(o -> o.state() == NetworkOutcome.State.Applied)
+        .forEach(o -> ok.add(o.network()));
+    return all.stream().filter(n -> ok.contains(n.name())).toList();
   }
 
   private void record(NodeSync.Result result) {
@@ -143,8 +160,8 @@ public final class NodeAgent implements AutoCloseable {
 
   /** Writes the status when it changed; {@code node} null means read it fresh first. */
   private void publish(CniNode node) {
-    NodeSync.Result result = lastResult.get();
-    if (result == null) {
+    AppliedPass pass = lastPass.get();
+    if (pass == null) {
       return;
     }
     try {
@@ -152,9 +169,10 @@ public final class NodeAgent implements AutoCloseable {
       if (current == null) {
         return;
       }
-      Long generation = current.getMetadata().getGeneration();
+      // The generation the pass applied, not the one just read: a newer spec is not yet observed.
       api.publishStatus(
-          current, statusBuilder.build(result, health, current.getStatus(), generation));
+          current,
+          statusBuilder.build(pass.result(), health, current.getStatus(), pass.generation()));
     } catch (KubernetesClientException e) {
       LOG.warn("event=status-not-written node={} error=\"{}\"", api.nodeName(), e.getMessage());
     }

@@ -57,7 +57,8 @@ public final class AttachmentChecker {
 
   /** One CHECK pass over {@code network}'s cached attachments. */
   public AttachmentSummary check(ManagedNetwork network) throws InterruptedException {
-    List<CachedAttachment> entries = cache.list(network.name());
+    // libcni keys its cache by the conflist's own name, which may differ from the CniNetwork's.
+    List<CachedAttachment> entries = cache.list(network.list().name());
     List<Callable<FailingAttachment>> tasks = new ArrayList<>();
     for (CachedAttachment entry : entries) {
       tasks.add(() -> checkOne(network, entry));

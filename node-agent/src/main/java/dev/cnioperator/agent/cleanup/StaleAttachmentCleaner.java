@@ -89,7 +89,8 @@ public final class StaleAttachmentCleaner {
           e.getMessage());
       return new Report(null, "no cleanup: pods on this node cannot be read from the API server");
     }
-    List<CachedAttachment> entries = cache.list(name);
+    // libcni keys its cache by the conflist's own name, which may differ from the CniNetwork's.
+    List<CachedAttachment> entries = cache.list(network.list().name());
     Map<String, CachedAttachment> byKey = new HashMap<>();
     List<CachedRef> cached = new ArrayList<>();
     for (CachedAttachment e : entries) {
@@ -203,7 +204,7 @@ public final class StaleAttachmentCleaner {
     }
     Set<GcAttachment> valid = new LinkedHashSet<>();
     cache
-        .list(network.name())
+        .list(network.list().name())
         .forEach(e -> valid.add(new GcAttachment(e.containerId(), e.ifName())));
     hostLocal
         .reservations(network.list())

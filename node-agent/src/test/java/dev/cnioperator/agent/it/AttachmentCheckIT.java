@@ -59,8 +59,9 @@ class AttachmentCheckIT {
             + "\",\"plugins\":[{\"type\":\"ptp\",\"ipam\":{\"type\":\"host-local\",\"subnet\":\"10.200.61.0/24\",\"dataDir\":\""
             + node.root.resolve("var/lib/cni/networks")
             + "\"}}]}";
+    // The CniNetwork's name differs from the conflist's: libcni's cache is keyed by the latter.
     spec =
-        CniNodes.network(network, 50, content)
+        CniNodes.network(TestNames.unique("cr"), 50, content)
             .withCheck(new NetworkCheck().withEnabled(true).withIntervalSeconds(5));
     p1 = Pods.create(cp.client(), node.name, TestNames.unique("p1"));
     p2 = Pods.create(cp.client(), node.name, TestNames.unique("p2"));
@@ -146,12 +147,12 @@ class AttachmentCheckIT {
     await().atMost(Duration.ofSeconds(30)).until(() -> !eventsOn(p1).isEmpty());
     Event e = eventsOn(p1).get(0);
     assertThat(e.getType()).isEqualTo("Warning");
-    assertThat(e.getMessage()).contains(network).contains("eth0");
+    assertThat(e.getMessage()).contains(spec.getName()).contains("eth0");
     assertThat(eventsOn(p2)).isEmpty();
   }
 
   private NodeNetworkStatus networkStatus() {
-    return NodeAgentLifecycleIT.status(cniNodes.get(node.name), network).orElseThrow();
+    return NodeAgentLifecycleIT.status(cniNodes.get(node.name), spec.getName()).orElseThrow();
   }
 
   private List<Event> eventsOn(Pod pod) {
