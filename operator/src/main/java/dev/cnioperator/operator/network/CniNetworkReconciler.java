@@ -9,8 +9,7 @@ import dev.cnioperator.api.v1alpha1.RenderedConfig;
 import dev.cnioperator.operator.node.CniNodeWriter;
 import dev.cnioperator.operator.node.NodeLabelsChanged;
 import dev.cnioperator.operator.placement.AcceptedRevision;
-import dev.cnioperator.operator.placement.Clash;
-import dev.cnioperator.operator.placement.NodePlacement;
+import dev.cnioperator.operator.placement.NetworkPlacement;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
@@ -31,9 +30,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -105,40 +102,21 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
         rendering instanceof Rendering.Accepted a
             ? a.rendered()
             : network.getStatus() == null ? null : network.getStatus().getRendered();
-
-    List<AcceptedRevision> candidates = new ArrayList<>();
-    context
-        .getPrimaryCache()
-        .list()
-        .filter(other -> !other.getMetadata().getName().equals(name))
-        .map(AcceptedRevision::of)
-        .flatMap(Optional::stream)
-        .forEach(candidates::add);
-    if (accepted != null) {
-      candidates.add(AcceptedRevision.withRendering(network, accepted));
-    }
-    List<NodeReport> reports = new ArrayList<>();
-    Map<String, Clash> clashes = new LinkedHashMap<>();
+    NetworkPlacement placement =
+        NetworkPlacement.across(
+            source(context, Node.class).list().toList(),
+            candidates(context, network, accepted),
+            name);
     InformerEventSource<CniNode, CniNetwork> cniNodes = source(context, CniNode.class);
-    List<Node> nodes =
-        source(context, Node.class)
-            .list()
-            .sorted((a, b) -> a.getMetadata().getName().compareTo(b.getMetadata().getName()))
+    List<NodeReport> reports =
+        placement.holding().stream()
+            .map(
+                n ->
+                    new NodeReport(n, reportOf(cniNodes.get(new ResourceID(n)).orElse(null), name)))
             .toList();
-    for (Node node : nodes) {
-      String nodeName = node.getMetadata().getName();
-      NodePlacement placement = NodePlacement.onNode(node.getMetadata().getLabels(), candidates);
-      if (placement.holds(name)) {
-        reports.add(
-            new NodeReport(
-                nodeName, reportOf(cniNodes.get(new ResourceID(nodeName)).orElse(null), name)));
-      } else if (placement.blocked().containsKey(name)) {
-        clashes.put(nodeName, placement.blocked().get(name));
-      }
-    }
 
     CniNetworkStatus status =
-        folder.fold(network, rendering, accepted, reports, clashes, clock.instant());
+        folder.fold(network, rendering, accepted, reports, placement.clashes(), clock.instant());
     if (status.equals(network.getStatus())) {
       return UpdateControl.noUpdate();
     }
@@ -154,6 +132,24 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
     patch.setMetadata(new ObjectMetaBuilder().withName(name).build());
     patch.setStatus(status);
     return UpdateControl.patchStatus(patch);
+  }
+
+  /** Every network's accepted revision, with {@code network}'s as decided now. */
+  private static List<AcceptedRevision> candidates(
+      Context<CniNetwork> context, CniNetwork network, RenderedConfig accepted) {
+    String name = network.getMetadata().getName();
+    List<AcceptedRevision> candidates = new ArrayList<>();
+    context
+        .getPrimaryCache()
+        .list()
+        .filter(other -> !other.getMetadata().getName().equals(name))
+        .map(AcceptedRevision::of)
+        .flatMap(Optional::stream)
+        .forEach(candidates::add);
+    if (accepted != null) {
+      candidates.add(AcceptedRevision.withRendering(network, accepted));
+    }
+    return candidates;
   }
 
   @Override

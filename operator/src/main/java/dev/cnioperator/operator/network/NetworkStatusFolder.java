@@ -23,6 +23,32 @@ public final class NetworkStatusFolder {
 
   private static final int MAX_LISTED = 5;
 
+  /** The selected nodes' reports, sorted by what they say about the accepted revision. */
+  private record Tally(
+      List<NodeReport> selected,
+      List<NodeReport> applied,
+      List<NodeReport> healthy,
+      List<NodeReport> failedApply,
+      List<NodeReport> failingPods) {
+
+    static Tally of(List<NodeReport> reports, RenderedConfig accepted) {
+      List<NodeReport> applied = reports.stream().filter(r -> holds(r, accepted)).toList();
+      return new Tally(
+          reports,
+          applied,
+          applied.stream().filter(r -> failing(r).isEmpty()).toList(),
+          reports.stream().filter(NetworkStatusFolder::failedApply).toList(),
+          reports.stream().filter(r -> !failing(r).isEmpty()).toList());
+    }
+  }
+
+  /** Makes conditions for one generation, keeping lastTransitionTime from the previous ones. */
+  private record Stamp(List<Condition> previous, long generation, Instant now) {
+    Condition set(String type, boolean status, String reason, String message) {
+      return Conditions.next(previous, type, status, reason, message, generation, now);
+    }
+  }
+
   /**
    * The status {@code network} should have.
    *
@@ -39,30 +65,12 @@ public final class NetworkStatusFolder {
       Map<String, Clash> clashes,
       Instant now) {
     long generation = network.getMetadata().getGeneration();
-    List<Condition> previous =
-        network.getStatus() == null ? List.of() : network.getStatus().getConditions();
-    List<NodeReport> applied = reports.stream().filter(r -> holds(r, accepted)).toList();
-    List<NodeReport> healthy = applied.stream().filter(r -> failing(r).isEmpty()).toList();
-    List<NodeReport> failedApply =
-        reports.stream().filter(NetworkStatusFolder::failedApply).toList();
-    List<NodeReport> failingPods = reports.stream().filter(r -> !failing(r).isEmpty()).toList();
-
-    List<Condition> conditions = new ArrayList<>();
-    conditions.add(accepted(previous, rendering, accepted, clashes, generation, now));
-    conditions.add(
-        ready(
-            previous,
-            rendering,
-            accepted,
-            reports,
-            applied,
-            healthy,
-            failedApply,
-            failingPods,
+    Stamp stamp =
+        new Stamp(
+            network.getStatus() == null ? List.of() : network.getStatus().getConditions(),
             generation,
-            now));
-    conditions.add(degraded(previous, failedApply, failingPods, generation, now));
-
+            now);
+    Tally tally = Tally.of(reports, accepted);
     return new CniNetworkStatus()
         .withObservedGeneration(generation)
         .withNetworkName(accepted != null ? accepted.getNetworkName() : network.networkName())
@@ -70,140 +78,85 @@ public final class NetworkStatusFolder {
         .withNodes(
             new NodeCounts()
                 .withSelected(reports.size())
-                .withApplied(applied.size())
-                .withHealthy(healthy.size())
-                .withReady(healthy.size() + "/" + reports.size()))
-        .withConditions(conditions);
+                .withApplied(tally.applied().size())
+                .withHealthy(tally.healthy().size())
+                .withReady(tally.healthy().size() + "/" + reports.size()))
+        .withConditions(
+            List.of(
+                accepted(stamp, rendering, accepted, clashes),
+                ready(stamp, rendering, accepted, tally),
+                degraded(stamp, tally)));
   }
 
   private static Condition accepted(
-      List<Condition> previous,
-      Rendering rendering,
-      RenderedConfig accepted,
-      Map<String, Clash> clashes,
-      long generation,
-      Instant now) {
+      Stamp stamp, Rendering rendering, RenderedConfig accepted, Map<String, Clash> clashes) {
+    String type = Conditions.ACCEPTED;
     if (rendering instanceof Rendering.Refused refused) {
       String kept =
           accepted == null
               ? "; nothing is written to any node"
               : "; nodes keep generation " + accepted.getGeneration();
-      return Conditions.next(
-          previous,
-          Conditions.ACCEPTED,
-          false,
-          refused.reason(),
-          refused.message() + kept,
-          generation,
-          now);
+      return stamp.set(type, false, refused.reason(), refused.message() + kept);
     }
     if (!clashes.isEmpty()) {
-      Clash first = clashes.values().iterator().next();
       String message =
-          first.describe()
+          clashes.values().iterator().next().describe()
               + " on "
               + listed(List.copyOf(clashes.keySet()))
               + "; the older one keeps it and this network is not written there";
-      return Conditions.next(
-          previous, Conditions.ACCEPTED, false, "Conflict", message, generation, now);
+      return stamp.set(type, false, "Conflict", message);
     }
-    return Conditions.next(
-        previous,
-        Conditions.ACCEPTED,
+    return stamp.set(
+        type,
         true,
         "Accepted",
-        "rendered " + accepted.getFileName() + " (sha256 " + shortSha(accepted) + ")",
-        generation,
-        now);
+        "rendered " + accepted.getFileName() + " (sha256 " + shortSha(accepted) + ")");
   }
 
   private static Condition ready(
-      List<Condition> previous,
-      Rendering rendering,
-      RenderedConfig accepted,
-      List<NodeReport> reports,
-      List<NodeReport> applied,
-      List<NodeReport> healthy,
-      List<NodeReport> failedApply,
-      List<NodeReport> failingPods,
-      long generation,
-      Instant now) {
+      Stamp stamp, Rendering rendering, RenderedConfig accepted, Tally tally) {
     String type = Conditions.READY;
     if (rendering instanceof Rendering.Refused) {
-      String message =
-          accepted == null
-              ? "generation " + generation + " is not accepted (see Accepted)"
-              : "generation "
-                  + generation
-                  + " is not accepted (see Accepted); nodes keep generation "
-                  + accepted.getGeneration();
-      return Conditions.next(previous, type, false, "NotAccepted", message, generation, now);
-    }
-    if (reports.isEmpty()) {
-      return Conditions.next(
-          previous,
+      String kept = accepted == null ? "" : "; nodes keep generation " + accepted.getGeneration();
+      return stamp.set(
           type,
           false,
-          "NoNodesSelected",
-          "spec.nodeSelector selects no node that can hold it",
-          generation,
-          now);
+          "NotAccepted",
+          "generation " + stamp.generation() + " is not accepted (see Accepted)" + kept);
+    }
+    int selected = tally.selected().size();
+    if (selected == 0) {
+      return stamp.set(
+          type, false, "NoNodesSelected", "spec.nodeSelector selects no node that can hold it");
     }
     String holding =
-        applied.size() + "/" + reports.size() + " nodes hold sha256 " + shortSha(accepted);
-    if (!failedApply.isEmpty()) {
-      return Conditions.next(
-          previous, type, false, "ApplyFailed", applyFailures(failedApply), generation, now);
+        tally.applied().size() + "/" + selected + " nodes hold sha256 " + shortSha(accepted);
+    if (!tally.failedApply().isEmpty()) {
+      return stamp.set(type, false, "ApplyFailed", applyFailures(tally.failedApply()));
     }
-    if (healthy.size() == reports.size()) {
-      return Conditions.next(
-          previous, type, true, "Ready", holding + ", no failing attachments", generation, now);
+    if (tally.healthy().size() == selected) {
+      return stamp.set(type, true, "Ready", holding + ", no failing attachments");
     }
-    if (applied.size() == reports.size()) {
-      return Conditions.next(
-          previous,
-          type,
-          false,
-          "AttachmentsFailing",
-          attachmentFailures(failingPods),
-          generation,
-          now);
+    if (tally.applied().size() == selected) {
+      return stamp.set(type, false, "AttachmentsFailing", attachmentFailures(tally.failingPods()));
     }
     List<String> waiting =
-        reports.stream().filter(Predicate.not(applied::contains)).map(NodeReport::node).toList();
-    return Conditions.next(
-        previous,
-        type,
-        false,
-        "Applying",
-        holding + "; waiting for " + listed(waiting),
-        generation,
-        now);
+        tally.selected().stream()
+            .filter(Predicate.not(tally.applied()::contains))
+            .map(NodeReport::node)
+            .toList();
+    return stamp.set(type, false, "Applying", holding + "; waiting for " + listed(waiting));
   }
 
-  private static Condition degraded(
-      List<Condition> previous,
-      List<NodeReport> failedApply,
-      List<NodeReport> failingPods,
-      long generation,
-      Instant now) {
+  private static Condition degraded(Stamp stamp, Tally tally) {
     String type = Conditions.DEGRADED;
-    if (!failedApply.isEmpty()) {
-      return Conditions.next(
-          previous, type, true, "ApplyFailed", applyFailures(failedApply), generation, now);
+    if (!tally.failedApply().isEmpty()) {
+      return stamp.set(type, true, "ApplyFailed", applyFailures(tally.failedApply()));
     }
-    if (!failingPods.isEmpty()) {
-      return Conditions.next(
-          previous,
-          type,
-          true,
-          "AttachmentsFailing",
-          attachmentFailures(failingPods),
-          generation,
-          now);
+    if (!tally.failingPods().isEmpty()) {
+      return stamp.set(type, true, "AttachmentsFailing", attachmentFailures(tally.failingPods()));
     }
-    return Conditions.next(
-        previous, type, false, "AsExpected", "no node reports a failure", generation, now);
+    return stamp.set(type, false, "AsExpected", "no node reports a failure");
   }
 
   private static boolean holds(NodeReport r, RenderedConfig accepted) {
@@ -259,16 +212,17 @@ public final class NetworkStatusFolder {
 
   /** "a, b, c and 4 more". */
   static String listed(List<String> names) {
-    String shown = String.join(", ", names.subList(0, Math.min(MAX_LISTED, names.size())));
-    return names.size() > MAX_LISTED
-        ? shown + " and " + (names.size() - MAX_LISTED) + " more"
-        : shown;
+    return capped(names, ", ", " and %d more");
   }
 
   private static String join(List<String> lines) {
-    String shown = String.join("; ", lines.subList(0, Math.min(MAX_LISTED, lines.size())));
-    return lines.size() > MAX_LISTED
-        ? shown + "; and " + (lines.size() - MAX_LISTED) + " more"
+    return capped(lines, "; ", "; and %d more");
+  }
+
+  private static String capped(List<String> items, String separator, String more) {
+    String shown = String.join(separator, items.subList(0, Math.min(MAX_LISTED, items.size())));
+    return items.size() > MAX_LISTED
+        ? shown + String.format(more, items.size() - MAX_LISTED)
         : shown;
   }
 }
