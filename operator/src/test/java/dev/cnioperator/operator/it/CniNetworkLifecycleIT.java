@@ -58,6 +58,17 @@ class CniNetworkLifecycleIT {
         .get()
         .extracting(Condition::getReason)
         .isEqualTo("Applying");
+    // Both are server-side applied by one field manager, so a person can tell who owns what.
+    assertThat(network.getMetadata().getManagedFields())
+        .anySatisfy(
+            f ->
+                assertThat(f.getManager() + "/" + f.getOperation() + "/" + f.getSubresource())
+                    .isEqualTo("cni-operator/Apply/status"));
+    assertThat(cluster.cniNode(a).getMetadata().getManagedFields())
+        .anySatisfy(
+            f ->
+                assertThat(f.getManager() + "/" + f.getOperation())
+                    .isEqualTo("cni-operator/Apply"));
 
     cluster.agentReportsApplied(a);
     cluster.agentReportsApplied(b);
