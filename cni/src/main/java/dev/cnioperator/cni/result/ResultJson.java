@@ -41,7 +41,13 @@ final class ResultJson {
           e.getOriginalMessage() + "; output: " + excerpt(bytes),
           e);
     } catch (java.io.IOException e) {
-      throw new CniException(CniErrorCode.IO_FAILURE, "cannot read " + what, e.toString(), e);
+      // Bytes in memory cannot fail to be read; this is Jackson refusing an encoding it guessed
+      // (a CharConversionException on NUL-heavy output it took for UTF-32), so it is bad output.
+      throw new CniException(
+          CniErrorCode.INVALID_PLUGIN_OUTPUT,
+          what + " is not valid JSON",
+          e.getMessage() + "; output: " + excerpt(bytes),
+          e);
     }
   }
 
