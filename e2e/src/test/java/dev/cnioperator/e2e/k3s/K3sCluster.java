@@ -18,6 +18,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.testcontainers.containers.Container.ExecResult;
@@ -34,7 +36,15 @@ final class K3sCluster implements AutoCloseable {
   /** Overrides the k3s image; the chart needs Kubernetes 1.30 or newer. */
   static final String K3S_IMAGE_ENV = "CNI_OPERATOR_K3S_IMAGE";
 
-  static final String DEFAULT_K3S_IMAGE = "rancher/k3s:v1.31.5-k3s1";
+  /**
+   * The first k3s docker images whose containerd reads plugins from the static bin dir the chart's
+   * k3s profile uses are v1.32.3, v1.31.7, v1.30.11 and v1.29.15 (k3s-io/k3s#11497); older ones
+   * read /bin.
+   */
+  static final String DEFAULT_K3S_IMAGE = "rancher/k3s:v1.32.3-k3s1";
+
+  private static final Pattern CNI_BIN_DIR =
+      Pattern.compile("(?m)^\\s*bin_dirs?\\s*=\\s*\\[?\\s*[\"']([^\"']+)[\"']");
   private static final Logger log = LoggerFactory.getLogger(K3sCluster.class);
 
   private final K3sContainer k3s;
@@ -92,6 +102,21 @@ final class K3sCluster implements AutoCloseable {
   /** The cluster's only node: the k3s container itself. */
   String nodeName() {
     return client.nodes().list().getItems().get(0).getMetadata().getName();
+  }
+
+  /** Where the node's containerd looks for CNI plugins, from the config k3s wrote for it. */
+  Optional<String> containerdCniBinDir() {
+    return readFile("/var/lib/rancher/k3s/agent/etc/containerd/config.toml")
+        .flatMap(K3sCluster::cniBinDir);
+  }
+
+  /**
+   * The first CNI bin dir of a containerd config ({@code bin_dir = "..."} or {@code bin_dirs =
+   * [...]}).
+   */
+  static Optional<String> cniBinDir(String configToml) {
+    Matcher m = CNI_BIN_DIR.matcher(configToml);
+    return m.find() ? Optional.of(m.group(1)) : Optional.empty();
   }
 
   CommandResult kubectl(String... args) {

@@ -73,6 +73,9 @@ class K3sProductE2E {
     Path work = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "k3s-e2e-");
     cluster = K3sCluster.start(images, work);
     networks = new ClusterNetworks(cluster.client(), cluster::kubectlWithInput);
+    assertThat(cluster.containerdCniBinDir())
+        .as("the k3s image's containerd must read plugins from the chart's k3s bin dir")
+        .contains(BIN_DIR);
     product = K3sProduct.install(cluster, images, work);
     node = cluster.nodeName();
     // A Node with no kubelet behind it: the operator gives it a CniNode that no network selects.
@@ -140,6 +143,8 @@ class K3sProductE2E {
   @Order(2)
   void aNetworkSelectingTheLabelledNodeLandsOnItWithTheBundledPluginsAndIsReady() {
     cluster.kubectl("label", "node", node, LABEL + "=" + SELECTED, "--overwrite").orThrow("label");
+    // k3s ships the reference plugins too: without its tuning, the agent must install its own.
+    cluster.removeFile(BIN_DIR + "/tuning");
     String name = TestNames.unique("sel");
     networks.apply(network(name, 50, "matchLabels: {" + LABEL + ": " + SELECTED + "}", 60));
     networks.waitReady(name);
@@ -151,7 +156,7 @@ class K3sProductE2E {
     assertThat(net.getStatus().getNodes().getSelected()).isEqualTo(1);
     assertThat(networks.networksOf(otherNode)).doesNotContain(name);
 
-    // k3s ships bridge and host-local but not tuning: the agent installed it from its image.
+    // Installed from the plugins bundled in the agent image, and owned by the agent.
     assertThat(cluster.readFile(BIN_DIR + "/tuning")).isPresent();
     assertThat(plugins(node))
         .anySatisfy(
