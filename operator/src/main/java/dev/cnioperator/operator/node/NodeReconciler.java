@@ -47,10 +47,12 @@ public class NodeReconciler implements Reconciler<Node> {
                 (CniNode n) -> Set.of(new ResourceID(n.getMetadata().getName())))
             .withPrimaryToSecondaryMapper(
                 (Node n) -> Set.of(new ResourceID(n.getMetadata().getName())))
+            .withOnUpdateFilter(NodeRelevantChanges.CNI_NODE)
             .build();
     var networks =
         InformerEventSourceConfiguration.from(CniNetwork.class, Node.class)
             .withSecondaryToPrimaryMapper((CniNetwork n) -> allNodes(context))
+            .withOnUpdateFilter(NodeRelevantChanges.NETWORK)
             .build();
     var plugins =
         InformerEventSourceConfiguration.from(CniPlugin.class, Node.class)

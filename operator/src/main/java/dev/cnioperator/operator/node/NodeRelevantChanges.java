@@ -1,0 +1,39 @@
+package dev.cnioperator.operator.node;
+
+import dev.cnioperator.api.v1alpha1.CniNetwork;
+import dev.cnioperator.api.v1alpha1.CniNode;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.javaoperatorsdk.operator.processing.event.source.filter.OnUpdateFilter;
+import java.util.Objects;
+
+/**
+ * The updates that can change some CniNode spec. Agents' status reports and the operator's own
+ * status counts change often and never change what a node must hold, so they re-evaluate nothing.
+ */
+final class NodeRelevantChanges {
+
+  /** A CniNetwork's accepted revision, its spec (check and cleanup settings) or its deletion. */
+  static final OnUpdateFilter<CniNetwork> NETWORK =
+      (now, before) ->
+          specOrDeletionChanged(now, before) || !Objects.equals(rendered(now), rendered(before));
+
+  /** A CniNode's spec (someone else edited it) or owner; not its status. */
+  static final OnUpdateFilter<CniNode> CNI_NODE =
+      (now, before) ->
+          specOrDeletionChanged(now, before)
+              || !Objects.equals(
+                  now.getMetadata().getOwnerReferences(),
+                  before.getMetadata().getOwnerReferences());
+
+  private NodeRelevantChanges() {}
+
+  private static boolean specOrDeletionChanged(HasMetadata now, HasMetadata before) {
+    return !Objects.equals(now.getMetadata().getGeneration(), before.getMetadata().getGeneration())
+        || !Objects.equals(
+            now.getMetadata().getDeletionTimestamp(), before.getMetadata().getDeletionTimestamp());
+  }
+
+  private static Object rendered(CniNetwork n) {
+    return n.getStatus() == null ? null : n.getStatus().getRendered();
+  }
+}
