@@ -27,16 +27,16 @@ import java.util.Map;
  * Kubernetes CNI_ARGS, made by the cni library or by libcni's cnitool. Closing deletes what is left
  * (DEL with the same tool, the namespaces, the Pods).
  */
-final class PodAttachments implements AutoCloseable {
+public final class PodAttachments implements AutoCloseable {
 
   /** A pod's attachment to the network of one conflist, made by the library or by cnitool. */
-  record PodAttachment(
+  public record PodAttachment(
       Pod pod,
       NetworkNamespace netns,
       NetworkConfigList list,
       String containerId,
       boolean byCnitool) {
-    String name() {
+    public String name() {
       return pod.getMetadata().getName();
     }
   }
@@ -46,14 +46,14 @@ final class PodAttachments implements AutoCloseable {
   private final String namespace;
   private final List<PodAttachment> made = new ArrayList<>();
 
-  PodAttachments(KubernetesClient client, SandboxNode node, String namespace) {
+  public PodAttachments(KubernetesClient client, SandboxNode node, String namespace) {
     this.client = client;
     this.node = node;
     this.namespace = namespace;
   }
 
   /** A Pod on the node with an attachment to the network in {@code fileName}, by the library. */
-  PodAttachment addWithLibrary(String podName, String fileName) {
+  public PodAttachment addWithLibrary(String podName, String fileName) {
     Pod pod = createPod(podName);
     NetworkNamespace netns = NetworkNamespace.create("pod");
     String containerId = "e2e" + pod.getMetadata().getUid().replace("-", "");
@@ -67,7 +67,7 @@ final class PodAttachments implements AutoCloseable {
    * A Pod on the node with an attachment made by cnitool, which derives the container id from the
    * netns path and caches in libcni's /var/lib/cni (so the node's agent must read that cache).
    */
-  PodAttachment addWithCnitool(String podName, String fileName) {
+  public PodAttachment addWithCnitool(String podName, String fileName) {
     Pod pod = createPod(podName);
     NetworkNamespace netns = NetworkNamespace.create("pod");
     PodAttachment a = new PodAttachment(pod, netns, list(fileName), null, true);
@@ -77,7 +77,7 @@ final class PodAttachments implements AutoCloseable {
   }
 
   /** Breaks the attachment behind the runtime's back: its interface disappears. */
-  void breakInterface(PodAttachment a) {
+  public void breakInterface(PodAttachment a) {
     a.netns().exec("ip", "link", "del", "eth0");
   }
 
@@ -85,7 +85,7 @@ final class PodAttachments implements AutoCloseable {
    * What a crashed runtime leaves: the Pod and the namespace are gone, the IPAM reservation and the
    * cache entry stay.
    */
-  void vanishWithoutDel(PodAttachment a) {
+  public void vanishWithoutDel(PodAttachment a) {
     client.pods().inNamespace(namespace).withName(a.name()).withGracePeriod(0).delete();
     a.netns().close();
   }

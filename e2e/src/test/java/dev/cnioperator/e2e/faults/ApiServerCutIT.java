@@ -1,0 +1,110 @@
+package dev.cnioperator.e2e.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.cnioperator.e2e.ProcessOptions;
+import dev.cnioperator.e2e.SandboxNode;
+import dev.cnioperator.testkit.ApiServerProxy;
+import dev.cnioperator.testkit.TestNames;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The API server goes away in the middle of a rollout to two nodes: the operator and both agents
+ * reach it through a proxy that the test cuts right after an edit is applied, and again while a
+ * second edit is applied. No node may ever hold a missing, partial or invalid conflist, each
+ * revision is written once per node, and the network converges when the API server is back.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ApiServerCutIT {
+  private static final Duration OUTAGE = Duration.ofSeconds(5);
+
+  private FaultProduct fault;
+  private ApiServerProxy proxy;
+
+  @BeforeAll
+  void installTheProductBehindAProxy() {
+    fault = FaultProduct.install("cut");
+    proxy = ApiServerProxy.in(fault.controlPlane());
+  }
+
+  @AfterAll
+  void removeIt() {
+    if (proxy != null) {
+      proxy.restore();
+    }
+    if (fault != null) {
+      fault.close();
+    }
+    if (proxy != null) {
+      proxy.close();
+    }
+  }
+
+  @Test
+  void aCutMidRolloutLosesNothingAndWritesEachRevisionOncePerNode() throws Exception {
+    ProcessOptions viaProxy = ProcessOptions.DEFAULT.through(proxy);
+    fault.startOperator(viaProxy);
+    List<SandboxNode> nodes =
+        List.of(
+            fault.product().startAgent(fault.createNode("cuta"), null, viaProxy),
+            fault.product().startAgent(fault.createNode("cutb"), null, viaProxy));
+    String name = TestNames.unique("cut");
+    String file = "50-" + name + ".conflist";
+    fault.apply(fault.bridgeNetwork(name, 1400, 60));
+    fault.waitReady(name);
+
+    ConflistSampler.Figures figures;
+    try (ConflistSampler sampler =
+        ConflistSampler.start(nodes.stream().map(n -> n.confDir().resolve(file)).toList())) {
+      // The first edit is being carried out (operator rendering, CniNode writes, agents'
+      // watches) when the connection of every process drops.
+      fault.apply(fault.bridgeNetwork(name, 1300, 60));
+      Thread.sleep(20);
+      proxy.cut();
+      Thread.sleep(OUTAGE.toMillis());
+      proxy.restore();
+      awaitOnEveryNode(nodes, file, "1300");
+
+      // The second edit is made while nobody can hear of it: the nodes change nothing.
+      proxy.cut();
+      fault.apply(fault.bridgeNetwork(name, 1200, 60));
+      Thread.sleep(OUTAGE.toMillis());
+      for (SandboxNode n : nodes) {
+        assertThat(n.conflist(file).orElseThrow()).contains("1300");
+      }
+      proxy.restore();
+      awaitOnEveryNode(nodes, file, "1200");
+      fault.waitReady(name);
+      figures = sampler.stop();
+    }
+
+    StringBuilder writes = new StringBuilder();
+    for (SandboxNode n : nodes) {
+      long count = FaultProduct.conflistWrites(n, file);
+      writes.append(' ').append(n.name()).append("-writes=").append(count);
+      assertThat(count).as("writes of %s on %s: v1, edit 1, edit 2", file, n.name()).isEqualTo(3);
+    }
+    System.out.printf(
+        "fault=api-server-cut outages=2x%ss %s%s lost=%s%n",
+        OUTAGE.toSeconds(), figures, writes, figures.lost() == 0 ? "nothing" : figures.lost());
+    assertThat(figures.firstInvalid()).isEmpty();
+    assertThat(figures.lost()).as("reads that found no file or a broken one").isZero();
+  }
+
+  private static void awaitOnEveryNode(List<SandboxNode> nodes, String file, String mtu) {
+    await()
+        .atMost(FaultProduct.WAIT)
+        .untilAsserted(
+            () -> {
+              for (SandboxNode n : nodes) {
+                assertThat(n.conflist(file).orElseThrow()).as(n.name()).contains(mtu);
+              }
+            });
+  }
+}

@@ -1,0 +1,162 @@
+package dev.cnioperator.e2e.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.cnioperator.api.v1alpha1.FailingAttachment;
+import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
+import dev.cnioperator.e2e.PodAttachments;
+import dev.cnioperator.e2e.PodAttachments.PodAttachment;
+import dev.cnioperator.e2e.ProcessOptions;
+import dev.cnioperator.e2e.SandboxNode;
+import dev.cnioperator.testkit.Commands;
+import dev.cnioperator.testkit.TestNames;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * A plugin that never answers CHECK (a script in the node's bin dir, a binary the agent does not
+ * own and leaves alone): its attachment must be reported failing with a timeout, while the CHECK
+ * loop keeps checking another network's real bridge attachment every interval.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class HangingCheckIT {
+  private static final int PLUGIN_TIMEOUT_SECONDS = 3;
+  private static final int INTERVAL_SECONDS = 5;
+  private static final Duration WATCH = Duration.ofSeconds(3 * INTERVAL_SECONDS + 2);
+
+  private FaultProduct fault;
+  private String podNamespace;
+  private Path hangPids;
+
+  @BeforeAll
+  void installTheProduct() {
+    fault = FaultProduct.install("hang");
+  }
+
+  @AfterAll
+  void removeIt() throws IOException {
+    if (fault == null) {
+      return;
+    }
+    if (podNamespace != null) {
+      fault.controlPlane().client().namespaces().withName(podNamespace).delete();
+    }
+    fault.close();
+    // The agent's timeout should have ended every hung CHECK; whatever it missed goes here.
+    if (hangPids != null && Files.exists(hangPids)) {
+      for (String pid : Files.readAllLines(hangPids)) {
+        Commands.run("kill", "-9", pid.strip());
+      }
+    }
+  }
+
+  @Test
+  void aHungCheckTimesOutAndOtherNetworksKeepBeingChecked() throws Exception {
+    fault.startOperator(ProcessOptions.DEFAULT);
+    String nodeName = fault.createNode("hang");
+    hangPids = fault.work().resolve("hang.pids");
+    Path binDir =
+        Files.createDirectories(fault.work().resolve("nodes/" + nodeName + "/opt/cni/bin"));
+    Files.writeString(binDir.resolve("hang"), hangingPlugin(hangPids));
+    Files.setPosixFilePermissions(
+        binDir.resolve("hang"), PosixFilePermissions.fromString("rwxr-xr-x"));
+    SandboxNode node =
+        fault
+            .product()
+            .startAgent(
+                nodeName,
+                null,
+                ProcessOptions.DEFAULT.withArgs(
+                    "--plugin-timeout-seconds", Integer.toString(PLUGIN_TIMEOUT_SECONDS)));
+    String healthy = TestNames.unique("ok");
+    String hanging = TestNames.unique("hang");
+    fault.apply(fault.bridgeNetwork(healthy, 1400, INTERVAL_SECONDS));
+    fault.apply(fault.singlePluginNetwork(hanging, "hang", INTERVAL_SECONDS));
+    fault.waitReady(healthy);
+    fault.waitReady(hanging);
+
+    podNamespace = TestNames.unique("hangpods");
+    fault
+        .controlPlane()
+        .client()
+        .namespaces()
+        .resource(
+            new NamespaceBuilder().withNewMetadata().withName(podNamespace).endMetadata().build())
+        .create();
+    try (PodAttachments pods =
+        new PodAttachments(fault.controlPlane().client(), node, podNamespace)) {
+      pods.addWithLibrary(healthy + "-p", "50-" + healthy + ".conflist");
+      PodAttachment stuck = pods.addWithLibrary(hanging + "-p", "50-" + hanging + ".conflist");
+
+      FailingAttachment failing =
+          await()
+              .atMost(FaultProduct.WAIT)
+              .until(() -> failingOf(nodeName, hanging, stuck.name()), f -> f != null);
+
+      Set<String> checkTimes = new LinkedHashSet<>();
+      long end = System.nanoTime() + WATCH.toNanos();
+      while (System.nanoTime() < end) {
+        fault
+            .nodeStatus(nodeName, healthy)
+            .map(NodeNetworkStatus::getLastCheckTime)
+            .ifPresent(checkTimes::add);
+        Thread.sleep(200);
+      }
+      NodeNetworkStatus ok = fault.nodeStatus(nodeName, healthy).orElseThrow();
+      System.out.printf(
+          "fault=hanging-check timeout=%ds hung-attachment-error=\"%s\" healthy-network-check-times"
+              + "-in-%ds=%d healthy=%d/%d lost=%s%n",
+          PLUGIN_TIMEOUT_SECONDS,
+          failing.getError(),
+          WATCH.toSeconds(),
+          checkTimes.size(),
+          ok.getAttachments().getHealthy(),
+          ok.getAttachments().getTotal(),
+          ok.getAttachments().getHealthy() == 1 && checkTimes.size() >= 3 ? "nothing" : "checks");
+      assertThat(failing.getError()).containsAnyOf("did not finish within", "timed out");
+      assertThat(checkTimes)
+          .as("the healthy network's lastCheckTime kept moving while CHECK hung")
+          .hasSizeGreaterThanOrEqualTo(3);
+      assertThat(ok.getAttachments().getTotal()).isEqualTo(1);
+      assertThat(ok.getAttachments().getHealthy()).isEqualTo(1);
+    }
+  }
+
+  private FailingAttachment failingOf(String node, String network, String pod) {
+    return fault
+        .nodeStatus(node, network)
+        .map(NodeNetworkStatus::getAttachments)
+        .map(a -> a.getFailing() == null ? List.<FailingAttachment>of() : a.getFailing())
+        .flatMap(l -> l.stream().filter(f -> pod.equals(f.getPod())).findFirst())
+        .orElse(null);
+  }
+
+  /**
+   * Adds without doing anything, hangs in CHECK (writing its pid first, so the test can end what a
+   * timeout missed), deletes without complaint.
+   */
+  private static String hangingPlugin(Path pids) {
+    return """
+        #!/bin/sh
+        case "$CNI_COMMAND" in
+        VERSION) echo '{"cniVersion":"1.0.0","supportedVersions":["0.4.0","1.0.0"]}' ;;
+        ADD) cat >/dev/null; echo '{"cniVersion":"1.0.0","interfaces":[],"ips":[]}' ;;
+        CHECK) echo $$ >> %s; exec sleep 300 ;;
+        *) cat >/dev/null ;;
+        esac
+        """
+        .formatted(pids);
+  }
+}
