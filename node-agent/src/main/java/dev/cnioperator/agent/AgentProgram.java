@@ -3,9 +3,11 @@ package dev.cnioperator.agent;
 import dev.cnioperator.agent.check.AttachmentChecker;
 import dev.cnioperator.agent.check.NetworkLoops;
 import dev.cnioperator.agent.cleanup.HostLocalStore;
+import dev.cnioperator.agent.cleanup.SourceOfTruth;
 import dev.cnioperator.agent.cleanup.StaleAttachmentCleaner;
 import dev.cnioperator.agent.host.DiskHostFiles;
 import dev.cnioperator.agent.host.ManifestStore;
+import dev.cnioperator.agent.kube.LazyCriSource;
 import dev.cnioperator.agent.kube.PodEvents;
 import dev.cnioperator.agent.kube.PodSource;
 import dev.cnioperator.agent.observe.AgentMetrics;
@@ -101,7 +103,7 @@ public final class AgentProgram implements AutoCloseable {
             runtime,
             cache,
             new HostLocalStore(paths.cacheDir().resolve("networks")),
-            new PodSource(client, s.nodeName()),
+            sourceOfTruth(s, client),
             paths.netnsDir(),
             metrics,
             clock);
@@ -119,6 +121,15 @@ public final class AgentProgram implements AutoCloseable {
         paths.confDir(),
         paths.binDir());
     return new AgentProgram(client, agent, loops, checkWorkers, server);
+  }
+
+  /** The runtime over CRI where its socket is given, otherwise the API server's pods. */
+  private static SourceOfTruth sourceOfTruth(AgentSettings s, KubernetesClient client) {
+    if (s.criSocket() == null) {
+      return new PodSource(client, s.nodeName());
+    }
+    LOG.info("event=source-of-truth kind=cri socket={}", s.criSocket());
+    return new LazyCriSource(s.criSocket());
   }
 
   private static KubernetesClient kubernetesClient(AgentSettings s) throws IOException {

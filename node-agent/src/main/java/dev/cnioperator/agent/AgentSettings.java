@@ -8,11 +8,13 @@ import java.time.Duration;
  * Everything {@code run} is configured with.
  *
  * @param kubeconfig null to use the in-cluster ServiceAccount (or fabric8's usual lookup)
+ * @param criSocket the runtime's CRI socket, null to take live pods from the API server
  */
 public record AgentSettings(
     String nodeName,
     Path kubeconfig,
     HostPaths paths,
+    Path criSocket,
     InetSocketAddress listen,
     Duration resync,
     Duration pluginTimeout) {}

@@ -45,6 +45,14 @@ public final class RunCommand implements Callable<Integer> {
   Path bundledPluginDir;
 
   @Option(
+      names = "--cri-socket",
+      defaultValue = "${env:AGENT_CRI_SOCKET}",
+      description =
+          "The container runtime's CRI socket; when set, its pod sandboxes are the source of truth"
+              + " for live attachments instead of the API server's pods (env AGENT_CRI_SOCKET).")
+  Path criSocket;
+
+  @Option(
       names = "--listen",
       defaultValue = "${env:AGENT_LISTEN:-0.0.0.0:9464}",
       description = "host:port of /healthz, /readyz and /metrics; port 0 picks a free one.")
@@ -69,6 +77,7 @@ public final class RunCommand implements Callable<Integer> {
             nodeName,
             kubeconfig,
             new HostPaths(confDir, binDir, cacheDir, netnsDir, stateDir, bundledPluginDir),
+            criSocket,
             listenAddress(listen),
             Duration.ofSeconds(resyncSeconds),
             Duration.ofSeconds(pluginTimeoutSeconds));

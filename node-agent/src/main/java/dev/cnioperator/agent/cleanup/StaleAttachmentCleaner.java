@@ -4,7 +4,6 @@ import dev.cnioperator.agent.ManagedNetwork;
 import dev.cnioperator.agent.ManagedNetwork.CleanupSettings;
 import dev.cnioperator.agent.check.AttachmentChecker;
 import dev.cnioperator.agent.check.PodRef;
-import dev.cnioperator.agent.kube.PodSource;
 import dev.cnioperator.agent.observe.AgentMetrics;
 import dev.cnioperator.api.v1alpha1.IpamSummary;
 import dev.cnioperator.cni.CniException;
@@ -13,14 +12,16 @@ import dev.cnioperator.cni.cache.ResultCache;
 import dev.cnioperator.cni.config.GcAttachment;
 import dev.cnioperator.cni.exec.Attachment;
 import dev.cnioperator.cni.runtime.CniRuntime;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -41,7 +42,7 @@ public final class StaleAttachmentCleaner {
   private final CniRuntime runtime;
   private final ResultCache cache;
   private final HostLocalStore hostLocal;
-  private final PodSource pods;
+  private final SourceOfTruth source;
   private final Path netnsDir;
   private final AgentMetrics metrics;
   private final Clock clock;
@@ -49,18 +50,24 @@ public final class StaleAttachmentCleaner {
   private final Map<String, Map<String, Instant>> marks = new ConcurrentHashMap<>();
   private final Map<String, Integer> reclaimed = new ConcurrentHashMap<>();
 
+  /** When each release happened, per network, within {@link #BRAKE_WINDOW}. */
+  private final Map<String, Deque<Instant>> releases = new ConcurrentHashMap<>();
+
+  /** Releases this recent count toward the brake. */
+  static final Duration BRAKE_WINDOW = Duration.ofMinutes(10);
+
   public StaleAttachmentCleaner(
       CniRuntime runtime,
       ResultCache cache,
       HostLocalStore hostLocal,
-      PodSource pods,
+      SourceOfTruth source,
       Path netnsDir,
       AgentMetrics metrics,
       Clock clock) {
     this.runtime = runtime;
     this.cache = cache;
     this.hostLocal = hostLocal;
-    this.pods = pods;
+    this.source = source;
     this.netnsDir = netnsDir;
     this.metrics = metrics;
     this.clock = clock;
@@ -81,13 +88,14 @@ public final class StaleAttachmentCleaner {
     }
     LivePods live;
     try {
-      live = pods.read();
-    } catch (KubernetesClientException e) {
+      live = source.read();
+    } catch (SourceOfTruth.Unavailable e) {
       LOG.warn(
-          "event=cleanup-skipped network={} reason=pods-unreadable error=\"{}\"",
+          "event=cleanup-skipped network={} reason=source-of-truth-unreadable source={} error=\"{}\"",
           name,
+          source.name(),
           e.getMessage());
-      return new Report(null, "no cleanup: pods on this node cannot be read from the API server");
+      return new Report(null, "no cleanup: " + e.getMessage());
     }
     // libcni keys its cache by the conflist's own name, which may differ from the CniNetwork's.
     List<CachedAttachment> entries = cache.list(network.list().name());
@@ -111,7 +119,8 @@ public final class StaleAttachmentCleaner {
             marks.getOrDefault(name, Map.of()),
             Instant.now(clock),
             settings.gracePeriod(),
-            settings.maxDeleteFraction());
+            settings.maxDeleteFraction(),
+            recentReleases(name));
     marks.put(name, new HashMap<>(d.marks()));
     metrics.staleReservations(name, d.stale());
     String message = d.message();
@@ -169,6 +178,10 @@ public final class StaleAttachmentCleaner {
     }
     if (released > 0) {
       metrics.reclaimed(network.name(), released);
+      Deque<Instant> recent = releases.computeIfAbsent(network.name(), k -> new ArrayDeque<>());
+      for (int i = 0; i < released; i++) {
+        recent.addLast(Instant.now(clock));
+      }
     }
     return released;
   }
@@ -214,6 +227,15 @@ public final class StaleAttachmentCleaner {
     } catch (CniException e) {
       LOG.warn("event=gc-failed network={} error=\"{}\"", network.name(), e.getMessage());
     }
+  }
+
+  private int recentReleases(String network) {
+    Deque<Instant> recent = releases.computeIfAbsent(network, k -> new ArrayDeque<>());
+    Instant cutoff = Instant.now(clock).minus(BRAKE_WINDOW);
+    while (!recent.isEmpty() && recent.peekFirst().isBefore(cutoff)) {
+      recent.removeFirst();
+    }
+    return recent.size();
   }
 
   private boolean netnsDirReadable() {

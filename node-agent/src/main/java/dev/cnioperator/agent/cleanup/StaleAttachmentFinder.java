@@ -25,8 +25,10 @@ public final class StaleAttachmentFinder {
    * @param netnsExists whether a network namespace path still exists
    * @param marks when items were first seen stale, from the previous pass
    * @param grace how long an item must stay stale before it is released
-   * @param maxDeleteFraction the brake: the largest share of the network's items one pass may
-   *     release
+   * @param maxDeleteFraction the brake: the largest share of the network's items that may be stale,
+   *     counting those released recently, before cleanup stops and reports
+   * @param releasedRecently items of this network released within the brake's window, so a node
+   *     losing its pods one by one trips the brake as one losing them at once does
    */
   public StaleDecision find(
       List<CachedRef> cached,
@@ -36,7 +38,8 @@ public final class StaleAttachmentFinder {
       Map<String, Instant> marks,
       Instant now,
       Duration grace,
-      double maxDeleteFraction) {
+      double maxDeleteFraction,
+      int releasedRecently) {
     Map<String, Instant> nextMarks = new HashMap<>();
     List<CachedRef> delete = new ArrayList<>();
     List<Reservation> release = new ArrayList<>();
@@ -57,21 +60,24 @@ public final class StaleAttachmentFinder {
         continue;
       }
       orphans++;
-      if (!pods.ips().contains(r.ip())) {
+      if (!pods.ips().contains(r.ip()) && !pods.hasSandbox(r.containerId())) {
         stale++;
         if (due(r.key(), marks, nextMarks, now, grace)) {
           release.add(r);
         }
       }
     }
-    int total = cached.size() + orphans;
-    int deletions = delete.size() + release.size();
-    if (total > 0 && deletions > maxDeleteFraction * total) {
+    // The brake weighs everything stale now (due or still in its grace period) plus what was
+    // released recently, against all the network's items then: a pass never releases part of a
+    // mass disappearance, and a slow one adds up.
+    int total = cached.size() + orphans + releasedRecently;
+    int gone = stale + releasedRecently;
+    if (total > 0 && gone > maxDeleteFraction * total) {
       String message =
           String.format(
-              "brake: %d of %d attachments are due for release, more than the allowed %.0f%%;"
-                  + " nothing released",
-              deletions, total, maxDeleteFraction * 100);
+              "brake: %d of %d attachments are stale or recently released, more than the allowed"
+                  + " %.0f%%; nothing released",
+              gone, total, maxDeleteFraction * 100);
       return new StaleDecision(List.of(), List.of(), nextMarks, stale, true, message);
     }
     return new StaleDecision(delete, release, nextMarks, stale, false, "");
@@ -79,7 +85,11 @@ public final class StaleAttachmentFinder {
 
   /** Why a cached attachment is stale, or empty when it is (or may be) live. */
   static Optional<String> whyStale(CachedRef c, LivePods pods, Predicate<String> netnsExists) {
-    if (c.namesPod()) {
+    if (pods.fromRuntime()) {
+      if (!pods.hasSandbox(c.containerId())) {
+        return Optional.of("the runtime no longer lists sandbox " + c.containerId());
+      }
+    } else if (c.namesPod()) {
       if (!pods.has(c.podNamespace(), c.podName())) {
         return Optional.of("pod " + c.podNamespace() + "/" + c.podName() + " is gone");
       }

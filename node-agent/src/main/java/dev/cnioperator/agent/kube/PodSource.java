@@ -1,16 +1,19 @@
 package dev.cnioperator.agent.kube;
 
 import dev.cnioperator.agent.cleanup.LivePods;
+import dev.cnioperator.agent.cleanup.SourceOfTruth;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodIP;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /** A fresh list of the pods on this node (field selector spec.nodeName), never a cache. */
-public final class PodSource {
+public final class PodSource implements SourceOfTruth {
   private final KubernetesClient client;
   private final String nodeName;
 
@@ -19,15 +22,22 @@ public final class PodSource {
     this.nodeName = nodeName;
   }
 
-  /**
-   * @throws io.fabric8.kubernetes.client.KubernetesClientException when the API server cannot be
-   *     read; the caller then runs no cleanup
-   */
+  @Override
+  public String name() {
+    return "api-server";
+  }
+
+  @Override
   public LivePods read() {
+    List<Pod> items;
+    try {
+      items = client.pods().inAnyNamespace().withField("spec.nodeName", nodeName).list().getItems();
+    } catch (KubernetesClientException e) {
+      throw new Unavailable("pods on this node cannot be read from the API server", e);
+    }
     Map<String, String> uids = new HashMap<>();
     Set<String> ips = new HashSet<>();
-    for (Pod p :
-        client.pods().inAnyNamespace().withField("spec.nodeName", nodeName).list().getItems()) {
+    for (Pod p : items) {
       uids.put(
           p.getMetadata().getNamespace() + "/" + p.getMetadata().getName(),
           p.getMetadata().getUid());
@@ -40,6 +50,6 @@ public final class PodSource {
         ips.add(p.getStatus().getPodIP());
       }
     }
-    return new LivePods(uids, ips);
+    return LivePods.fromApiServer(uids, ips);
   }
 }

@@ -26,14 +26,14 @@ class StaleAttachmentFinderTest {
     for (int i = 0; i < nameUid.length; i += 2) {
       m.put("default/" + nameUid[i], nameUid[i + 1]);
     }
-    return new LivePods(m, Set.of());
+    return LivePods.fromApiServer(m, Set.of());
   }
 
   private static final Predicate<String> ALL_NETNS = p -> true;
 
   private StaleDecision find(
       List<CachedRef> cached, LivePods pods, Map<String, Instant> marks, Instant now) {
-    return finder.find(cached, List.of(), pods, ALL_NETNS, marks, now, GRACE, 0.5);
+    return finder.find(cached, List.of(), pods, ALL_NETNS, marks, now, GRACE, 0.5, 0);
   }
 
   @Test
@@ -96,7 +96,8 @@ class StaleAttachmentFinderTest {
             Map.of(),
             T0,
             GRACE,
-            0.5);
+            0.5,
+            0);
     assertThat(d.stale()).isEqualTo(1);
     assertThat(d.marks()).containsOnlyKeys("attachment/c1/eth0");
   }
@@ -122,6 +123,59 @@ class StaleAttachmentFinderTest {
     assertThat(d.stale()).isEqualTo(8);
     assertThat(d.message()).contains("8 of 10");
     assertThat(d.marks()).hasSize(8);
+  }
+
+  @Test
+  void brakeWeighsStaleItemsStillInTheirGracePeriod() {
+    List<CachedRef> cached = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      cached.add(pod("c" + i, "p" + i, "u" + i));
+    }
+    // Only c0 is due; c1..c7 were just seen stale. Releasing c0 alone would be a first slice.
+    StaleDecision d =
+        find(
+            cached,
+            pods("p8", "u8", "p9", "u9"),
+            Map.of("attachment/c0/eth0", T0),
+            T0.plusSeconds(120));
+    assertThat(d.braked()).isTrue();
+    assertThat(d.deletions()).isZero();
+  }
+
+  @Test
+  void releasesWithinTheWindowCountTowardTheBrake() {
+    List<CachedRef> cached =
+        List.of(pod("c1", "p1", "u1"), pod("c2", "p2", "u2"), pod("c3", "p3", "u3"));
+    Map<String, Instant> marks = Map.of("attachment/c1/eth0", T0);
+    // 1 stale of 3 alone is fine; with 4 released recently it is 5 of 7.
+    assertThat(
+            finder
+                .find(
+                    cached,
+                    List.of(),
+                    pods("p2", "u2", "p3", "u3"),
+                    ALL_NETNS,
+                    marks,
+                    T0.plusSeconds(61),
+                    GRACE,
+                    0.5,
+                    0)
+                .braked())
+        .isFalse();
+    assertThat(
+            finder
+                .find(
+                    cached,
+                    List.of(),
+                    pods("p2", "u2", "p3", "u3"),
+                    ALL_NETNS,
+                    marks,
+                    T0.plusSeconds(61),
+                    GRACE,
+                    0.5,
+                    4)
+                .braked())
+        .isTrue();
   }
 
   @Test
@@ -152,7 +206,7 @@ class StaleAttachmentFinderTest {
             new Reservation("10.200.0.5", "gone", "eth0"),
             new Reservation("10.200.0.6", "held", "eth0"),
             new Reservation("10.200.0.7", "c1", "eth0"));
-    LivePods pods = new LivePods(Map.of("default/p1", "u1"), Set.of("10.200.0.6"));
+    LivePods pods = LivePods.fromApiServer(Map.of("default/p1", "u1"), Set.of("10.200.0.6"));
     Map<String, Instant> marks = Map.of("reservation/10.200.0.5", T0, "reservation/10.200.0.6", T0);
     StaleDecision d =
         finder.find(
@@ -163,8 +217,45 @@ class StaleAttachmentFinderTest {
             marks,
             T0.plusSeconds(61),
             GRACE,
-            1.0);
+            1.0,
+            0);
     assertThat(d.release()).extracting(Reservation::ip).containsExactly("10.200.0.5");
     assertThat(d.marks()).containsOnlyKeys("reservation/10.200.0.5");
+  }
+
+  @Test
+  void withTheRuntimeAsSourceASandboxItNoLongerListsIsStaleWhateverTheApiServerSays() {
+    LivePods runtime = LivePods.fromRuntime(Set.of("c2"), Set.of());
+    StaleDecision d =
+        finder.find(
+            List.of(pod("c1", "p1", "u1"), pod("c2", "p2", "u2")),
+            List.of(),
+            runtime,
+            ALL_NETNS,
+            Map.of("attachment/c1/eth0", T0),
+            T0.plusSeconds(61),
+            GRACE,
+            0.5,
+            0);
+    assertThat(d.delete()).extracting(CachedRef::containerId).containsExactly("c1");
+  }
+
+  @Test
+  void withTheRuntimeAsSourceAReservationOfAListedSandboxIsLive() {
+    LivePods runtime = LivePods.fromRuntime(Set.of("sb1"), Set.of());
+    StaleDecision d =
+        finder.find(
+            List.of(),
+            List.of(
+                new Reservation("10.200.0.5", "sb1", "eth0"),
+                new Reservation("10.200.0.6", "gone", "eth0")),
+            runtime,
+            ALL_NETNS,
+            Map.of("reservation/10.200.0.5", T0, "reservation/10.200.0.6", T0),
+            T0.plusSeconds(61),
+            GRACE,
+            1.0,
+            0);
+    assertThat(d.release()).extracting(Reservation::ip).containsExactly("10.200.0.6");
   }
 }

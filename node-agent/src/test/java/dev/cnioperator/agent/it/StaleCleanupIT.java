@@ -190,7 +190,8 @@ class StaleCleanupIT {
 
   @Test
   void passThatWouldReleaseEightyPercentTripsTheBrake() throws Exception {
-    attach(spec(0, false), Path.of("/var/run/netns"), 2, 8);
+    // A grace period longer than the test takes to delete the 8, so they go stale together.
+    attach(spec(30, false), Path.of("/var/run/netns"), 2, 8);
     await()
         .atMost(CONVERGE)
         .ignoreExceptions()
