@@ -41,6 +41,12 @@ public final class ConfigValidator {
   /** Every problem of {@code conflist}; empty when it is a valid configuration list. */
   public static List<ConfigProblem> validate(ObjectNode conflist) {
     List<ConfigProblem> problems = new ArrayList<>();
+    Optional<ConfigProblem> tooDeep = NestingDepth.check(conflist);
+    if (tooDeep.isPresent()) {
+      // Nothing else is checked: rendering or comparing such a tree would recurse that deep.
+      problems.add(tooDeep.get());
+      return problems;
+    }
     checkName(conflist, problems);
     Optional<CniVersion> version = checkVersion(conflist, problems);
     checkVersions(conflist, version, problems);

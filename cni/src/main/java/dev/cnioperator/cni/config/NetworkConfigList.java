@@ -104,6 +104,12 @@ public final class NetworkConfigList {
 
   /** Validates a configuration list built in memory (the operator renders from a CniNetwork). */
   public static NetworkConfigList fromJson(ObjectNode json) {
+    // Before the copy: copying a tree too deep for any parser would itself overflow the stack.
+    NestingDepth.check(json)
+        .ifPresent(
+            tooDeep -> {
+              throw CniConfigException.invalid(LIST, List.of(tooDeep));
+            });
     return validated(json.deepCopy(), null, LIST, ValidationLevel.FULL);
   }
 
