@@ -19,6 +19,7 @@ public final class CniOperator implements AutoCloseable {
   private final Operator operator;
 
   public CniOperator(KubernetesClient client, OperatorSettings settings, MeterRegistry registry) {
+    OperatorMetrics metrics = new OperatorMetrics(registry);
     this.operator =
         new Operator(
             o -> {
@@ -38,8 +39,9 @@ public final class CniOperator implements AutoCloseable {
             new NetworkStatusFolder(),
             new NetworkEvents(client),
             settings.finalizerTimeout(),
-            Clock.systemUTC()));
-    operator.register(new NodeReconciler(new CniNodeWriter(client)));
+            Clock.systemUTC(),
+            metrics));
+    operator.register(new NodeReconciler(new CniNodeWriter(client, metrics)));
   }
 
   /** Starts the informers and, once leader (or at once without election), the reconcilers. */

@@ -6,6 +6,7 @@ import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.NetworkState;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
+import dev.cnioperator.operator.OperatorMetrics;
 import dev.cnioperator.operator.node.CniNodeWriter;
 import dev.cnioperator.operator.node.NodeLabelsChanged;
 import dev.cnioperator.operator.placement.AcceptedRevision;
@@ -58,18 +59,21 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
   private final NetworkEvents events;
   private final Duration finalizerTimeout;
   private final Clock clock;
+  private final OperatorMetrics metrics;
 
   public CniNetworkReconciler(
       NetworkRenderer renderer,
       NetworkStatusFolder folder,
       NetworkEvents events,
       Duration finalizerTimeout,
-      Clock clock) {
+      Clock clock,
+      OperatorMetrics metrics) {
     this.renderer = renderer;
     this.folder = folder;
     this.events = events;
     this.finalizerTimeout = finalizerTimeout;
     this.clock = clock;
+    this.metrics = metrics;
   }
 
   @Override
@@ -117,9 +121,16 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
 
     CniNetworkStatus status =
         folder.fold(network, rendering, accepted, reports, placement.clashes(), clock.instant());
+    metrics.networkObserved(
+        name,
+        new OperatorMetrics.NetworkHealth(
+            "True".equals(conditionStatus(status, Conditions.ACCEPTED)),
+            "True".equals(conditionStatus(status, Conditions.READY)),
+            "True".equals(conditionStatus(status, Conditions.DEGRADED))));
     if (status.equals(network.getStatus())) {
       return UpdateControl.noUpdate();
     }
+    metrics.statusWritten();
     recordTransitions(network, status);
     log.info(
         "event=status-changed network={} generation={} accepted={} ready={} nodes={}",
@@ -162,6 +173,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
             .sorted()
             .toList();
     if (pending.isEmpty()) {
+      metrics.networkGone(name);
       log.info("event=network-removed network={}", name);
       return DeleteControl.defaultDelete();
     }
@@ -176,6 +188,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
               + "s; their agents may be gone, finishing the deletion anyway";
       log.warn("event=finalizer-timeout network={} nodes={}", name, pending);
       events.record(network, true, "RemovalTimedOut", message);
+      metrics.networkGone(name);
       return DeleteControl.defaultDelete();
     }
     log.info("event=waiting-for-removal network={} nodes={}", name, pending);

@@ -2,6 +2,7 @@ package dev.cnioperator.operator.node;
 
 import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.CniNodeSpec;
+import dev.cnioperator.operator.OperatorMetrics;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
@@ -23,9 +24,11 @@ public final class CniNodeWriter {
   private static final Logger log = LoggerFactory.getLogger(CniNodeWriter.class);
 
   private final KubernetesClient client;
+  private final OperatorMetrics metrics;
 
-  public CniNodeWriter(KubernetesClient client) {
+  public CniNodeWriter(KubernetesClient client, OperatorMetrics metrics) {
     this.client = client;
+    this.metrics = metrics;
   }
 
   /** Makes the CniNode of {@code node} hold {@code desired}; returns whether it wrote. */
@@ -45,6 +48,7 @@ public final class CniNodeWriter {
             .build());
     applied.setSpec(desired);
     client.resource(applied).fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply();
+    metrics.cniNodeWritten();
     log.info(
         "event=cninode-spec-written node={} networks={} plugins={} created={}",
         node.getMetadata().getName(),

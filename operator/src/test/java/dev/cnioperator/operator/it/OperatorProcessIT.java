@@ -102,7 +102,11 @@ class OperatorProcessIT {
     cluster.apply(one, cluster.bridgeSpec("ct-proc0", "10.200.12.0/24")).orThrow("apply");
     await().atMost(ClusterFixture.WAIT).until(() -> cluster.networksOn(node).contains(one));
     cluster.awaitCondition(one, "Accepted", "True");
-    assertThat(body(leader, "/metrics")).contains("operator_sdk");
+    assertThat(body(leader, "/metrics"))
+        .contains("operator_sdk")
+        .contains("cni_operator_networks 1.0")
+        .contains("cni_operator_networks_refused 0.0")
+        .containsPattern("cni_operator_cninode_writes_total [1-9]");
     assertThat(status(leader, "/readyz")).isEqualTo(200);
     // A standby must be ready too, or a rolling update would wait forever for the new pod.
     assertThat(status(standby, "/readyz")).isEqualTo(200);
