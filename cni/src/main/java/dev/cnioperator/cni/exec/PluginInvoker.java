@@ -1,8 +1,13 @@
 package dev.cnioperator.cni.exec;
 
 import dev.cnioperator.cni.CniErrorCode;
+import dev.cnioperator.cni.CniException;
+import dev.cnioperator.cni.CniVersion;
 import dev.cnioperator.cni.result.ErrorResult;
 import dev.cnioperator.cni.result.PluginErrors;
+import dev.cnioperator.cni.result.Result;
+import dev.cnioperator.cni.result.Results;
+import dev.cnioperator.cni.result.VersionResult;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,9 +18,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs one plugin for one verb following SPEC-1.1.0.md Section 2: finds the binary on {@code
- * CNI_PATH}, builds the {@code CNI_*} environment, and turns a failed run into a {@link
- * PluginException} carrying the plugin's own error (or code 999 when it printed none).
+ * Runs one plugin for one verb following SPEC-1.1.0.md Section 2 (libcni's {@code invoke}): finds
+ * the binary on {@code CNI_PATH}, builds the {@code CNI_*} environment, turns a failed run into a
+ * {@link PluginException} carrying the plugin's own error (or code 999 when it printed none), and
+ * reads ADD and VERSION output.
  */
 public final class PluginInvoker {
   private static final Logger LOG = LoggerFactory.getLogger(PluginInvoker.class);
@@ -63,6 +69,58 @@ public final class PluginInvoker {
           "event=plugin-stderr plugin={} verb={} stderr=\"{}\"", type, verb, result.stderrText());
     }
     return result.stdout();
+  }
+
+  /**
+   * A plugin's ADD stdout as a result (libcni's {@code ExecPluginWithResult}): a result without
+   * {@code cniVersion} is taken to be in the request's version.
+   *
+   * @throws PluginException INVALID_PLUGIN_OUTPUT showing what the plugin printed
+   */
+  public Result parseResult(String type, byte[] stdout, CniVersion requestVersion) {
+    try {
+      return Results.parse(stdout, requestVersion);
+    } catch (CniException e) {
+      throw invalidOutput(type, Verb.ADD, stdout, e);
+    }
+  }
+
+  /**
+   * VERSION of one plugin (libcni's {@code GetVersionInfo}); a plugin too old to know VERSION
+   * supports 0.1.0 only.
+   */
+  public VersionResult versionInfo(String type) {
+    byte[] stdin =
+        ("{\"cniVersion\":\"" + CniVersion.LATEST + "\"}").getBytes(StandardCharsets.UTF_8);
+    byte[] stdout;
+    try {
+      stdout = invoke(type, Verb.VERSION, null, stdin);
+    } catch (PluginException e) {
+      if (e.msg().equals("unknown CNI_COMMAND: VERSION")) {
+        return VersionResult.ofPluginWithoutVersionCommand();
+      }
+      throw e;
+    }
+    try {
+      return Results.parseVersion(stdout);
+    } catch (CniException e) {
+      throw invalidOutput(type, Verb.VERSION, stdout, e);
+    }
+  }
+
+  private static PluginException invalidOutput(
+      String type, Verb verb, byte[] stdout, CniException cause) {
+    PluginException e =
+        new PluginException(
+            CniErrorCode.INVALID_PLUGIN_OUTPUT.code(),
+            "plugin " + type + " printed no valid " + verb + " result: " + cause.msg(),
+            "stdout began with: " + firstBytes(stdout),
+            type,
+            verb,
+            0,
+            "");
+    e.initCause(cause);
+    return e;
   }
 
   /** The environment of SPEC-1.1.0.md Section 2 for this verb, and nothing else. */

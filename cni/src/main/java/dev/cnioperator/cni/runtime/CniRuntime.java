@@ -11,7 +11,6 @@ import dev.cnioperator.cni.config.NetworkConfigList;
 import dev.cnioperator.cni.config.PluginConfig;
 import dev.cnioperator.cni.config.VersionSelection;
 import dev.cnioperator.cni.exec.Attachment;
-import dev.cnioperator.cni.exec.PluginException;
 import dev.cnioperator.cni.exec.PluginExecutor;
 import dev.cnioperator.cni.exec.PluginInvoker;
 import dev.cnioperator.cni.exec.PluginLocator;
@@ -19,7 +18,6 @@ import dev.cnioperator.cni.exec.Verb;
 import dev.cnioperator.cni.result.Result;
 import dev.cnioperator.cni.result.Results;
 import dev.cnioperator.cni.result.VersionResult;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -59,7 +57,7 @@ public final class CniRuntime {
     for (PluginConfig plugin : list.plugins()) {
       JsonNode prev = result == null ? null : result.toJson();
       byte[] stdout = run(list, version, plugin, Verb.ADD, attachment, prev);
-      result = parseResult(plugin.type(), stdout, version);
+      result = invoker.parseResult(plugin.type(), stdout, version);
     }
     cache.write(CachedAttachment.of(list.name(), attachment, list.bytes(), result.toJson()));
     log(Verb.ADD, list, attachment, started);
@@ -201,22 +199,7 @@ public final class CniRuntime {
 
   /** The versions a plugin reports through VERSION. */
   public VersionResult getVersionInfo(String pluginType) {
-    byte[] stdin =
-        ("{\"cniVersion\":\"" + CniVersion.LATEST + "\"}").getBytes(StandardCharsets.UTF_8);
-    byte[] stdout;
-    try {
-      stdout = invoker.invoke(pluginType, Verb.VERSION, null, stdin);
-    } catch (PluginException e) {
-      if (e.msg().equals("unknown CNI_COMMAND: VERSION")) {
-        return VersionResult.ofPluginWithoutVersionCommand();
-      }
-      throw e;
-    }
-    try {
-      return Results.parseVersion(stdout);
-    } catch (CniException e) {
-      throw invalidOutput(pluginType, Verb.VERSION, stdout, e);
-    }
+    return invoker.versionInfo(pluginType);
   }
 
   /**
@@ -286,29 +269,6 @@ public final class CniRuntime {
           e.getMessage());
       throw e;
     }
-  }
-
-  private static Result parseResult(String type, byte[] stdout, CniVersion version) {
-    try {
-      return Results.parse(stdout, version);
-    } catch (CniException e) {
-      throw invalidOutput(type, Verb.ADD, stdout, e);
-    }
-  }
-
-  private static PluginException invalidOutput(
-      String type, Verb verb, byte[] stdout, CniException cause) {
-    PluginException e =
-        new PluginException(
-            CniErrorCode.INVALID_PLUGIN_OUTPUT.code(),
-            "plugin " + type + " printed no valid " + verb + " result: " + cause.msg(),
-            "stdout began with: " + PluginInvoker.firstBytes(stdout),
-            type,
-            verb,
-            0,
-            "");
-    e.initCause(cause);
-    return e;
   }
 
   private static void log(Verb verb, NetworkConfigList list, Attachment a, long started) {
