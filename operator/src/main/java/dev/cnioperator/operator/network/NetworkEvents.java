@@ -39,10 +39,7 @@ public final class NetworkEvents {
           .resource(
               new EventBuilder()
                   .withNewMetadata()
-                  .withName(
-                      about.getMetadata().getName()
-                          + "."
-                          + UUID.randomUUID().toString().substring(0, 8))
+                  .withName(eventName(about.getMetadata().getName()))
                   .endMetadata()
                   .withNewInvolvedObject()
                   .withApiVersion(about.getApiVersion())
@@ -69,5 +66,12 @@ public final class NetworkEvents {
           reason,
           e.getMessage());
     }
+  }
+
+  /** "<object>.<8 hex>", the object name cut so the whole stays a valid 253-character name. */
+  private static String eventName(String object) {
+    String base =
+        (object.length() > 240 ? object.substring(0, 240) : object).replaceAll("[.-]+$", "");
+    return base + "." + UUID.randomUUID().toString().substring(0, 8);
   }
 }
