@@ -15,6 +15,7 @@ import dev.cnioperator.testkit.Commands;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.Prerequisites;
 import dev.cnioperator.testkit.TestNames;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -42,6 +43,8 @@ public final class FaultProduct implements AutoCloseable {
   private final Path work;
   private final String run;
   private final List<String> nodes = new ArrayList<>();
+
+  private final List<String> namespaces = new ArrayList<>();
 
   /** kind/name of every object applied, in order. */
   private final List<String> applied = new ArrayList<>();
@@ -160,6 +163,18 @@ public final class FaultProduct implements AutoCloseable {
    * Nodes, checked every {@code checkSeconds}.
    */
   public String singlePluginNetwork(String name, String type, int checkSeconds) {
+    return network(
+        name,
+        "- type: " + type,
+        "check: {enabled: true, intervalSeconds: " + checkSeconds + "}",
+        "ipamCleanup: {enabled: false}");
+  }
+
+  /**
+   * A network on this run's Nodes with {@code pluginItem} (a YAML list item, its continuation lines
+   * indented by two) as its only plugin and {@code specLines} added to its spec.
+   */
+  public String network(String name, String pluginItem, String... specLines) {
     return """
         apiVersion: cnioperator.dev/v1alpha1
         kind: CniNetwork
@@ -170,11 +185,21 @@ public final class FaultProduct implements AutoCloseable {
           nodeSelector:
             %s
           plugins:
-          - type: %s
-          check: {enabled: true, intervalSeconds: %d}
-          ipamCleanup: {enabled: false}
+          %s
         """
-        .formatted(name, selector(), type, checkSeconds);
+            .formatted(name, selector(), pluginItem.replace("\n", "\n  "))
+        + String.join("", java.util.Arrays.stream(specLines).map(l -> "  " + l + "\n").toList());
+  }
+
+  /** Creates a namespace for Pods, deleted on close. */
+  public String createNamespace(String base) {
+    String name = TestNames.unique(base);
+    cp.client()
+        .namespaces()
+        .resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build())
+        .create();
+    namespaces.add(name);
+    return name;
   }
 
   /** {@code kubectl apply} of one object's {@code yaml}; the object is deleted on close. */
@@ -248,6 +273,7 @@ public final class FaultProduct implements AutoCloseable {
       cp.kubectl("patch", object, "--type=merge", "-p", "{\"metadata\":{\"finalizers\":null}}");
     }
     product.close();
+    namespaces.forEach(n -> cp.client().namespaces().withName(n).delete());
     for (String node : nodes) {
       cp.client().nodes().withName(node).delete();
       cp.client()

@@ -11,7 +11,6 @@ import dev.cnioperator.e2e.ProcessOptions;
 import dev.cnioperator.e2e.SandboxNode;
 import dev.cnioperator.testkit.Commands;
 import dev.cnioperator.testkit.TestNames;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,7 +36,6 @@ class HangingCheckIT {
   private static final Duration WATCH = Duration.ofSeconds(3 * INTERVAL_SECONDS + 2);
 
   private FaultProduct fault;
-  private String podNamespace;
   private Path hangPids;
 
   @BeforeAll
@@ -49,9 +47,6 @@ class HangingCheckIT {
   void removeIt() throws IOException {
     if (fault == null) {
       return;
-    }
-    if (podNamespace != null) {
-      fault.controlPlane().client().namespaces().withName(podNamespace).delete();
     }
     fault.close();
     // The agent's timeout should have ended every hung CHECK; whatever it missed goes here.
@@ -87,14 +82,7 @@ class HangingCheckIT {
     fault.waitReady(healthy);
     fault.waitReady(hanging);
 
-    podNamespace = TestNames.unique("hangpods");
-    fault
-        .controlPlane()
-        .client()
-        .namespaces()
-        .resource(
-            new NamespaceBuilder().withNewMetadata().withName(podNamespace).endMetadata().build())
-        .create();
+    String podNamespace = fault.createNamespace("hangpods");
     try (PodAttachments pods =
         new PodAttachments(fault.controlPlane().client(), node, podNamespace)) {
       pods.addWithLibrary(healthy + "-p", "50-" + healthy + ".conflist");
