@@ -282,4 +282,51 @@ class CniNetworkLifecycleIT {
             .stdout();
     assertThat(events).contains("RemovalTimedOut").contains(silent);
   }
+
+  @Test
+  void aCniPluginProvidesItsBinaryToTheNodesItSelects() {
+    String gpu = cluster.node("plug", Map.of(ClusterFixture.POOL, cluster.pool, "gpu", "true"));
+    String plain = cluster.node("plug");
+    String plugin = "bridge-" + cluster.pool;
+    String sha = "d".repeat(64);
+    cluster
+        .controlPlane
+        .kubectlWithInput(
+            "apiVersion: cnioperator.dev/v1alpha1\nkind: CniPlugin\nmetadata: {name: "
+                + plugin
+                + "}\n"
+                + "spec: {binaryName: bridge, url: \"https://plugins.example/bridge\", sha256: "
+                + sha
+                + ", nodeSelector: {matchLabels: {gpu: \"true\"}}}\n",
+            "apply",
+            "-f",
+            "-")
+        .orThrow("apply CniPlugin");
+    String name = "plug-" + cluster.pool;
+    try {
+      cluster.apply(name, cluster.bridgeSpec("ct-plug0", "10.200.15.0/24")).orThrow("apply");
+
+      await()
+          .atMost(ClusterFixture.WAIT)
+          .until(
+              () ->
+                  cluster.networksOn(gpu).contains(name)
+                      && cluster.networksOn(plain).contains(name));
+      assertThat(cluster.cniNode(gpu).getSpec().getPlugins())
+          .extracting(
+              p -> p.getName() + " " + p.getSource() + " " + p.getUrl() + " " + p.getSha256())
+          .containsExactly(
+              "bridge " + plugin + " https://plugins.example/bridge " + sha,
+              "host-local bundled null null");
+      assertThat(cluster.cniNode(plain).getSpec().getPlugins())
+          .extracting(p -> p.getName() + " " + p.getSource())
+          .containsExactly("bridge bundled", "host-local bundled");
+    } finally {
+      cluster.controlPlane.kubectl("delete", "cniplugin", plugin, "--ignore-not-found");
+    }
+    await()
+        .atMost(ClusterFixture.WAIT)
+        .until(
+            () -> cluster.cniNode(gpu).getSpec().getPlugins().get(0).getSource().equals("bundled"));
+  }
 }
