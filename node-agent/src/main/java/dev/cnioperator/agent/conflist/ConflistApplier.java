@@ -9,6 +9,7 @@ import dev.cnioperator.agent.conflist.ConflistAction.Remove;
 import dev.cnioperator.agent.conflist.ConflistAction.Write;
 import dev.cnioperator.agent.host.HostFiles;
 import dev.cnioperator.agent.host.Manifest;
+import dev.cnioperator.agent.host.ManifestException;
 import dev.cnioperator.agent.host.ManifestStore;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -20,7 +21,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Carries out {@link ConflistSync}'s actions on the conf dir. The manifest is saved before a file
  * is renamed into place and after one is deleted, so after a kill at any point the manifest still
- * names every file the agent may have written.
+ * names every file the agent may have written. A write that fails (a full disk, say) fails only its
+ * network, which keeps its previous file and is reported Failed with the reason.
  */
 public final class ConflistApplier {
   private static final Logger LOG = LoggerFactory.getLogger(ConflistApplier.class);
@@ -36,14 +38,26 @@ public final class ConflistApplier {
   }
 
   /** Applies {@code actions} and returns one outcome per desired network, in action order. */
-  public List<NetworkOutcome> apply(List<ConflistAction> actions, Manifest manifest)
-      throws IOException {
+  public List<NetworkOutcome> apply(List<ConflistAction> actions, Manifest manifest) {
     List<NetworkOutcome> outcomes = new ArrayList<>();
     Manifest current = manifest;
     for (ConflistAction action : actions) {
       if (action instanceof Write w) {
-        current = write(w, current);
-        outcomes.add(NetworkOutcome.applied(w.desired(), w.reason().isDrift()));
+        DesiredConflist d = w.desired();
+        try {
+          current = write(w, current);
+          outcomes.add(NetworkOutcome.applied(d, w.reason().isDrift()));
+        } catch (IOException | ManifestException e) {
+          LOG.warn(
+              "event=conflist-write-failed network={} file={} error=\"{}\"",
+              d.network(),
+              d.fileName(),
+              e.getMessage());
+          current = savedOrNot(current);
+          outcomes.add(
+              NetworkOutcome.failed(
+                  d, ownedSha(current, d), "cannot write " + d.fileName() + ": " + e.getMessage()));
+        }
       } else if (action instanceof Keep k) {
         outcomes.add(NetworkOutcome.applied(k.desired(), false));
       } else if (action instanceof Conflict c) {
@@ -57,13 +71,13 @@ public final class ConflistApplier {
             "event=conflist-rejected network={} reason=\"{}\"", r.desired().network(), r.message());
         outcomes.add(NetworkOutcome.failed(r.desired(), null, r.message()));
       } else if (action instanceof Hold h) {
-        outcomes.add(NetworkOutcome.failed(h.desired(), ownedSha(current, h), h.message()));
+        outcomes.add(
+            NetworkOutcome.failed(h.desired(), ownedSha(current, h.desired()), h.message()));
       } else if (action instanceof Remove r) {
         current = remove(r.fileName(), current);
       } else if (action instanceof Forget f) {
         LOG.info("event=conflist-forgotten file={} reason=\"{}\"", f.fileName(), f.why());
-        current = current.withoutConflist(f.fileName());
-        store.save(current);
+        current = saved(current, current.withoutConflist(f.fileName()));
       }
     }
     return outcomes;
@@ -83,18 +97,42 @@ public final class ConflistApplier {
     return next;
   }
 
-  private Manifest remove(String fileName, Manifest manifest) throws IOException {
-    files.delete(confDir.resolve(fileName));
-    Manifest next = manifest.withoutConflist(fileName);
-    store.save(next);
-    LOG.info("event=conflist-removed file={}", fileName);
-    return next;
+  /** The manifest as it is on disk after a failed write: saved with the new entry, or not. */
+  private Manifest savedOrNot(Manifest before) {
+    try {
+      return store.load();
+    } catch (ManifestException e) {
+      return before;
+    }
   }
 
-  private String ownedSha(Manifest manifest, Hold h) {
+  private Manifest remove(String fileName, Manifest manifest) {
     try {
-      String disk = files.sha256(confDir.resolve(h.desired().fileName())).orElse(null);
-      return manifest.conflist(h.desired().fileName()).filter(m -> m.isOwnVersion(disk)).isPresent()
+      files.delete(confDir.resolve(fileName));
+    } catch (IOException e) {
+      LOG.warn("event=conflist-remove-failed file={} error=\"{}\"", fileName, e.getMessage());
+      return manifest;
+    }
+    LOG.info("event=conflist-removed file={}", fileName);
+    return saved(manifest, manifest.withoutConflist(fileName));
+  }
+
+  /** {@code next} once saved; {@code before} when the manifest cannot be written now. */
+  private Manifest saved(Manifest before, Manifest next) {
+    try {
+      store.save(next);
+      return next;
+    } catch (ManifestException e) {
+      LOG.warn("event=manifest-write-failed error=\"{}\"", e.getMessage());
+      return before;
+    }
+  }
+
+  /** The sha256 of the agent's own file on disk for {@code d}, or null. */
+  private String ownedSha(Manifest manifest, DesiredConflist d) {
+    try {
+      String disk = files.sha256(confDir.resolve(d.fileName())).orElse(null);
+      return manifest.conflist(d.fileName()).filter(m -> m.isOwnVersion(disk)).isPresent()
           ? disk
           : null;
     } catch (IOException e) {

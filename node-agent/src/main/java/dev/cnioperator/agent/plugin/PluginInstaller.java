@@ -2,6 +2,7 @@ package dev.cnioperator.agent.plugin;
 
 import dev.cnioperator.agent.host.HostFiles;
 import dev.cnioperator.agent.host.Manifest;
+import dev.cnioperator.agent.host.ManifestException;
 import dev.cnioperator.agent.host.ManifestStore;
 import dev.cnioperator.agent.host.Sha256;
 import dev.cnioperator.agent.plugin.BinaryAction.Install;
@@ -119,7 +120,7 @@ public final class PluginInstaller {
           actual,
           i.reason());
       return Optional.empty();
-    } catch (IOException | InterruptedException e) {
+    } catch (IOException | InterruptedException | ManifestException e) {
       if (e instanceof InterruptedException) {
         Thread.currentThread().interrupt();
       }

@@ -119,7 +119,9 @@ class NodeAgentLifecycleIT {
     assertThat(sha(a.conflist("99-foreign.conflist")))
         .isEqualTo(foreignBefore.get("99-foreign.conflist"));
     assertThat(sha(a.paths.binDir().resolve("portmap"))).isEqualTo(foreignBefore.get("portmap"));
-    assertThat(cniNodes.get(a.name).getStatus().getDefaultNetwork()).isEqualTo("zz");
+    await()
+        .atMost(CONVERGE)
+        .until(() -> "zz".equals(cniNodes.get(a.name).getStatus().getDefaultNetwork()));
   }
 
   @Test
