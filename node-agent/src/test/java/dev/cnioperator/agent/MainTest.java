@@ -1,0 +1,44 @@
+package dev.cnioperator.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+class MainTest {
+
+  @Test
+  void runWithoutANodeNameRefusesToStartAndSaysWhatIsMissing() {
+    StringWriter err = new StringWriter();
+    RunCommand run = new RunCommand();
+    CommandLine line = new CommandLine(run).setErr(new PrintWriter(err));
+    // An explicit empty value, whatever NODE_NAME the test process has.
+    int code = line.execute("--node-name=", "--listen=127.0.0.1:0");
+    assertThat(code).isEqualTo(2);
+  }
+
+  @Test
+  void runReadsEveryHostPathFromItsFlag() {
+    RunCommand run = new RunCommand();
+    new CommandLine(run)
+        .parseArgs(
+            "--node-name=n1",
+            "--conf-dir=/x/net.d",
+            "--bin-dir=/x/bin",
+            "--cache-dir=/x/cache",
+            "--netns-dir=/x/netns",
+            "--state-dir=/x/state",
+            "--bundled-plugin-dir=/x/plugins",
+            "--cri-socket=/x/cri.sock");
+    assertThat(run.nodeName).isEqualTo("n1");
+    assertThat(run.confDir).hasToString("/x/net.d");
+    assertThat(run.binDir).hasToString("/x/bin");
+    assertThat(run.cacheDir).hasToString("/x/cache");
+    assertThat(run.netnsDir).hasToString("/x/netns");
+    assertThat(run.stateDir).hasToString("/x/state");
+    assertThat(run.bundledPluginDir).hasToString("/x/plugins");
+    assertThat(run.criSocket).hasToString("/x/cri.sock");
+  }
+}
