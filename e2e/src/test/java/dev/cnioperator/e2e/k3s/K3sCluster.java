@@ -1,5 +1,7 @@
 package dev.cnioperator.e2e.k3s;
 
+import static org.awaitility.Awaitility.await;
+
 import com.github.dockerjava.api.exception.NotFoundException;
 import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.Commands;
@@ -50,11 +52,13 @@ final class K3sCluster implements AutoCloseable {
   private final K3sContainer k3s;
   private final Path kubeconfig;
   private final KubernetesClient client;
+  private final String nodeName;
 
-  private K3sCluster(K3sContainer k3s, Path kubeconfig, KubernetesClient client) {
+  private K3sCluster(K3sContainer k3s, Path kubeconfig, KubernetesClient client, String nodeName) {
     this.k3s = k3s;
     this.kubeconfig = kubeconfig;
     this.client = client;
+    this.nodeName = nodeName;
   }
 
   /** Starts k3s and imports {@code images}' tarballs into its containerd. */
@@ -63,6 +67,7 @@ final class K3sCluster implements AutoCloseable {
     K3sContainer k3s = new K3sContainer(DockerImageName.parse(image));
     k3s.start();
     try {
+      shareMounts(k3s);
       for (Path tar : images.tarballs()) {
         importImage(k3s, tar);
       }
@@ -72,11 +77,31 @@ final class K3sCluster implements AutoCloseable {
           new KubernetesClientBuilder()
               .withConfig(Config.fromKubeconfig(k3s.getKubeConfigYaml()))
               .build();
-      log.info("event=k3s-started image={} kubeconfig={}", image, kubeconfig);
-      return new K3sCluster(k3s, kubeconfig, client);
+      // Read while the k3s container is the only Node: tests add Node objects of their own.
+      String nodeName =
+          await()
+              .atMost(Duration.ofMinutes(2))
+              .until(() -> client.nodes().list().getItems(), nodes -> !nodes.isEmpty())
+              .get(0)
+              .getMetadata()
+              .getName();
+      log.info("event=k3s-started image={} node={} kubeconfig={}", image, nodeName, kubeconfig);
+      return new K3sCluster(k3s, kubeconfig, client, nodeName);
     } catch (IOException | RuntimeException e) {
       k3s.stop();
       throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
+    }
+  }
+
+  /**
+   * Makes the k3s container's mounts shared, as on a real node: the agent mounts the netns dir with
+   * HostToContainer propagation, which the runtime refuses on a private mount ("is not a shared or
+   * slave mount"), and a Docker container's mounts are private.
+   */
+  private static void shareMounts(K3sContainer k3s) {
+    ExecResult r = exec(k3s, "mount", "--make-rshared", "/");
+    if (r.getExitCode() != 0) {
+      log.warn("event=make-rshared-failed stderr={}", r.getStderr().strip());
     }
   }
 
@@ -101,7 +126,7 @@ final class K3sCluster implements AutoCloseable {
 
   /** The cluster's only node: the k3s container itself. */
   String nodeName() {
-    return client.nodes().list().getItems().get(0).getMetadata().getName();
+    return nodeName;
   }
 
   /** Where the node's containerd looks for CNI plugins, from the config k3s wrote for it. */
