@@ -25,6 +25,8 @@ final class FuzzSeeds {
 
   private static final String SPEC_EXAMPLES = "dev/cnioperator/cni/config";
 
+  private static final int MAX_SEED_BYTES = 16 * 1024;
+
   private FuzzSeeds() {}
 
   /** Configuration lists: the Section 1 example and the bad conflists. */
@@ -91,8 +93,16 @@ final class FuzzSeeds {
     }
   }
 
+  /**
+   * The files' bytes, leaving out compressed ones and any over {@link #MAX_SEED_BYTES}: a seed that
+   * long would raise libFuzzer's input length limit and slow every mutation after it.
+   */
   private static List<byte[]> contents(List<Path> files) {
-    return files.stream().map(FuzzSeeds::read).toList();
+    return files.stream()
+        .filter(f -> !f.getFileName().toString().endsWith(".gz"))
+        .map(FuzzSeeds::read)
+        .filter(bytes -> bytes.length <= MAX_SEED_BYTES)
+        .toList();
   }
 
   private static byte[] withoutComments(Path file) {
