@@ -26,12 +26,17 @@ final class AgentJvm implements AutoCloseable {
   }
 
   static AgentJvm start(
-      List<String> jvmOptions, String nodeName, Path kubeconfig, HostPaths paths, Path log) {
+      Path jar,
+      List<String> jvmOptions,
+      String nodeName,
+      Path kubeconfig,
+      HostPaths paths,
+      Path log) {
     List<String> cmd = java(jvmOptions);
     cmd.addAll(
         List.of(
             "-jar",
-            agentJar().toString(),
+            jar.toString(),
             "run",
             "--node-name",
             nodeName,
@@ -48,12 +53,12 @@ final class AgentJvm implements AutoCloseable {
 
   /** {@link StartFloor} from the agent's jar with the same JVM options. */
   static AgentJvm startFloor(
-      List<String> jvmOptions, String nodeName, Path kubeconfig, Path confDir, Path log) {
+      Path jar, List<String> jvmOptions, String nodeName, Path kubeconfig, Path confDir, Path log) {
     List<String> cmd = java(jvmOptions);
     cmd.addAll(
         List.of(
             "-cp",
-            agentJar() + ":" + benchClasses(),
+            jar + ":" + benchClasses(),
             StartFloor.class.getName(),
             kubeconfig.toString(),
             nodeName,
@@ -71,8 +76,20 @@ final class AgentJvm implements AutoCloseable {
     }
   }
 
-  private static Path agentJar() {
-    return ToolPaths.repoRoot().resolve("node-agent/target/cni-node-agent.jar");
+  /**
+   * A private copy of the agent's jar in {@code dir}: a class data archive only maps for the very
+   * jar it was made from, and other builds may replace node-agent/target in the meantime.
+   */
+  static Path copyJar(Path dir) {
+    try {
+      Files.createDirectories(dir);
+      return Files.copy(
+          ToolPaths.repoRoot().resolve("node-agent/target/cni-node-agent.jar"),
+          dir.resolve("cni-node-agent.jar"),
+          java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   private static List<String> java(List<String> jvmOptions) {

@@ -115,6 +115,8 @@ final class BridgeAttachments implements AutoCloseable {
           Attachment.of(containerId, netns, "eth0")
               .withCniArgs(
                   List.of(
+                      // As container runtimes pass them: plugins ignore the Kubernetes keys.
+                      new CniArg("IgnoreUnknown", "1"),
                       new CniArg("K8S_POD_NAMESPACE", "bench"),
                       new CniArg("K8S_POD_NAME", ns.name())));
       Live live = new Live(a, ns);

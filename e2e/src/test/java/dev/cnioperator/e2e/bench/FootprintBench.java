@@ -40,6 +40,8 @@ public final class FootprintBench {
 
   private record Variant(String name, List<String> options) {}
 
+  private Path jar;
+
   public static void main(String[] args) throws Exception {
     int runs = args.length > 0 ? Integer.parseInt(args[0]) : 5;
     String only = args.length > 1 ? args[1] : "";
@@ -58,6 +60,7 @@ public final class FootprintBench {
     Path root = cluster.workDir().resolve("nodes/" + NODE);
     Path kubeconfig = cluster.agentKubeconfig(NODE, root);
     Path archive = cluster.workDir().resolve("agent-appcds.jsa");
+    jar = AgentJvm.copyJar(cluster.workDir());
 
     List<String> lean =
         List.of(
@@ -157,7 +160,8 @@ public final class FootprintBench {
     HostPaths paths = HostPaths.under(root, ToolPaths.pluginDir());
     Path conflist = paths.confDir().resolve(net.fileName());
     List<String> jvm = NMT ? with(options, "-XX:NativeMemoryTracking=summary") : options;
-    try (AgentJvm agent = AgentJvm.start(jvm, NODE, kubeconfig, paths, root.resolve("agent.log"))) {
+    try (AgentJvm agent =
+        AgentJvm.start(jar, jvm, NODE, kubeconfig, paths, root.resolve("agent.log"))) {
       double startMillis = awaitFile(agent, conflist, root.resolve("agent.log"));
       Thread.sleep(IDLE.toMillis());
       if (NMT) {
@@ -168,13 +172,12 @@ public final class FootprintBench {
   }
 
   /** The start-up floor with the same JVM options: millis until its conflist is on disk. */
-  private static double measureFloor(
-      Path root, Path kubeconfig, List<String> options, BenchNetwork net)
+  private double measureFloor(Path root, Path kubeconfig, List<String> options, BenchNetwork net)
       throws InterruptedException {
     Path confDir = root.resolve("floor/net.d");
     BenchCluster.deleteTree(confDir);
     try (AgentJvm floor =
-        AgentJvm.startFloor(options, NODE, kubeconfig, confDir, root.resolve("floor.log"))) {
+        AgentJvm.startFloor(jar, options, NODE, kubeconfig, confDir, root.resolve("floor.log"))) {
       return awaitFile(floor, confDir.resolve(net.fileName()), root.resolve("floor.log"));
     }
   }
