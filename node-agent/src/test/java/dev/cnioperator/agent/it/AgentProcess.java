@@ -43,7 +43,8 @@ final class AgentProcess implements AutoCloseable {
   }
 
   /** Starts an agent for {@code node} talking to the API server through {@code kubeconfig}. */
-  static AgentProcess start(String node, HostPaths paths, Path kubeconfig, Path log)
+  static AgentProcess start(
+      String node, HostPaths paths, Path kubeconfig, Path log, String... extraFlags)
       throws IOException {
     Prerequisites.require(
         Files.isRegularFile(JAR),
@@ -63,6 +64,7 @@ final class AgentProcess implements AutoCloseable {
       cmd.add(flag.getKey());
       cmd.add(flag.getValue());
     }
+    cmd.addAll(List.of(extraFlags));
     Files.createDirectories(log.getParent());
     long started = System.nanoTime();
     Process p =

@@ -43,6 +43,16 @@ final class SimulatedNode implements AutoCloseable {
     return out;
   }
 
+  /** host-local's reservations of {@code network} in this node's dataDir (test addresses only). */
+  int reservations(String network) {
+    String[] names =
+        root.resolve("var/lib/cni/networks")
+            .resolve(network)
+            .toFile()
+            .list((d, n) -> n.startsWith("10.200."));
+    return names == null ? 0 : names.length;
+  }
+
   Path log() {
     return root.resolve("agent.log");
   }

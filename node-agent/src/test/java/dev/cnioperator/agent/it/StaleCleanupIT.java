@@ -13,7 +13,6 @@ import dev.cnioperator.testkit.NetworkNamespace;
 import dev.cnioperator.testkit.TestNames;
 import dev.cnioperator.testkit.ToolPaths;
 import io.fabric8.kubernetes.api.model.Pod;
-import java.io.File;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -111,12 +110,6 @@ class StaleCleanupIT {
     }
   }
 
-  private int reservations() {
-    File dir = node.root.resolve("var/lib/cni/networks").resolve(network).toFile();
-    String[] names = dir.list((d, n) -> n.startsWith("10.200."));
-    return names == null ? 0 : names.length;
-  }
-
   private Set<String> cachedContainers() {
     return new ResultCache(node.paths.cacheDir())
         .list(network).stream().map(CachedAttachment::containerId).collect(Collectors.toSet());
@@ -143,7 +136,7 @@ class StaleCleanupIT {
   void exactlyTheStaleReservationsAreReleasedAfterTheGracePeriodAndDryRunOnlyReports()
       throws Exception {
     attach(spec(5, true), Path.of("/var/run/netns"), 20, 20);
-    assertThat(reservations()).isEqualTo(40);
+    assertThat(node.reservations(network)).isEqualTo(40);
 
     await()
         .atMost(CONVERGE)
@@ -153,11 +146,11 @@ class StaleCleanupIT {
               assertThat(status().getMessage()).contains("dryRun: 20 stale reservations");
               assertThat(status().getIpam().getStale()).isEqualTo(20);
             });
-    assertThat(reservations()).isEqualTo(40);
+    assertThat(node.reservations(network)).isEqualTo(40);
     assertThat(cachedContainers()).hasSize(40);
 
     cniNodes.put(node.name, List.of(spec(5, false)));
-    await().atMost(CONVERGE).until(() -> reservations() == 20);
+    await().atMost(CONVERGE).until(() -> node.reservations(network) == 20);
     assertThat(cachedContainers()).isEqualTo(liveContainers());
     await()
         .atMost(CONVERGE)
@@ -169,7 +162,7 @@ class StaleCleanupIT {
 
     // A later pass finds nothing more to do.
     Thread.sleep(8000);
-    assertThat(reservations()).isEqualTo(20);
+    assertThat(node.reservations(network)).isEqualTo(20);
     assertThat(count("event=stale-released")).isEqualTo(20);
     System.out.printf(
         "stale-cleanup: live=20 stale=20 released=%d%n", count("event=stale-released"));
@@ -184,7 +177,7 @@ class StaleCleanupIT {
         .ignoreExceptions()
         .untilAsserted(() -> assertThat(status().getMessage()).contains("cannot be read"));
     Thread.sleep(5000);
-    assertThat(reservations()).isEqualTo(4);
+    assertThat(node.reservations(network)).isEqualTo(4);
     assertThat(cachedContainers()).hasSize(4);
   }
 
@@ -197,7 +190,7 @@ class StaleCleanupIT {
         .ignoreExceptions()
         .untilAsserted(() -> assertThat(status().getMessage()).contains("brake: 8 of 10"));
     Thread.sleep(3000);
-    assertThat(reservations()).isEqualTo(10);
+    assertThat(node.reservations(network)).isEqualTo(10);
     assertThat(cachedContainers()).hasSize(10);
     assertThat(agent.log()).contains("event=cleanup-braked");
   }
