@@ -2,7 +2,6 @@ package dev.cnioperator.operator;
 
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetAddress;
@@ -88,7 +87,7 @@ public final class Main implements Callable<Integer> {
         new OperatorSettings(namespace, leaderElection, identity(), finalizerTimeout);
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     registry.config().meterFilter(JosdkMeterTags.ALWAYS_WITH_GROUP);
-    try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config()).build();
+    try (KubernetesClient client = OperatorClients.create(config());
         CniOperator operator = new CniOperator(client, settings, registry);
         HealthServer health =
             new HealthServer(metricsPort, () -> true, operator::isHealthy, registry)) {

@@ -103,9 +103,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
     String name = network.getMetadata().getName();
     Rendering rendering = renderer.render(network);
     RenderedConfig accepted =
-        rendering instanceof Rendering.Accepted a
-            ? a.rendered()
-            : network.getStatus() == null ? null : network.getStatus().getRendered();
+        rendering instanceof Rendering.Accepted a ? a.rendered() : keptRevision(network);
     NetworkPlacement placement =
         NetworkPlacement.across(
             source(context, Node.class).list().toList(),
@@ -143,6 +141,13 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
     patch.setMetadata(new ObjectMetaBuilder().withName(name).build());
     patch.setStatus(status);
     return UpdateControl.patchStatus(patch);
+  }
+
+  /** The revision nodes hold from before, when it is intact. */
+  private static RenderedConfig keptRevision(CniNetwork network) {
+    RenderedConfig previous =
+        network.getStatus() == null ? null : network.getStatus().getRendered();
+    return previous != null && AcceptedRevision.isIntact(previous) ? previous : null;
   }
 
   /** Every network's accepted revision, with {@code network}'s as decided now. */

@@ -87,7 +87,9 @@ public final class NetworkRenderer {
     }
     ArrayNode plugins = list.putArray("plugins");
     if (spec.getPlugins() != null) {
-      spec.getPlugins().forEach(p -> plugins.add(p.deepCopy()));
+      // Not copied: validation only reads, and a copy of a too-deep tree would overflow the
+      // stack before the depth rule could refuse it. NetworkConfigList copies once it is valid.
+      spec.getPlugins().forEach(plugins::add);
     }
     return list;
   }

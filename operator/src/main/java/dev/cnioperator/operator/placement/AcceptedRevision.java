@@ -2,27 +2,55 @@ package dev.cnioperator.operator.placement;
 
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
+import dev.cnioperator.cni.config.CanonicalJson;
+import java.nio.charset.StandardCharsets;
 import java.util.Comparator;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The revision of a CniNetwork that nodes hold: its last valid rendering (status.rendered), with
  * the creation time that decides who keeps a clashing name.
  */
 public record AcceptedRevision(String resource, String createdAt, RenderedConfig rendered) {
+  private static final Logger log = LoggerFactory.getLogger(AcceptedRevision.class);
 
   /** Older first; same age by resource name, so every decision is the same on every run. */
   public static final Comparator<AcceptedRevision> SENIORITY =
       Comparator.comparing(AcceptedRevision::createdAt).thenComparing(AcceptedRevision::resource);
 
-  /** The revision nodes should hold, or empty while the network is new, invalid or deleted. */
+  /**
+   * The revision nodes should hold, or empty while the network is new, invalid or deleted, or when
+   * its status no longer holds what the operator rendered (content and sha256 disagree).
+   */
   public static Optional<AcceptedRevision> of(CniNetwork network) {
     if (network.getMetadata().getDeletionTimestamp() != null
         || network.getStatus() == null
         || network.getStatus().getRendered() == null) {
       return Optional.empty();
     }
-    return Optional.of(withRendering(network, network.getStatus().getRendered()));
+    RenderedConfig rendered = network.getStatus().getRendered();
+    if (!isIntact(rendered)) {
+      log.warn(
+          "event=rendered-status-damaged network={} reason=content-does-not-match-sha256",
+          network.getMetadata().getName());
+      return Optional.empty();
+    }
+    return Optional.of(withRendering(network, rendered));
+  }
+
+  /**
+   * Whether {@code r} is what the operator rendered: its content hashes to its sha256. The status
+   * is writable by anyone with status rights; nodes only get what the operator made.
+   */
+  public static boolean isIntact(RenderedConfig r) {
+    return r.getContent() != null
+        && r.getSha256() != null
+        && r.getFileName() != null
+        && r.getNetworkName() != null
+        && r.getSha256()
+            .equals(CanonicalJson.sha256Hex(r.getContent().getBytes(StandardCharsets.UTF_8)));
   }
 
   /** {@code network} holding {@code rendered}, whatever its status says. */

@@ -10,6 +10,7 @@ import dev.cnioperator.api.v1alpha1.FailingAttachment;
 import dev.cnioperator.api.v1alpha1.NetworkState;
 import dev.cnioperator.api.v1alpha1.NodeNetwork;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
+import dev.cnioperator.operator.OperatorClients;
 import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.TestNames;
@@ -38,7 +39,8 @@ final class ClusterFixture implements AutoCloseable {
 
   ClusterFixture() {
     controlPlane = TestOperator.shared().controlPlane();
-    client = controlPlane.client();
+    // Reads what the operator reads, however deep (see OperatorClients).
+    client = OperatorClients.create(controlPlane.client().getConfiguration());
   }
 
   /** A Node in this test's pool (no kubelet: the API object is all the operator sees). */
@@ -194,5 +196,6 @@ final class ClusterFixture implements AutoCloseable {
     for (String n : nodes) {
       client.nodes().withName(n).delete();
     }
+    client.close();
   }
 }

@@ -183,4 +183,43 @@ class InvalidCniNetworksIT {
         .allSatisfy(
             n -> assertThat(cluster.networksOn(n.getMetadata().getName())).doesNotContain(name));
   }
+
+  @org.junit.jupiter.api.Test
+  void aNetworkNestedDeeperThanJacksonsDefaultIsRefusedAndTheOperatorCarriesOn() {
+    String deep = "deep-" + cluster.pool;
+    int depth = 1500;
+    String nested = "[".repeat(depth) + "]".repeat(depth);
+    CommandResult applied =
+        cluster.apply(
+            deep,
+            "  nodeSelector: {matchLabels: {\""
+                + ClusterFixture.POOL
+                + "\": "
+                + cluster.pool
+                + "}}\n"
+                + "  plugins:\n  - {type: bridge, x: "
+                + nested
+                + "}\n");
+    assertThat(applied.exitCode()).as(applied.stderr()).isZero();
+
+    Condition accepted = cluster.awaitCondition(deep, "Accepted", "False");
+    assertThat(accepted.getReason()).isEqualTo("InvalidConfiguration");
+    assertThat(accepted.getMessage()).contains("spec.plugins[0].x").contains("levels");
+
+    String after = "after-deep-" + cluster.pool;
+    cluster
+        .apply(
+            after,
+            "  nodeSelector: {matchLabels: {\""
+                + ClusterFixture.POOL
+                + "\": "
+                + cluster.pool
+                + "}}\n  plugins:\n  - type: bridge\n")
+        .orThrow("apply");
+    cluster.awaitCondition(after, "Accepted", "True");
+    org.awaitility.Awaitility.await()
+        .atMost(ClusterFixture.WAIT)
+        .until(() -> cluster.networksOn(node).contains(after));
+    assertThat(cluster.networksOn(node)).doesNotContain(deep);
+  }
 }

@@ -1,9 +1,11 @@
 package dev.cnioperator.operator.it;
 
 import dev.cnioperator.operator.CniOperator;
+import dev.cnioperator.operator.OperatorClients;
 import dev.cnioperator.operator.OperatorSettings;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.ToolPaths;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 
@@ -18,6 +20,7 @@ final class TestOperator {
 
   private final LocalControlPlane controlPlane;
   private CniOperator operator;
+  private KubernetesClient client;
   private SimpleMeterRegistry registry;
 
   private TestOperator(LocalControlPlane controlPlane) {
@@ -51,11 +54,10 @@ final class TestOperator {
 
   synchronized void start() {
     registry = new SimpleMeterRegistry();
+    client = OperatorClients.create(controlPlane.client().getConfiguration());
     operator =
         new CniOperator(
-            controlPlane.client(),
-            new OperatorSettings("default", false, "test", FINALIZER_TIMEOUT),
-            registry);
+            client, new OperatorSettings("default", false, "test", FINALIZER_TIMEOUT), registry);
     operator.start();
   }
 
@@ -63,6 +65,7 @@ final class TestOperator {
     if (operator != null) {
       operator.close();
       operator = null;
+      client.close();
     }
   }
 

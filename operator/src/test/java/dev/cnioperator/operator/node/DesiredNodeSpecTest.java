@@ -94,4 +94,16 @@ class DesiredNodeSpecTest {
     assertThat(spec.getNetworks()).isEmpty();
     assertThat(spec.getPlugins()).isEmpty();
   }
+
+  @Test
+  void aRenderedStatusWhoseContentNoLongerMatchesItsShaIsNotWrittenToNodes() {
+    CniNetwork tampered = accepted("t", "2026-01-01T00:00:00Z", 50, "{\"type\":\"bridge\"}");
+    tampered
+        .getStatus()
+        .getRendered()
+        .setContent("{\"cniVersion\":\"1.0.0\",\"name\":\"t\",\"plugins\":[{\"type\":\"evil\"}]}");
+
+    assertThat(DesiredNodeSpec.compute(Map.of(), List.of(tampered), List.of()).getNetworks())
+        .isEmpty();
+  }
 }
