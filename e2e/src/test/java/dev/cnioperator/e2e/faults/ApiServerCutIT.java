@@ -67,6 +67,11 @@ class ApiServerCutIT {
       fault.apply(fault.bridgeNetwork(name, 1300, 60));
       Thread.sleep(20);
       proxy.cut();
+      long onDiskAtCut =
+          nodes.stream().filter(n -> n.conflist(file).orElse("").contains("1300")).count();
+      System.out.printf(
+          "fault=api-server-cut at-cut: nodes-with-edit-on-disk=%d/%d%n",
+          onDiskAtCut, nodes.size());
       Thread.sleep(OUTAGE.toMillis());
       proxy.restore();
       awaitOnEveryNode(nodes, file, "1300");

@@ -9,10 +9,13 @@ import dev.cnioperator.e2e.ProcessOptions;
 import dev.cnioperator.e2e.ProductProcess;
 import dev.cnioperator.e2e.SandboxNode;
 import dev.cnioperator.testkit.TestNames;
-import java.time.Duration;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -23,9 +26,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * The operator is SIGKILLed while it rolls an edit out to three nodes, as soon as the first CniNode
- * carries the new revision. After a restart every node must reach the new revision, and no CniNode
- * and no node's conf dir may ever have lost a network, neither the edited one nor another one.
+ * The operator is SIGKILLed while it rolls an edit out to three nodes, as soon as a watch sees the
+ * first CniNode carry the new revision (the figures say how far the rollout had got). After a
+ * restart every node must reach the new revision, and no CniNode and no node's conf dir may ever
+ * have lost a network, neither the edited one nor another one.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class OperatorKilledIT {
@@ -67,7 +71,6 @@ class OperatorKilledIT {
     AtomicLong specReads = new AtomicLong();
     ScheduledExecutorService specWatch = Executors.newSingleThreadScheduledExecutor();
     ConflistSampler.Figures figures;
-    long newAtKill;
     try (ConflistSampler sampler = ConflistSampler.start(files)) {
       specWatch.scheduleWithFixedDelay(
           () ->
@@ -82,16 +85,27 @@ class OperatorKilledIT {
           20,
           TimeUnit.MILLISECONDS);
 
-      fault.apply(fault.bridgeNetwork(edited, 1300, 60));
-      newAtKill =
-          await()
-              .atMost(Duration.ofSeconds(30))
-              .pollInterval(Duration.ofMillis(5))
-              .until(() -> nodesWithNewSpec(names, edited), c -> c > 0);
-      operator.kill();
+      // Killed from the watch event of the first CniNode carrying the edit, the earliest a
+      // client can know the rollout has begun.
+      CountDownLatch firstNodeSpec = new CountDownLatch(1);
+      try (Watch watch =
+          fault
+              .controlPlane()
+              .client()
+              .resources(CniNode.class)
+              .watch(onNewRevision(names, edited, firstNodeSpec))) {
+        fault.apply(fault.bridgeNetwork(edited, 1300, 60));
+        assertThat(firstNodeSpec.await(30, TimeUnit.SECONDS)).as("a CniNode got the edit").isTrue();
+        operator.kill();
+      }
+      long specsAtKill = nodesWithNewSpec(names, edited);
+      long filesAtKill =
+          nodes.stream()
+              .filter(n -> n.conflist("50-" + edited + ".conflist").orElse("").contains("1300"))
+              .count();
       System.out.printf(
-          "fault=operator-sigkill cninodes-on-new-revision-at-kill=%d/%d%n",
-          newAtKill, names.size());
+          "fault=operator-sigkill at-kill: cninodes-with-edit=%d/%d nodes-with-edit-on-disk=%d/%d%n",
+          specsAtKill, names.size(), filesAtKill, names.size());
 
       operator.start();
       await()
@@ -120,6 +134,25 @@ class OperatorKilledIT {
     assertThat(figures.firstInvalid()).isEmpty();
     assertThat(figures.lost()).as("conflist reads that found no file or a broken one").isZero();
     assertThat(specsWithoutANetwork.get()).as("CniNode specs missing a network").isZero();
+  }
+
+  private static Watcher<CniNode> onNewRevision(
+      List<String> nodes, String network, CountDownLatch latch) {
+    return new Watcher<>() {
+      @Override
+      public void eventReceived(Action action, CniNode node) {
+        boolean ours = nodes.contains(node.getMetadata().getName());
+        if (ours && node.getSpec() != null && node.getSpec().getNetworks() != null) {
+          node.getSpec().getNetworks().stream()
+              .filter(n -> network.equals(n.getName()) && n.getContent().contains("1300"))
+              .findFirst()
+              .ifPresent(n -> latch.countDown());
+        }
+      }
+
+      @Override
+      public void onClose(WatcherException cause) {}
+    };
   }
 
   private long nodesWithNewSpec(List<String> nodes, String network) {
