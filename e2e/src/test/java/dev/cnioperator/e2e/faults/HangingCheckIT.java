@@ -9,7 +9,6 @@ import dev.cnioperator.e2e.PodAttachments;
 import dev.cnioperator.e2e.PodAttachments.PodAttachment;
 import dev.cnioperator.e2e.ProcessOptions;
 import dev.cnioperator.e2e.SandboxNode;
-import dev.cnioperator.testkit.Commands;
 import dev.cnioperator.testkit.TestNames;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -26,8 +25,9 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * A plugin that never answers CHECK (a script in the node's bin dir, a binary the agent does not
- * own and leaves alone): its attachment must be reported failing with a timeout, while the CHECK
- * loop keeps checking another network's real bridge attachment every interval.
+ * own and leaves alone) and leaves an orphan holding its stdout: its attachment must be reported
+ * failing with a timeout, while the CHECK loop keeps checking another network's real bridge
+ * attachment every interval.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class HangingCheckIT {
@@ -52,7 +52,10 @@ class HangingCheckIT {
     // The agent's timeout should have ended every hung CHECK; whatever it missed goes here.
     if (hangPids != null && Files.exists(hangPids)) {
       for (String pid : Files.readAllLines(hangPids)) {
-        Commands.run("kill", "-9", pid.strip());
+        // Only if the pid is still one of the plugin's sleeps, not a process that reused it.
+        ProcessHandle.of(Long.parseLong(pid.strip()))
+            .filter(p -> p.info().commandLine().orElse("").endsWith("sleep 300"))
+            .ifPresent(ProcessHandle::destroyForcibly);
       }
     }
   }
@@ -132,8 +135,9 @@ class HangingCheckIT {
   }
 
   /**
-   * Adds without doing anything, hangs in CHECK (writing its pid first, so the test can end what a
-   * timeout missed), deletes without complaint.
+   * Adds without doing anything, hangs in CHECK and leaves behind a daemonized child that holds its
+   * stdout open, as a badly written plugin would (writing the pids, so the test can end what the
+   * agent's timeout cannot reach), deletes without complaint.
    */
   private static String hangingPlugin(Path pids) {
     return """
@@ -141,7 +145,7 @@ class HangingCheckIT {
         case "$CNI_COMMAND" in
         VERSION) echo '{"cniVersion":"1.0.0","supportedVersions":["0.4.0","1.0.0"]}' ;;
         ADD) cat >/dev/null; echo '{"cniVersion":"1.0.0","interfaces":[],"ips":[]}' ;;
-        CHECK) echo $$ >> %s; exec sleep 300 ;;
+        CHECK) ( sleep 300 & echo $! >> %1$s ); echo $$ >> %1$s; exec sleep 300 ;;
         *) cat >/dev/null ;;
         esac
         """
