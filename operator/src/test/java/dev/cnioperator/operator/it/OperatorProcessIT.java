@@ -72,7 +72,14 @@ class OperatorProcessIT {
         "clusterrole,clusterrolebinding",
         namespace + "-cni-operator",
         "--ignore-not-found");
-    cluster.client.namespaces().withName(namespace).delete();
+    cluster.controlPlane.kubectl(
+        "delete",
+        "-n",
+        "default",
+        "role,rolebinding",
+        namespace + "-cni-operator-events",
+        "--ignore-not-found");
+    cluster.controlPlane.client().namespaces().withName(namespace).delete();
   }
 
   @Test
