@@ -8,6 +8,7 @@ import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
 import dev.cnioperator.e2e.ProcessOptions;
 import dev.cnioperator.e2e.SandboxNode;
 import dev.cnioperator.testkit.Commands;
+import dev.cnioperator.testkit.Prerequisites;
 import dev.cnioperator.testkit.TestNames;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -37,6 +38,7 @@ class DiskFullIT {
 
   @BeforeAll
   void installTheProductWithATinyConfDir() throws IOException {
+    Prerequisites.requireCommand("mount");
     fault = FaultProduct.install("full");
     fault.startOperator(ProcessOptions.DEFAULT);
     String nodeName = fault.createNode("full");

@@ -7,6 +7,7 @@ import dev.cnioperator.e2e.ProcessOptions;
 import dev.cnioperator.e2e.ProductProcess;
 import dev.cnioperator.e2e.faults.FaultProduct;
 import dev.cnioperator.testkit.LocalControlPlane;
+import dev.cnioperator.testkit.Prerequisites;
 import dev.cnioperator.testkit.TestNames;
 import dev.cnioperator.testkit.ToolPaths;
 import io.fabric8.kubernetes.api.model.Container;
@@ -36,6 +37,7 @@ class OperatorReadOnlyIT {
 
   @Test
   void theOperatorWorksAsTheChartsNonRootUserWithNothingWritableButTmp() throws Exception {
+    Prerequisites.requireCommand("setpriv");
     try (FaultProduct fault = FaultProduct.install("ro")) {
       PodSpec chart = chartDeployment(fault).getSpec().getTemplate().getSpec();
       PodSecurityContext pod = chart.getSecurityContext();
