@@ -7,9 +7,11 @@ import dev.cnioperator.agent.cleanup.SourceOfTruth;
 import dev.cnioperator.agent.cleanup.StaleAttachmentCleaner;
 import dev.cnioperator.agent.host.DiskHostFiles;
 import dev.cnioperator.agent.host.ManifestStore;
+import dev.cnioperator.agent.kube.CriConnection;
 import dev.cnioperator.agent.kube.LazyCriSource;
 import dev.cnioperator.agent.kube.PodEvents;
 import dev.cnioperator.agent.kube.PodSource;
+import dev.cnioperator.agent.kube.RuntimeNetworkProbe;
 import dev.cnioperator.agent.observe.AgentMetrics;
 import dev.cnioperator.agent.observe.HealthServer;
 import dev.cnioperator.agent.observe.TimedPluginExecutor;
@@ -28,9 +30,11 @@ import java.io.IOException;
 import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,23 +44,32 @@ public final class AgentProgram implements AutoCloseable {
 
   private static final int CHECK_CONCURRENCY = 4;
 
+  /** A CRI Status call is one small local request; often enough to show a reload within seconds. */
+  private static final Duration RUNTIME_PROBE_PERIOD = Duration.ofSeconds(5);
+
   private final KubernetesClient client;
   private final NodeAgent agent;
   private final NetworkLoops loops;
   private final ExecutorService checkWorkers;
   private final HealthServer server;
+  private final CriConnection cri;
+  private final RuntimeNetworkProbe probe;
 
   private AgentProgram(
       KubernetesClient client,
       NodeAgent agent,
       NetworkLoops loops,
       ExecutorService checkWorkers,
-      HealthServer server) {
+      HealthServer server,
+      CriConnection cri,
+      RuntimeNetworkProbe probe) {
     this.client = client;
     this.agent = agent;
     this.loops = loops;
     this.checkWorkers = checkWorkers;
     this.server = server;
+    this.cri = cri;
+    this.probe = probe;
   }
 
   public static AgentProgram start(AgentSettings s) throws IOException {
@@ -83,15 +96,30 @@ public final class AgentProgram implements AutoCloseable {
     NodeSync sync = new NodeSync(paths, files, store, installer, versions);
     KubernetesClient client = kubernetesClient(s);
     HealthBoard health = new HealthBoard();
+    CriConnection cri = s.criSocket() == null ? null : new CriConnection(s.criSocket());
+    // The probe reports to the agent, and the agent's status builder reads the probe.
+    AtomicReference<NodeAgent> agentRef = new AtomicReference<>();
+    RuntimeNetworkProbe probe =
+        cri == null
+            ? null
+            : new RuntimeNetworkProbe(
+                cri,
+                () -> {
+                  NodeAgent a = agentRef.get();
+                  if (a != null) {
+                    a.requestStatus();
+                  }
+                });
     NodeAgent agent =
         new NodeAgent(
             new CniNodeClient(client, s.nodeName()),
             new NodeSpecReader(),
             sync,
-            new NodeStatusBuilder(Clock.systemUTC()),
+            new NodeStatusBuilder(Clock.systemUTC(), probe == null ? () -> null : probe::latest),
             health,
             metrics,
             s.resync());
+    agentRef.set(agent);
     Clock clock = Clock.systemUTC();
     ExecutorService checkWorkers =
         Executors.newFixedThreadPool(CHECK_CONCURRENCY, r -> new Thread(r, "check"));
@@ -103,7 +131,7 @@ public final class AgentProgram implements AutoCloseable {
             runtime,
             cache,
             new HostLocalStore(paths.cacheDir().resolve("networks")),
-            sourceOfTruth(s, client),
+            sourceOfTruth(s, client, cri),
             paths.netnsDir(),
             metrics,
             clock);
@@ -114,22 +142,26 @@ public final class AgentProgram implements AutoCloseable {
     server.start();
     agent.start();
     loops.start();
+    if (probe != null) {
+      probe.start(RUNTIME_PROBE_PERIOD);
+    }
     LOG.info(
         "event=agent-listening node={} port={} confDir={} binDir={}",
         s.nodeName(),
         server.port(),
         paths.confDir(),
         paths.binDir());
-    return new AgentProgram(client, agent, loops, checkWorkers, server);
+    return new AgentProgram(client, agent, loops, checkWorkers, server, cri, probe);
   }
 
   /** The runtime over CRI where its socket is given, otherwise the API server's pods. */
-  private static SourceOfTruth sourceOfTruth(AgentSettings s, KubernetesClient client) {
-    if (s.criSocket() == null) {
+  private static SourceOfTruth sourceOfTruth(
+      AgentSettings s, KubernetesClient client, CriConnection cri) {
+    if (cri == null) {
       return new PodSource(client, s.nodeName());
     }
     LOG.info("event=source-of-truth kind=cri socket={}", s.criSocket());
-    return new LazyCriSource(s.criSocket());
+    return new LazyCriSource(cri);
   }
 
   private static KubernetesClient kubernetesClient(AgentSettings s) throws IOException {
@@ -153,6 +185,9 @@ public final class AgentProgram implements AutoCloseable {
   /** Stops the loops and the endpoints; nothing on the node is undone. */
   @Override
   public void close() {
+    if (probe != null) {
+      probe.close();
+    }
     try {
       loops.close();
       checkWorkers.shutdown();
@@ -162,5 +197,8 @@ public final class AgentProgram implements AutoCloseable {
     }
     server.close();
     client.close();
+    if (cri != null) {
+      cri.close();
+    }
   }
 }

@@ -20,6 +20,10 @@ public class CniNodeStatus {
       "Name of the network whose file sorts first in the configuration directory, which runtimes use by default (may be one the agent does not manage).")
   private String defaultNetwork;
 
+  @JsonPropertyDescription(
+      "What the container runtime says about the pod network (CRI Status NetworkReady); only when the agent runs with --cri-socket.")
+  private RuntimeNetwork runtime;
+
   @JsonPropertyDescription("Totals over networks, for kubectl get.")
   private NodeSummary summary;
 
@@ -66,6 +70,19 @@ public class CniNodeStatus {
 
   public CniNodeStatus withDefaultNetwork(String defaultNetwork) {
     this.defaultNetwork = defaultNetwork;
+    return this;
+  }
+
+  public RuntimeNetwork getRuntime() {
+    return runtime;
+  }
+
+  public void setRuntime(RuntimeNetwork runtime) {
+    this.runtime = runtime;
+  }
+
+  public CniNodeStatus withRuntime(RuntimeNetwork runtime) {
+    this.runtime = runtime;
     return this;
   }
 
@@ -119,6 +136,7 @@ public class CniNodeStatus {
     return Objects.equals(networks, other.networks)
         && Objects.equals(plugins, other.plugins)
         && Objects.equals(defaultNetwork, other.defaultNetwork)
+        && Objects.equals(runtime, other.runtime)
         && Objects.equals(summary, other.summary)
         && Objects.equals(observedGeneration, other.observedGeneration)
         && Objects.equals(conditions, other.conditions);
@@ -126,7 +144,8 @@ public class CniNodeStatus {
 
   @Override
   public int hashCode() {
-    return Objects.hash(networks, plugins, defaultNetwork, summary, observedGeneration, conditions);
+    return Objects.hash(
+        networks, plugins, defaultNetwork, runtime, summary, observedGeneration, conditions);
   }
 
   @Override
@@ -137,6 +156,8 @@ public class CniNodeStatus {
         + plugins
         + ", defaultNetwork="
         + defaultNetwork
+        + ", runtime="
+        + runtime
         + ", summary="
         + summary
         + ", observedGeneration="

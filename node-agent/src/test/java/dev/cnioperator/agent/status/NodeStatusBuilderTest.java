@@ -11,10 +11,12 @@ import dev.cnioperator.api.v1alpha1.AttachmentSummary;
 import dev.cnioperator.api.v1alpha1.CniNodeStatus;
 import dev.cnioperator.api.v1alpha1.FailingAttachment;
 import dev.cnioperator.api.v1alpha1.NetworkState;
+import dev.cnioperator.api.v1alpha1.RuntimeNetwork;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 class NodeStatusBuilderTest {
@@ -40,6 +42,40 @@ class NodeStatusBuilderTest {
     CniNodeStatus first = at("2026-01-01T00:00:00Z").build(PASS, health, null, 3L);
     CniNodeStatus second = at("2026-01-01T00:05:00Z").build(PASS, health, first, 3L);
     assertThat(second).isEqualTo(first);
+  }
+
+  @Test
+  void runtimeNetworkKeepsItsTransitionTimeUntilReadinessChanges() {
+    AtomicReference<RuntimeNetwork> said =
+        new AtomicReference<>(
+            new RuntimeNetwork()
+                .withEndpoint("/run/containerd/containerd.sock")
+                .withNetworkReady(false)
+                .withReason("NetworkPluginNotReady"));
+    Clock t0 = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
+    Clock t5 = Clock.fixed(Instant.parse("2026-01-01T00:05:00Z"), ZoneOffset.UTC);
+    CniNodeStatus first =
+        new NodeStatusBuilder(t0, said::get).build(PASS, new HealthBoard(), null, 3L);
+    CniNodeStatus same =
+        new NodeStatusBuilder(t5, said::get).build(PASS, new HealthBoard(), first, 3L);
+    assertThat(same).isEqualTo(first);
+    assertThat(first.getRuntime().getLastTransitionTime()).isEqualTo("2026-01-01T00:00:00Z");
+
+    said.set(
+        new RuntimeNetwork()
+            .withEndpoint("/run/containerd/containerd.sock")
+            .withNetworkReady(true));
+    RuntimeNetwork ready =
+        new NodeStatusBuilder(t5, said::get).build(PASS, new HealthBoard(), first, 3L).getRuntime();
+    assertThat(ready.getNetworkReady()).isTrue();
+    assertThat(ready.getReason()).isNull();
+    assertThat(ready.getLastTransitionTime()).isEqualTo("2026-01-01T00:05:00Z");
+  }
+
+  @Test
+  void noRuntimeReportedWithoutACriSocket() {
+    assertThat(at("2026-01-01T00:00:00Z").build(PASS, new HealthBoard(), null, 3L).getRuntime())
+        .isNull();
   }
 
   @Test

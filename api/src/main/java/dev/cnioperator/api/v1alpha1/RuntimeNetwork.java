@@ -1,0 +1,131 @@
+package dev.cnioperator.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import java.util.Objects;
+
+/**
+ * What the node's container runtime itself says about the pod network: the NetworkReady condition
+ * of its CRI Status answer, beside the plugins' own STATUS in each network.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class RuntimeNetwork {
+
+  @JsonPropertyDescription(
+      "The runtime's CRI socket the agent asked, for example /run/containerd/containerd.sock.")
+  private String endpoint;
+
+  @JsonPropertyDescription(
+      "The status of the runtime's NetworkReady condition; false also when the runtime cannot be reached.")
+  private Boolean networkReady;
+
+  @JsonPropertyDescription(
+      "Why the network is not ready, as the runtime says (for containerd NetworkPluginNotReady), or RuntimeUnreachable.")
+  private String reason;
+
+  @JsonPropertyDescription("The runtime's message for a network that is not ready.")
+  private String message;
+
+  @JsonPropertyDescription("When networkReady last changed, as the agent saw it (RFC 3339).")
+  private String lastTransitionTime;
+
+  public String getEndpoint() {
+    return endpoint;
+  }
+
+  public void setEndpoint(String endpoint) {
+    this.endpoint = endpoint;
+  }
+
+  public RuntimeNetwork withEndpoint(String endpoint) {
+    this.endpoint = endpoint;
+    return this;
+  }
+
+  public Boolean getNetworkReady() {
+    return networkReady;
+  }
+
+  public void setNetworkReady(Boolean networkReady) {
+    this.networkReady = networkReady;
+  }
+
+  public RuntimeNetwork withNetworkReady(Boolean networkReady) {
+    this.networkReady = networkReady;
+    return this;
+  }
+
+  public String getReason() {
+    return reason;
+  }
+
+  public void setReason(String reason) {
+    this.reason = reason;
+  }
+
+  public RuntimeNetwork withReason(String reason) {
+    this.reason = reason;
+    return this;
+  }
+
+  public String getMessage() {
+    return message;
+  }
+
+  public void setMessage(String message) {
+    this.message = message;
+  }
+
+  public RuntimeNetwork withMessage(String message) {
+    this.message = message;
+    return this;
+  }
+
+  public String getLastTransitionTime() {
+    return lastTransitionTime;
+  }
+
+  public void setLastTransitionTime(String lastTransitionTime) {
+    this.lastTransitionTime = lastTransitionTime;
+  }
+
+  public RuntimeNetwork withLastTransitionTime(String lastTransitionTime) {
+    this.lastTransitionTime = lastTransitionTime;
+    return this;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof RuntimeNetwork other)) {
+      return false;
+    }
+    return Objects.equals(endpoint, other.endpoint)
+        && Objects.equals(networkReady, other.networkReady)
+        && Objects.equals(reason, other.reason)
+        && Objects.equals(message, other.message)
+        && Objects.equals(lastTransitionTime, other.lastTransitionTime);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(endpoint, networkReady, reason, message, lastTransitionTime);
+  }
+
+  @Override
+  public String toString() {
+    return "RuntimeNetwork{endpoint="
+        + endpoint
+        + ", networkReady="
+        + networkReady
+        + ", reason="
+        + reason
+        + ", message="
+        + message
+        + ", lastTransitionTime="
+        + lastTransitionTime
+        + "}";
+  }
+}

@@ -1,0 +1,79 @@
+package dev.cnioperator.agent.kube;
+
+import dev.cnioperator.api.v1alpha1.RuntimeNetwork;
+import dev.cnioperator.cri.CriException;
+import dev.cnioperator.cri.RuntimeCondition;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Asks the runtime over CRI {@code Status} whether its pod network is ready, every period, and asks
+ * for a status write only when the answer changed (the runtime reloads its CNI configuration on its
+ * own time, after the agent wrote a file, so a pass alone would see the change late).
+ */
+public final class RuntimeNetworkProbe implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(RuntimeNetworkProbe.class);
+  static final String UNREACHABLE = "RuntimeUnreachable";
+
+  private final CriConnection cri;
+  private final Runnable onChange;
+  private final AtomicReference<RuntimeNetwork> latest = new AtomicReference<>();
+  private final ScheduledExecutorService timer =
+      Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "runtime-probe"));
+
+  public RuntimeNetworkProbe(CriConnection cri, Runnable onChange) {
+    this.cri = cri;
+    this.onChange = onChange;
+  }
+
+  /** Probes now and then every {@code period}. */
+  public void start(Duration period) {
+    timer.scheduleWithFixedDelay(this::probe, 0, period.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /** The last answer without a transition time (the status builder keeps that), null before one. */
+  public RuntimeNetwork latest() {
+    return latest.get();
+  }
+
+  void probe() {
+    RuntimeNetwork now = ask();
+    RuntimeNetwork before = latest.getAndSet(now);
+    if (!Objects.equals(before, now)) {
+      LOG.info(
+          "event=runtime-network socket={} networkReady={} reason={} message=\"{}\"",
+          cri.socket(),
+          now.getNetworkReady(),
+          now.getReason(),
+          now.getMessage());
+      onChange.run();
+    }
+  }
+
+  private RuntimeNetwork ask() {
+    RuntimeNetwork r = new RuntimeNetwork().withEndpoint(cri.socket().toString());
+    try {
+      RuntimeCondition c = cri.client().status().networkReady();
+      return r.withNetworkReady(c.status())
+          .withReason(emptyToNull(c.reason()))
+          .withMessage(emptyToNull(c.message()));
+    } catch (CriException e) {
+      return r.withNetworkReady(false).withReason(UNREACHABLE).withMessage(e.getMessage());
+    }
+  }
+
+  private static String emptyToNull(String s) {
+    return s == null || s.isEmpty() ? null : s;
+  }
+
+  @Override
+  public void close() {
+    timer.shutdownNow();
+  }
+}
