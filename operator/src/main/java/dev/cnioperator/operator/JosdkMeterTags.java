@@ -6,19 +6,25 @@ import io.micrometer.core.instrument.config.MeterFilter;
 
 /**
  * Evens out JOSDK's meter tags for Prometheus, which needs one set of tag keys per meter name:
- * JOSDK tags events of core resources (Nodes) without "group", and those of CniNetworks with it.
+ * JOSDK leaves the group tag ("group", or "resource.group" on per-controller meters) out for core
+ * resources (Nodes) and puts it in for CniNetworks. Without this, the second meter of a name fails
+ * to register and its samples are lost.
  */
 final class JosdkMeterTags {
+  private static final String CORE = "core";
 
-  /** Gives every JOSDK meter a "group" tag, "core" where JOSDK left it out. */
+  /** Gives every JOSDK meter its group tag, "core" where JOSDK left it out. */
   static final MeterFilter ALWAYS_WITH_GROUP =
       new MeterFilter() {
         @Override
         public Meter.Id map(Meter.Id id) {
-          if (id.getName().startsWith("operator.sdk") && id.getTag("group") == null) {
-            return id.withTag(Tag.of("group", "core"));
+          if (!id.getName().startsWith("operator.sdk")) {
+            return id;
           }
-          return id;
+          boolean perResource =
+              id.getTags().stream().anyMatch(t -> t.getKey().startsWith("resource."));
+          String key = perResource ? "resource.group" : "group";
+          return id.getTag(key) == null ? id.withTag(Tag.of(key, CORE)) : id;
         }
       };
 

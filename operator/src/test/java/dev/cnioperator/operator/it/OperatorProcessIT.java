@@ -130,9 +130,15 @@ class OperatorProcessIT {
     await()
         .atMost(ClusterFixture.WAIT)
         .until(() -> cluster.networksOn(node).containsAll(List.of(two, one)));
-    assertThat(Files.readString(standby.log()))
-        .doesNotContain("Forbidden")
-        .contains("event=started");
+    assertThat(Files.readString(standby.log())).contains("event=started");
+    // The least RBAC is enough for everything, Events included, and every meter registers.
+    for (Replica r : List.of(leader, standby)) {
+      assertThat(Files.readString(r.log()))
+          .as("log of " + r.identity())
+          .doesNotContainIgnoringCase("forbidden")
+          .doesNotContain("event=event-not-recorded")
+          .doesNotContain("registration has failed");
+    }
   }
 
   private Replica start(Path jar, Path kubeconfig, String identity) throws IOException {
