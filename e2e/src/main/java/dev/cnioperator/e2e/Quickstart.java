@@ -73,7 +73,12 @@ public final class Quickstart {
 
         step("kubectl wait --for=condition=Ready cninetwork/" + NETWORK + " --timeout=180s");
         CommandResult ready =
-            cp.kubectl("wait", "--for=condition=Ready", "cninetwork/" + NETWORK, "--timeout=180s");
+            cp.kubectl(
+                Duration.ofSeconds(200),
+                "wait",
+                "--for=condition=Ready",
+                "cninetwork/" + NETWORK,
+                "--timeout=180s");
         show(ready);
         if (!ready.ok()) {
           out.println("The network did not become Ready. Its status and the processes' logs:");

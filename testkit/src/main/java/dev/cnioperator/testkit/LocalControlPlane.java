@@ -124,8 +124,20 @@ public final class LocalControlPlane implements AutoCloseable {
     return kubectlWithInput(null, args);
   }
 
+  /**
+   * Runs kubectl with a longer limit than the default two minutes, for {@code kubectl wait
+   * --timeout=...} beyond that; {@code limit} should exceed kubectl's own timeout.
+   */
+  public CommandResult kubectl(Duration limit, String... args) {
+    return run(null, limit, args);
+  }
+
   /** Runs kubectl with {@code stdin} (for {@code apply -f -}). */
   public CommandResult kubectlWithInput(String stdin, String... args) {
+    return run(stdin, Duration.ofMinutes(2), args);
+  }
+
+  private CommandResult run(String stdin, Duration limit, String... args) {
     List<String> cmd = new ArrayList<>();
     cmd.add(ToolPaths.kubectl().toString());
     cmd.add("--kubeconfig=" + kubeconfig);
@@ -134,7 +146,7 @@ public final class LocalControlPlane implements AutoCloseable {
         cmd,
         Map.of(),
         stdin == null ? null : stdin.getBytes(java.nio.charset.StandardCharsets.UTF_8),
-        Duration.ofMinutes(2));
+        limit);
   }
 
   /**
