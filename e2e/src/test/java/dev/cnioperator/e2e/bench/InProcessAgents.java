@@ -60,6 +60,7 @@ final class InProcessAgents implements AutoCloseable {
             node,
             kubeconfig,
             hp,
+            null,
             new InetSocketAddress("127.0.0.1", 0),
             Duration.ofSeconds(60),
             Duration.ofSeconds(30)));
