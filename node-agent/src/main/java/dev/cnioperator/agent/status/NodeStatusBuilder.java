@@ -8,6 +8,7 @@ import dev.cnioperator.api.v1alpha1.InstalledPlugin;
 import dev.cnioperator.api.v1alpha1.NetworkState;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
 import dev.cnioperator.api.v1alpha1.NodeSummary;
+import dev.cnioperator.api.v1alpha1.RuntimeNetwork;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import java.time.Clock;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * Builds the CniNode status from a pass's result and the health board. Deterministic: the same
@@ -26,9 +28,18 @@ import java.util.TreeMap;
  */
 public final class NodeStatusBuilder {
   private final Clock clock;
+  private final Supplier<RuntimeNetwork> runtime;
 
   public NodeStatusBuilder(Clock clock) {
+    this(clock, () -> null);
+  }
+
+  /**
+   * @param runtime the runtime's latest word on its network, null when there is none to report
+   */
+  public NodeStatusBuilder(Clock clock, Supplier<RuntimeNetwork> runtime) {
     this.clock = clock;
+    this.runtime = runtime;
   }
 
   public CniNodeStatus build(
@@ -56,6 +67,7 @@ public final class NodeStatusBuilder {
         .withNetworks(list)
         .withPlugins(plugins(pass.plugins()))
         .withDefaultNetwork(pass.defaultNetwork())
+        .withRuntime(runtime(previous))
         .withSummary(
             new NodeSummary()
                 .withNetworks(applied + "/" + desired)
@@ -120,6 +132,25 @@ public final class NodeStatusBuilder {
                     .withSupportedVersions(p.supportedVersions())
                     .withOwner(p.owner().name()))
         .toList();
+  }
+
+  /** The runtime's answer, keeping its lastTransitionTime while networkReady stays the same. */
+  private RuntimeNetwork runtime(CniNodeStatus previous) {
+    RuntimeNetwork now = runtime.get();
+    if (now == null) {
+      return null;
+    }
+    RuntimeNetwork before = previous == null ? null : previous.getRuntime();
+    String since =
+        before != null && Objects.equals(before.getNetworkReady(), now.getNetworkReady())
+            ? before.getLastTransitionTime()
+            : Instant.now(clock).truncatedTo(ChronoUnit.SECONDS).toString();
+    return new RuntimeNetwork()
+        .withEndpoint(now.getEndpoint())
+        .withNetworkReady(now.getNetworkReady())
+        .withReason(now.getReason())
+        .withMessage(now.getMessage())
+        .withLastTransitionTime(since);
   }
 
   /** Ready keeps its lastTransitionTime while its status stays the same. */
