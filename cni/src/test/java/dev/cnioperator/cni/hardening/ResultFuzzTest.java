@@ -61,7 +61,12 @@ class ResultFuzzTest {
     "\"fd00::5/64\"",
     "\"0.0.0.0/0\"",
     "\"4\"",
-    "\"6\""
+    "\"6\"",
+    "::ffff:",
+    "\"::/0\"",
+    "%eth0",
+    "/128",
+    "\"255.255.255.255/32\""
   })
   @FuzzTest
   void parseAndConvert(byte[] input) {
