@@ -2,6 +2,7 @@ package dev.cnioperator.cni.hardening;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.assertj.core.groups.Tuple.tuple;
 
 import dev.cnioperator.cni.config.CniConfigException;
 import dev.cnioperator.cni.config.ConfigProblem;
@@ -48,9 +49,7 @@ class BadConflistCorpusTest {
         .as(refused.getMessage())
         .extracting(ConfigProblem::rule, ConfigProblem::path)
         .containsExactlyElementsOf(
-            c.problems().stream()
-                .map(p -> org.assertj.core.groups.Tuple.tuple(p.rule(), p.path()))
-                .toList());
+            c.problems().stream().map(p -> tuple(p.rule(), p.path())).toList());
     for (int i = 0; i < problems.size(); i++) {
       assertThat(problems.get(i).message()).contains(c.problems().get(i).message());
     }

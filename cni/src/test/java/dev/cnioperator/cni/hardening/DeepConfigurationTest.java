@@ -2,6 +2,7 @@ package dev.cnioperator.cni.hardening;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.assertj.core.groups.Tuple.tuple;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -27,8 +28,7 @@ class DeepConfigurationTest {
     assertThat(refused).isNotNull();
     assertThat(refused.problems())
         .extracting(ConfigProblem::rule, ConfigProblem::path)
-        .containsExactly(
-            org.assertj.core.groups.Tuple.tuple("nesting-depth", "plugins[0].x[0][0]"));
+        .containsExactly(tuple("nesting-depth", "plugins[0].x[0][0]"));
     assertThat(refused.getMessage()).contains("deeper than 1000 levels");
   }
 
