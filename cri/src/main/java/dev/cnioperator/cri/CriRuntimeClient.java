@@ -24,6 +24,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -148,6 +149,24 @@ public final class CriRuntimeClient implements AutoCloseable {
                     .podSandboxStatus(
                         PodSandboxStatusRequest.newBuilder().setPodSandboxId(podSandboxId).build())
                     .getStatus()));
+  }
+
+  /**
+   * The runtime's verbose {@code PodSandboxStatus} info: free-form key to JSON text, whose shape is
+   * the runtime's own (containerd and CRI-O put the sandbox's OCI spec under {@code info}).
+   */
+  public Map<String, String> podSandboxInfo(String podSandboxId) throws CriException {
+    return call(
+        "PodSandboxStatus",
+        () ->
+            Map.copyOf(
+                stub()
+                    .podSandboxStatus(
+                        PodSandboxStatusRequest.newBuilder()
+                            .setPodSandboxId(podSandboxId)
+                            .setVerbose(true)
+                            .build())
+                    .getInfoMap()));
   }
 
   /**

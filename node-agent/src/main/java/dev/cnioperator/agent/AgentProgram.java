@@ -2,12 +2,14 @@ package dev.cnioperator.agent;
 
 import dev.cnioperator.agent.check.AttachmentChecker;
 import dev.cnioperator.agent.check.NetworkLoops;
+import dev.cnioperator.agent.check.SandboxNetns;
 import dev.cnioperator.agent.cleanup.HostLocalStore;
 import dev.cnioperator.agent.cleanup.SourceOfTruth;
 import dev.cnioperator.agent.cleanup.StaleAttachmentCleaner;
 import dev.cnioperator.agent.host.DiskHostFiles;
 import dev.cnioperator.agent.host.ManifestStore;
 import dev.cnioperator.agent.kube.CriConnection;
+import dev.cnioperator.agent.kube.CriSandboxNetns;
 import dev.cnioperator.agent.kube.LazyCriSource;
 import dev.cnioperator.agent.kube.PodEvents;
 import dev.cnioperator.agent.kube.PodSource;
@@ -125,7 +127,12 @@ public final class AgentProgram implements AutoCloseable {
         Executors.newFixedThreadPool(CHECK_CONCURRENCY, r -> new Thread(r, "check"));
     AttachmentChecker checker =
         new AttachmentChecker(
-            runtime, cache, checkWorkers, new PodEvents(client, s.nodeName(), clock), metrics);
+            runtime,
+            cache,
+            checkWorkers,
+            new PodEvents(client, s.nodeName(), clock),
+            metrics,
+            cri == null ? SandboxNetns.NONE : new CriSandboxNetns(cri));
     StaleAttachmentCleaner cleaner =
         new StaleAttachmentCleaner(
             runtime,

@@ -9,6 +9,7 @@ import dev.cnioperator.cni.CniException;
 import dev.cnioperator.cni.cache.CachedAttachment;
 import dev.cnioperator.cni.cache.ResultCache;
 import dev.cnioperator.cni.config.NetworkConfigList;
+import dev.cnioperator.cni.exec.Attachment;
 import dev.cnioperator.cni.runtime.CniRuntime;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -40,6 +41,7 @@ public final class AttachmentChecker {
   private final ExecutorService workers;
   private final PodEvents events;
   private final AgentMetrics metrics;
+  private final SandboxNetns sandboxNetns;
   private final Map<String, Set<String>> failingBefore = new ConcurrentHashMap<>();
 
   public AttachmentChecker(
@@ -48,11 +50,25 @@ public final class AttachmentChecker {
       ExecutorService workers,
       PodEvents events,
       AgentMetrics metrics) {
+    this(runtime, cache, workers, events, metrics, SandboxNetns.NONE);
+  }
+
+  /**
+   * @param sandboxNetns where to find the netns of an entry that caches none
+   */
+  public AttachmentChecker(
+      CniRuntime runtime,
+      ResultCache cache,
+      ExecutorService workers,
+      PodEvents events,
+      AgentMetrics metrics,
+      SandboxNetns sandboxNetns) {
     this.runtime = runtime;
     this.cache = cache;
     this.workers = workers;
     this.events = events;
     this.metrics = metrics;
+    this.sandboxNetns = sandboxNetns;
   }
 
   /** One CHECK pass over {@code network}'s cached attachments. */
@@ -94,7 +110,7 @@ public final class AttachmentChecker {
 
   private FailingAttachment checkOne(ManagedNetwork network, CachedAttachment entry) {
     try {
-      runtime.checkNetworkList(listFor(network, entry), entry.attachment());
+      runtime.checkNetworkList(listFor(network, entry), attachment(entry));
       metrics.check(network.name(), "healthy");
       return null;
     } catch (CniException e) {
@@ -114,6 +130,18 @@ public final class AttachmentChecker {
           .withIfName(entry.ifName())
           .withError(e.getMessage());
     }
+  }
+
+  /** The cached attachment, with the runtime's netns where the cache has none. */
+  private Attachment attachment(CachedAttachment entry) {
+    Attachment a = entry.attachment();
+    if (!a.netns().isEmpty()) {
+      return a;
+    }
+    return sandboxNetns
+        .of(entry.containerId())
+        .map(ns -> new Attachment(a.containerId(), ns, a.ifName(), a.cniArgs(), a.capabilityArgs()))
+        .orElse(a);
   }
 
   /**

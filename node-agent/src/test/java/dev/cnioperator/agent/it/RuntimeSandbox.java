@@ -2,6 +2,7 @@ package dev.cnioperator.agent.it;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cnioperator.agent.kube.CriSandboxNetns;
 import dev.cnioperator.testkit.Commands;
 import dev.cnioperator.testkit.containerd.ContainerdFixture;
 import java.nio.file.Path;
@@ -17,12 +18,10 @@ record RuntimeSandbox(String id, String ip, Path netns) {
     JsonNode inspect =
         JSON.readTree(containerd.crictl("inspectp", id).orThrow("crictl inspectp " + id).stdout());
     String ip = inspect.path("status").path("network").path("ip").asText();
-    for (JsonNode ns : inspect.path("info").path("runtimeSpec").path("linux").path("namespaces")) {
-      if (ns.path("type").asText().equals("network")) {
-        return new RuntimeSandbox(id, ip, Path.of(ns.path("path").asText()));
-      }
-    }
-    throw new AssertionError("crictl inspectp shows no network namespace: " + inspect);
+    String netns =
+        CriSandboxNetns.networkNamespace(inspect.path("info"))
+            .orElseThrow(() -> new AssertionError("crictl inspectp shows no netns: " + inspect));
+    return new RuntimeSandbox(id, ip, Path.of(netns));
   }
 
   /** {@code ip -o -4 addr show} of eth0 inside the sandbox's netns; fails when eth0 is gone. */

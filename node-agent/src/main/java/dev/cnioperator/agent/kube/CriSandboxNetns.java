@@ -1,0 +1,49 @@
+package dev.cnioperator.agent.kube;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cnioperator.agent.check.SandboxNetns;
+import dev.cnioperator.cri.CriException;
+import java.io.IOException;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A sandbox's network namespace as the runtime knows it: the network entry of the OCI spec in the
+ * verbose CRI {@code PodSandboxStatus} info ({@code info.runtimeSpec.linux.namespaces}, as
+ * containerd and CRI-O report it).
+ */
+public final class CriSandboxNetns implements SandboxNetns {
+  private static final Logger LOG = LoggerFactory.getLogger(CriSandboxNetns.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final CriConnection cri;
+
+  public CriSandboxNetns(CriConnection cri) {
+    this.cri = cri;
+  }
+
+  @Override
+  public Optional<String> of(String containerId) {
+    try {
+      String info = cri.client().podSandboxInfo(containerId).get("info");
+      return info == null ? Optional.empty() : networkNamespace(JSON.readTree(info));
+    } catch (CriException | IOException e) {
+      // CHECK then runs without a netns and reports the attachment failing, which it is to us.
+      LOG.debug(
+          "event=sandbox-netns-unknown container={} error=\"{}\"", containerId, e.getMessage());
+      return Optional.empty();
+    }
+  }
+
+  /** The network namespace path in a runtime's verbose sandbox info, if it names one. */
+  public static Optional<String> networkNamespace(JsonNode info) {
+    for (JsonNode ns : info.path("runtimeSpec").path("linux").path("namespaces")) {
+      if (ns.path("type").asText().equals("network") && !ns.path("path").asText().isEmpty()) {
+        return Optional.of(ns.path("path").asText());
+      }
+    }
+    return Optional.empty();
+  }
+}
