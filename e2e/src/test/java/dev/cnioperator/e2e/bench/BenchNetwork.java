@@ -2,10 +2,19 @@ package dev.cnioperator.e2e.bench;
 
 /**
  * The CniNetwork the benchmarks apply: a bridge with host-local addresses (the shape of most pod
- * networks), selecting the nodes of one benchmark group. Every revision has its own subnet in
- * 10.220.0.0/16, so a conflist on disk tells which revision it is.
+ * networks), selecting the nodes of one benchmark group, CHECKed every {@code checkSeconds} when
+ * that is positive; IPAM cleanup is off, since the benchmarks' attachments have no pods. Every
+ * revision has its own subnet in 10.220.0.0/16, so a conflist on disk tells which revision it is.
  */
-public record BenchNetwork(String name, String group, int revision) {
+public record BenchNetwork(String name, String group, int revision, int checkSeconds) {
+
+  /** The bridge every benchmark network uses (only CHECK benchmarks create it). */
+  public static final String BRIDGE = "cbench0";
+
+  /** A network without CHECK. */
+  public BenchNetwork(String name, String group, int revision) {
+    this(name, group, revision, 0);
+  }
 
   public String fileName() {
     return "50-" + name + ".conflist";
@@ -17,7 +26,7 @@ public record BenchNetwork(String name, String group, int revision) {
   }
 
   public BenchNetwork next() {
-    return new BenchNetwork(name, group, revision + 1);
+    return new BenchNetwork(name, group, revision + 1, checkSeconds);
   }
 
   public String yaml() {
@@ -34,17 +43,25 @@ public record BenchNetwork(String name, String group, int revision) {
               %s: %s
           plugins:
             - type: bridge
-              bridge: cbench0
+              bridge: %s
               isGateway: true
               ipam:
                 type: host-local
                 ranges:
                   - - subnet: 10.220.%d.0/24
           check:
-            enabled: false
+            enabled: %s
+            intervalSeconds: %d
           ipamCleanup:
             enabled: false
         """
-        .formatted(name, BenchCluster.GROUP_LABEL, group, revision % 250);
+        .formatted(
+            name,
+            BenchCluster.GROUP_LABEL,
+            group,
+            BRIDGE,
+            revision % 250,
+            checkSeconds > 0,
+            checkSeconds > 0 ? checkSeconds : 60);
   }
 }

@@ -25,7 +25,7 @@ public final class FootprintBench {
   /** BENCH_NMT=1 prints the JVM's native memory breakdown of every idle agent. */
   private static final boolean NMT = System.getenv("BENCH_NMT") != null;
 
-  private static final List<String> CHART =
+  static final List<String> CHART =
       List.of(
           "-XX:+UseSerialGC",
           "-Xss256k",
@@ -36,7 +36,7 @@ public final class FootprintBench {
           "-Xshare:auto");
 
   /** The chart's memory limit, so that percentages of RAM mean what they mean in the pod. */
-  private static final String POD_LIMIT = "-XX:MaxRAM=192m";
+  static final String POD_LIMIT = "-XX:MaxRAM=192m";
 
   private record Variant(String name, List<String> options) {}
 
