@@ -1,5 +1,7 @@
 package dev.cnioperator.e2e.bench;
 
+import dev.cnioperator.api.v1alpha1.CniNode;
+import dev.cnioperator.api.v1alpha1.NodeNetwork;
 import dev.cnioperator.e2e.LocalProduct;
 import dev.cnioperator.e2e.ProductProcess;
 import dev.cnioperator.testkit.LocalControlPlane;
@@ -83,6 +85,21 @@ public final class BenchCluster implements AutoCloseable {
     }
     return controlPlane.writeKubeconfigForToken(
         product.agentToken(node), root.resolve("agent.kubeconfig"));
+  }
+
+  /** Waits until the operator has put a network into {@code node}'s CniNode spec; its first. */
+  public NodeNetwork awaitNodeNetwork(String node) throws InterruptedException {
+    for (int i = 0; i < 600; i++) {
+      CniNode cniNode = product.client().resources(CniNode.class).withName(node).get();
+      if (cniNode != null
+          && cniNode.getSpec() != null
+          && cniNode.getSpec().getNetworks() != null
+          && !cniNode.getSpec().getNetworks().isEmpty()) {
+        return cniNode.getSpec().getNetworks().get(0);
+      }
+      Thread.sleep(100);
+    }
+    throw new IllegalStateException("the operator wrote no CniNode spec for " + node + " in 60 s");
   }
 
   /** {@code kubectl apply -f -} of {@code yaml}; throws when kubectl fails. */

@@ -1,7 +1,6 @@
 package dev.cnioperator.e2e.bench;
 
 import dev.cnioperator.agent.HostPaths;
-import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.NodeNetwork;
 import dev.cnioperator.cni.cache.ResultCache;
 import dev.cnioperator.cni.config.NetworkConfigList;
@@ -43,7 +42,7 @@ public final class CheckFootprintBench {
     try (BenchCluster cluster = BenchCluster.start("checkfootprint")) {
       cluster.createNode(NODE, net.group());
       cluster.apply(net.yaml());
-      NodeNetwork spec = awaitSpec(cluster);
+      NodeNetwork spec = cluster.awaitNodeNetwork(NODE);
       Path root = cluster.workDir().resolve("nodes/" + NODE);
       HostPaths paths = HostPaths.under(root, ToolPaths.pluginDir());
       log = root.resolve("agent.log");
@@ -130,20 +129,6 @@ public final class CheckFootprintBench {
     namespaces.clear();
     Commands.run("ip", "link", "del", BenchNetwork.BRIDGE);
     BenchCluster.deleteTree(ResultCache.DEFAULT_DIR.resolve("networks").resolve(net.name()));
-  }
-
-  private static NodeNetwork awaitSpec(BenchCluster cluster) throws InterruptedException {
-    for (int i = 0; i < 600; i++) {
-      CniNode node = cluster.product().client().resources(CniNode.class).withName(NODE).get();
-      if (node != null
-          && node.getSpec() != null
-          && node.getSpec().getNetworks() != null
-          && !node.getSpec().getNetworks().isEmpty()) {
-        return node.getSpec().getNetworks().get(0);
-      }
-      Thread.sleep(100);
-    }
-    throw new IllegalStateException("the operator wrote no CniNode spec for " + NODE);
   }
 
   private static String mib(double v) {

@@ -1,7 +1,6 @@
 package dev.cnioperator.e2e.bench;
 
 import dev.cnioperator.agent.HostPaths;
-import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.testkit.ToolPaths;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,7 +55,7 @@ public final class FootprintBench {
     BenchNetwork net = new BenchNetwork("footprint-net", "footprint", 0);
     cluster.createNode(NODE, net.group());
     cluster.apply(net.yaml());
-    awaitSpec(cluster);
+    cluster.awaitNodeNetwork(NODE);
     Path root = cluster.workDir().resolve("nodes/" + NODE);
     Path kubeconfig = cluster.agentKubeconfig(NODE, root);
     Path archive = cluster.workDir().resolve("agent-appcds.jsa");
@@ -192,21 +191,6 @@ public final class FootprintBench {
       Thread.sleep(1);
     }
     return (System.nanoTime() - jvm.startNanos()) / 1e6;
-  }
-
-  private static void awaitSpec(BenchCluster cluster) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (System.nanoTime() < deadline) {
-      CniNode node = cluster.product().client().resources(CniNode.class).withName(NODE).get();
-      if (node != null
-          && node.getSpec() != null
-          && node.getSpec().getNetworks() != null
-          && !node.getSpec().getNetworks().isEmpty()) {
-        return;
-      }
-      Thread.sleep(100);
-    }
-    throw new IllegalStateException("the operator wrote no CniNode spec for " + NODE);
   }
 
   private static List<String> with(List<String> base, String... more) {
