@@ -151,20 +151,13 @@ class AgentNodeRestrictionIT {
     String own = ownNode.getMetadata().getName();
     String other = otherNode.getMetadata().getName();
     try (KubernetesClient agent = controlPlane.clientForToken(token)) {
-      // A new policy takes effect once the API server's policy informer has seen it.
+      // A new policy takes effect once the API server's policy informer has seen it; wait with
+      // dry-run writes (admission runs, nothing is stored), then prove a real write is refused.
       await()
           .atMost(Duration.ofSeconds(30))
           .untilAsserted(
-              () ->
-                  assertThatThrownBy(() -> patchStatus(agent, other, "intruder"))
-                      .isInstanceOfSatisfying(
-                          KubernetesClientException.class,
-                          e -> {
-                            assertThat(e.getCode()).isEqualTo(403);
-                            assertThat(e.getMessage())
-                                .contains(
-                                    "may write only CniNode " + own + ", not CniNode " + other);
-                          }));
+              () -> assertDenied(() -> patchStatus(agent, other, "intruder", true), own, other));
+      assertDenied(() -> patchStatus(agent, other, "intruder", false), own, other);
 
       String marker = TestNames.unique("mark");
       patchStatus(agent, own, marker);
@@ -175,9 +168,26 @@ class AgentNodeRestrictionIT {
     }
   }
 
+  private static void assertDenied(
+      org.assertj.core.api.ThrowableAssert.ThrowingCallable write, String own, String other) {
+    assertThatThrownBy(write)
+        .isInstanceOfSatisfying(
+            KubernetesClientException.class,
+            e -> {
+              assertThat(e.getCode()).isEqualTo(403);
+              assertThat(e.getMessage())
+                  .contains("may write only CniNode " + own + ", not CniNode " + other);
+            });
+  }
+
   private static void patchStatus(KubernetesClient client, String cniNode, String defaultNetwork) {
-    cniNodes(client)
-        .withName(cniNode)
+    patchStatus(client, cniNode, defaultNetwork, false);
+  }
+
+  private static void patchStatus(
+      KubernetesClient client, String cniNode, String defaultNetwork, boolean dryRun) {
+    var resource = cniNodes(client).withName(cniNode);
+    (dryRun ? resource.dryRun() : resource)
         .subresource("status")
         .patch(
             PatchContext.of(PatchType.JSON_MERGE),

@@ -137,7 +137,7 @@ class ChartLintIT {
               assertThat(e.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("spec.nodeName");
             });
     assertThat(env(agent, "JAVA_TOOL_OPTIONS"))
-        .contains("-XX:+UseSerialGC", "-Xss256k", "-XX:MaxRAMPercentage=")
+        .contains("-XX:+UseSerialGC", "-Xss256k", "-Xmx")
         .contains("-XX:TieredStopAtLevel=1", "-Xshare:auto");
     assertThat(hostPathsByMount(pod, agent))
         .containsEntry("/etc/cni/net.d", "/etc/cni/net.d")
