@@ -21,6 +21,7 @@ import dev.cnioperator.testkit.ToolPaths;
 import dev.cnioperator.testkit.containerd.ContainerdFixture;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -53,6 +54,7 @@ class ContainerdAttachmentsIT {
   private AgentProcess agent;
   private String network;
   private final List<Pod> pods = new ArrayList<>();
+  private final List<String> lostSandboxes = new ArrayList<>();
 
   @BeforeEach
   void setUp() throws Exception {
@@ -69,6 +71,11 @@ class ContainerdAttachmentsIT {
       agent.close();
     }
     containerd.close();
+    // containerd ran loopback as its own network for each sandbox; nobody DELs a lost one's.
+    for (String id : lostSandboxes) {
+      Files.deleteIfExists(
+          ContainerdFixture.CNI_CACHE_DIR.resolve("results").resolve("cni-loopback-" + id + "-lo"));
+    }
     for (Pod p : pods) {
       Pods.delete(cp.client(), p.getMetadata().getName());
     }
@@ -183,6 +190,7 @@ class ContainerdAttachmentsIT {
     List<RuntimeSandbox> lost = List.of(run("lost-0"), run("lost-1"));
     // Each loss is a SIGKILL of containerd with that sandbox's state removed, then a restart.
     for (RuntimeSandbox s : lost) {
+      lostSandboxes.add(s.id());
       containerd.loseSandbox(s.id());
     }
     assertThat(containerd.crictl("pods", "-q").orThrow("crictl pods").stdout().lines())
