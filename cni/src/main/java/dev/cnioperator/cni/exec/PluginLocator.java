@@ -50,11 +50,14 @@ public final class PluginLocator {
     if (type == null || type.isEmpty()) {
       throw new CniException(CniErrorCode.INVALID_NETWORK_CONFIG, "plugin type is empty", "");
     }
-    if (type.contains("/") || type.contains("\\") || type.contains("..")) {
+    if (type.contains("/")
+        || type.contains("\\")
+        || type.contains("..")
+        || type.chars().anyMatch(Character::isISOControl)) {
       throw new CniException(
           CniErrorCode.INVALID_NETWORK_CONFIG,
-          "plugin type \"" + type + "\" is not a plain file name",
-          "a type must not contain '/', '\\' or '..'");
+          "plugin type \"" + type.replaceAll("\\p{Cntrl}", "?") + "\" is not a plain file name",
+          "a type must not contain '/', '\\', '..' or control characters (NUL among them)");
     }
     for (Path dir : cniPath) {
       Path candidate = dir.resolve(type);

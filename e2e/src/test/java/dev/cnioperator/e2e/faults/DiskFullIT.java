@@ -17,7 +17,6 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -106,11 +105,6 @@ class DiskFullIT {
   }
 
   @Test
-  @Disabled(
-      "bug: node-agent NodeAgent.pass catches the IOException of ConflistApplier.write ('No space"
-          + " left on device') as event=pass-failed and publishes no status, so the CniNode keeps"
-          + " reporting state=Applied with the previous appliedSha256 and no message; expected"
-          + " state=Failed with a message about space for that network")
   void aFullConfDirIsReportedFailedWithAMessageAboutSpace() throws Exception {
     String name = TestNames.unique("fullmsg");
     String file = "50-" + name + ".conflist";
