@@ -126,6 +126,9 @@ class DiskFullIT {
       assertThat(node.conflist(file).orElseThrow()).contains("1400");
     } finally {
       Files.deleteIfExists(filler);
+      // The tmpfs is shared with the other test: leave it as empty as it was found.
+      fault.controlPlane().kubectl("delete", "cninetwork", name, "--timeout=120s");
+      await().atMost(FaultProduct.WAIT).until(() -> node.conflist(file).isEmpty());
     }
   }
 
