@@ -36,6 +36,9 @@ public final class ContainerdFixture implements AutoCloseable {
    */
   public static final Path CNI_CACHE_DIR = Path.of("/var/lib/cni");
 
+  /** Sandboxes {@link #loseSandbox} made containerd forget. */
+  private final List<String> lostSandboxIds = new ArrayList<>();
+
   /** The containerd namespace of everything CRI makes. */
   public static final String K8S_NAMESPACE = "k8s.io";
 
@@ -219,6 +222,7 @@ public final class ContainerdFixture implements AutoCloseable {
       ContainerdProcess.sleep(Duration.ofMillis(100));
     }
     ctr("containers", "delete", id).orThrow("ctr containers delete " + id);
+    lostSandboxIds.add(id);
     process.kill();
     process.start();
     log.info("event=containerd-sandbox-lost id={} socket={}", id, socket());
@@ -246,6 +250,15 @@ public final class ContainerdFixture implements AutoCloseable {
     problems.addAll(HostMounts.unmountUnder(dir));
     for (String id : ids) {
       SandboxLeftovers.remove(socket(), id, problems);
+    }
+    // Nobody DELs a lost sandbox's loopback (containerd attaches lo itself, as network
+    // "cni-loopback"); its cache entry is this fixture's doing, so it goes with the fixture.
+    for (String id : lostSandboxIds) {
+      try {
+        Files.deleteIfExists(CNI_CACHE_DIR.resolve("results/cni-loopback-" + id + "-lo"));
+      } catch (IOException e) {
+        problems.add("cannot remove the loopback cache entry of lost sandbox " + id + ": " + e);
+      }
     }
     try {
       HostMounts.deleteTree(dir);
