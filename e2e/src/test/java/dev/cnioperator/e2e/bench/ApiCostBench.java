@@ -21,6 +21,7 @@ public final class ApiCostBench {
   private static final int NOISE = 3;
 
   public static void main(String[] args) throws Exception {
+    BenchReport.exitOnFailure();
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
     int n = args.length > 0 ? Integer.parseInt(args[0]) : 100;
     Duration window = Duration.ofSeconds(args.length > 1 ? Long.parseLong(args[1]) : 300);

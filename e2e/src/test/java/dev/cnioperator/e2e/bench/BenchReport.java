@@ -29,6 +29,18 @@ public final class BenchReport {
         .append(".\n\n");
   }
 
+  /**
+   * Makes a benchmark that fails exit with status 1, instead of waiting forever for the threads of
+   * the agents and clients it started; every main calls this first.
+   */
+  public static void exitOnFailure() {
+    Thread.setDefaultUncaughtExceptionHandler(
+        (thread, e) -> {
+          e.printStackTrace();
+          System.exit(1);
+        });
+  }
+
   /** Starts a table with these column headings. */
   public Table table(String... headings) {
     return new Table(headings);

@@ -31,6 +31,7 @@ public final class CheckFootprintBench {
   private static final String NODE = "checkfp-node";
 
   public static void main(String[] args) throws Exception {
+    BenchReport.exitOnFailure();
     int count = args.length > 0 ? Integer.parseInt(args[0]) : 110;
     Duration phase = Duration.ofSeconds(args.length > 1 ? Long.parseLong(args[1]) : 40);
     BenchNetwork net = new BenchNetwork("checkfp-net", "checkfp", 0, 5);

@@ -28,6 +28,7 @@ public final class CheckSweepBench {
   private static final int AGENT_CONCURRENCY = 4;
 
   public static void main(String[] args) throws Exception {
+    BenchReport.exitOnFailure();
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
     int count = args.length > 0 ? Integer.parseInt(args[0]) : 110;
     int runs = args.length > 1 ? Integer.parseInt(args[1]) : 5;

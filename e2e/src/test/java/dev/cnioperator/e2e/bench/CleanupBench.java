@@ -23,6 +23,7 @@ public final class CleanupBench {
   private static final String NODE = "bench-cleanup-node";
 
   public static void main(String[] args) throws Exception {
+    BenchReport.exitOnFailure();
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
     int count = args.length > 0 ? Integer.parseInt(args[0]) : 500;
     int runs = args.length > 1 ? Integer.parseInt(args[1]) : 3;

@@ -42,6 +42,7 @@ public final class FootprintBench {
   private Path jar;
 
   public static void main(String[] args) throws Exception {
+    BenchReport.exitOnFailure();
     int runs = args.length > 0 ? Integer.parseInt(args[0]) : 5;
     String only = args.length > 1 ? args[1] : "";
     try (BenchCluster cluster = BenchCluster.start("footprint")) {

@@ -18,6 +18,7 @@ public final class PropagationBench {
   private static final Duration TIMEOUT = Duration.ofSeconds(180);
 
   public static void main(String[] args) throws Exception {
+    BenchReport.exitOnFailure();
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
     int runs = args.length > 0 ? Integer.parseInt(args[0]) : 7;
     List<Integer> sizes = new ArrayList<>();
