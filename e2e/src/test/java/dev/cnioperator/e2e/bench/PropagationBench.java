@@ -51,7 +51,7 @@ public final class PropagationBench {
     report.note(
         runs
             + " runs per row, product and floor interleaved; p99 is the largest run. Both clocks"
-            + " start before kubectl is spawned, so kubectl's own start-up (~100 ms) is in both. The"
+            + " start before kubectl is spawned, so kubectl's own start-up and discovery are in both. The"
             + " product: kubectl apply → operator renders and writes N CniNode specs → each agent"
             + " gets its watch event, reads its CniNode fresh, checks its plugin binaries,"
             + " writes the conflist atomically (fsync, rename) and its status. The floor: kubectl"
