@@ -9,16 +9,69 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** {@link HostFiles} on the real file system, with fsync where durability needs it. */
 public final class DiskHostFiles implements HostFiles {
+
+  /** A file's identity and change stamps: while they stay equal, its bytes were not touched. */
+  private record Stamp(
+      Object device, Object inode, long size, FileTime modified, FileTime changed) {}
+
+  private final Map<Path, Map.Entry<Stamp, String>> digests = new ConcurrentHashMap<>();
+
+  /**
+   * Hashes a file once per version of it. A pass looks at every plugin binary and conflist, which
+   * are nearly always unchanged, and reading each binary again on every pass cost every node tens
+   * of megabytes per change. Any write, truncate, chmod or rename over the file changes its ctime
+   * or its inode, so a changed file is always read and hashed again.
+   */
+  @Override
+  public Optional<String> sha256(Path file) throws IOException {
+    Stamp before = stamp(file);
+    if (before == null) {
+      digests.remove(file);
+      return Optional.empty();
+    }
+    Map.Entry<Stamp, String> known = digests.get(file);
+    if (known != null && known.getKey().equals(before)) {
+      return Optional.of(known.getValue());
+    }
+    Optional<byte[]> bytes = read(file);
+    if (bytes.isEmpty()) {
+      digests.remove(file);
+      return Optional.empty();
+    }
+    String hex = Sha256.hex(bytes.get());
+    if (before.equals(stamp(file))) {
+      digests.put(file, Map.entry(before, hex)); // not if it changed while it was being read
+    }
+    return Optional.of(hex);
+  }
+
+  private static Stamp stamp(Path file) throws IOException {
+    try {
+      Map<String, Object> a =
+          Files.readAttributes(file, "unix:dev,ino,size,lastModifiedTime,ctime");
+      return new Stamp(
+          a.get("dev"),
+          a.get("ino"),
+          (Long) a.get("size"),
+          (FileTime) a.get("lastModifiedTime"),
+          (FileTime) a.get("ctime"));
+    } catch (NoSuchFileException e) {
+      return null;
+    }
+  }
 
   /** Marks our temporary files, so leftovers after a kill are recognisably ours to remove. */
   static final String TEMP_MARK = ".cni-node-agent-";

@@ -14,6 +14,28 @@ class DiskHostFilesTest {
   private final DiskHostFiles files = new DiskHostFiles();
 
   @Test
+  void sha256SeesEveryChangeEvenASameSizeRewriteWithItsMtimePutBack(@TempDir Path dir)
+      throws Exception {
+    Path f = dir.resolve("bridge");
+    Files.write(f, bytes("aaaa"));
+    assertThat(files.sha256(f)).contains(Sha256.hex(bytes("aaaa")));
+    assertThat(files.sha256(f)).contains(Sha256.hex(bytes("aaaa")));
+
+    // Someone rewrites the binary in place with bytes of the same length and hides the mtime.
+    var mtime = Files.getLastModifiedTime(f);
+    Thread.sleep(5);
+    Files.write(f, bytes("bbbb"));
+    Files.setLastModifiedTime(f, mtime);
+    assertThat(files.sha256(f)).contains(Sha256.hex(bytes("bbbb")));
+
+    files.writeAtomically(f, bytes("cccc"), true);
+    assertThat(files.sha256(f)).contains(Sha256.hex(bytes("cccc")));
+
+    Files.delete(f);
+    assertThat(files.sha256(f)).isEmpty();
+  }
+
+  @Test
   void atomicWriteReplacesContentAndLeavesNoTemporaryFile(@TempDir Path dir) throws Exception {
     Path f = dir.resolve("50-a.conflist");
     files.writeAtomically(f, bytes("old"), false);
