@@ -1,0 +1,168 @@
+package dev.cnioperator.e2e.images;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cnioperator.testkit.CommandResult;
+import dev.cnioperator.testkit.Commands;
+import dev.cnioperator.testkit.Prerequisites;
+import dev.cnioperator.testkit.TestNames;
+import dev.cnioperator.testkit.ToolPaths;
+import dev.cnioperator.testkit.containerd.ContainerdFixture;
+import dev.cnioperator.testkit.images.ProductImages;
+import dev.cnioperator.testkit.images.ProductImages.ProductImage;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The images the test command builds are real: a containerd of the test's own imports both tarballs
+ * under the chart's names, and runc runs them, each in a network namespace of its own.
+ */
+class ProductImagesIT {
+  private static final String ENTRYPOINT = "/usr/local/bin/cni-node-agent-entrypoint";
+
+  @TempDir static Path testDir;
+
+  private static ProductImage operator;
+  private static ProductImage agent;
+  private static ContainerdFixture containerd;
+
+  @BeforeAll
+  static void importBothImages() throws IOException {
+    Prerequisites.requireRoot();
+    operator = ProductImages.operator();
+    agent = ProductImages.agent();
+    containerd =
+        ContainerdFixture.start(
+            testDir,
+            Files.createDirectories(testDir.resolve("net.d")),
+            ToolPaths.debianPluginDir());
+    for (ProductImage image : List.of(operator, agent)) {
+      containerd
+          .ctr(
+              "images",
+              "import",
+              "--snapshotter",
+              containerd.snapshotter(),
+              image.tarball().toString())
+          .orThrow("ctr images import " + image.tarball());
+    }
+  }
+
+  @AfterAll
+  static void stopContainerd() {
+    if (containerd != null) {
+      containerd.close();
+    }
+  }
+
+  @Test
+  void theRuntimeKnowsBothImagesByTheChartsDefaultNames() {
+    assertThat(operator.reference()).isEqualTo("ghcr.io/cni-operator/operator:0.1.0");
+    assertThat(agent.reference()).isEqualTo("ghcr.io/cni-operator/node-agent:0.1.0");
+    String listed = containerd.ctr("images", "ls", "-q").orThrow("ctr images ls").stdout();
+    assertThat(listed.lines()).contains(operator.reference(), agent.reference());
+    for (ProductImage image : List.of(operator, agent)) {
+      containerd.crictl("inspecti", image.reference()).orThrow("crictl inspecti " + image);
+    }
+  }
+
+  @Test
+  void theOperatorRunsAsNonrootOnAJava17Runtime() throws IOException {
+    CommandResult identity = run(operator, List.of(), "sh", "-c", "id -un; id -u; java -version");
+    assertThat(identity.stdout().lines()).containsExactly("nonroot", "65532");
+    assertThat(identity.stderr()).contains("openjdk version \"17.");
+
+    CommandResult help = run(operator, List.of(), command(operator, "--help"));
+    assertThat(help.stdout()).contains("Usage: cni-operator");
+  }
+
+  @Test
+  void theAgentsEntrypointRunsTheAgentWithTheArgumentsThatFollow() throws IOException {
+    CommandResult help = run(agent, List.of("--privileged"), command(agent, "--help"));
+    assertThat(help.stdout()).contains("Usage: cni-node-agent").contains("cni");
+    assertThat(help.stderr()).contains("iptables mode nft");
+  }
+
+  @Test
+  void theAgentPicksNftWhenNoBackendHasRules() {
+    CommandResult version =
+        run(agent, List.of("--privileged"), ENTRYPOINT, "iptables", "--version");
+    assertThat(version.stdout()).contains("(nf_tables)");
+    assertThat(version.stderr()).contains("rules seen: legacy 0, nft 0");
+  }
+
+  @Test
+  void theAgentPicksLegacyWhenTheHostsRulesAreLegacy() {
+    CommandResult version =
+        run(
+            agent,
+            List.of("--privileged"),
+            "sh",
+            "-c",
+            "iptables-legacy -A INPUT -j ACCEPT && exec " + ENTRYPOINT + " iptables --version");
+    assertThat(version.stdout()).contains("(legacy)");
+    assertThat(version.stderr()).contains("iptables mode legacy (update-alternatives;");
+  }
+
+  @Test
+  void underTheChartsReadOnlyRootTheChoiceReachesThePluginsThroughPath() {
+    CommandResult version =
+        run(
+            agent,
+            List.of(
+                "--privileged",
+                "--read-only",
+                "--mount",
+                "type=tmpfs,src=tmpfs,dst=/tmp,options=rw:nosuid:nodev"),
+            "sh",
+            "-c",
+            "iptables-legacy -A INPUT -j ACCEPT && exec "
+                + ENTRYPOINT
+                + " sh -c 'iptables --version; echo PATH=$PATH'");
+    assertThat(version.stdout())
+        .contains("(legacy)")
+        .contains("PATH=/tmp/cni-node-agent-iptables:");
+    assertThat(version.stderr()).contains("links in /tmp/cni-node-agent-iptables");
+  }
+
+  /** The image's entrypoint (its config's {@code Entrypoint}) followed by {@code args}. */
+  private static String[] command(ProductImage image, String... args) throws IOException {
+    String manifest = extract(image.tarball(), "manifest.json");
+    String configName = new ObjectMapper().readTree(manifest).path(0).path("Config").asText();
+    JsonNode entrypoint =
+        new ObjectMapper()
+            .readTree(extract(image.tarball(), configName))
+            .path("config")
+            .path("Entrypoint");
+    List<String> command = new ArrayList<>();
+    entrypoint.forEach(arg -> command.add(arg.asText()));
+    command.addAll(List.of(args));
+    return command.toArray(String[]::new);
+  }
+
+  private static String extract(Path tarball, String entry) {
+    return Commands.run("tar", "-xOf", tarball.toString(), entry)
+        .orThrow("tar -xOf " + tarball + " " + entry)
+        .stdout();
+  }
+
+  /** {@code ctr run --rm} of {@code image} with {@code command}, in a new network namespace. */
+  private static CommandResult run(ProductImage image, List<String> flags, String... command) {
+    List<String> args = new ArrayList<>(List.of("run", "--rm"));
+    args.addAll(List.of("--snapshotter", containerd.snapshotter()));
+    args.addAll(flags);
+    args.add(image.reference());
+    args.add(TestNames.unique("img"));
+    args.addAll(List.of(command));
+    return containerd.ctr(args.toArray(String[]::new)).orThrow("ctr run " + String.join(" ", args));
+  }
+}
