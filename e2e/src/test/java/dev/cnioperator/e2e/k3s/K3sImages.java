@@ -1,11 +1,6 @@
 package dev.cnioperator.e2e.k3s;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.cnioperator.testkit.CommandResult;
-import dev.cnioperator.testkit.Commands;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import dev.cnioperator.testkit.images.ProductImages;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -71,19 +66,6 @@ record K3sImages(ImageReference operator, ImageReference agent, List<Path> tarba
 
   /** The name Jib gave the image: the first RepoTags entry of the tarball's manifest.json. */
   static ImageReference tagOfTarball(Path tar) {
-    CommandResult manifest = Commands.run("tar", "-xOf", tar.toString(), "manifest.json");
-    if (!manifest.ok()) {
-      throw new IllegalArgumentException(
-          tar + " is not an image tarball (no manifest.json): " + manifest.stderr().strip());
-    }
-    try {
-      JsonNode tags = new ObjectMapper().readTree(manifest.stdout()).path(0).path("RepoTags");
-      if (!tags.isArray() || tags.isEmpty()) {
-        throw new IllegalArgumentException(tar + ": manifest.json names no image (RepoTags)");
-      }
-      return ImageReference.parse(tags.get(0).asText());
-    } catch (IOException e) {
-      throw new UncheckedIOException(tar + ": manifest.json is not JSON", e);
-    }
+    return ImageReference.parse(ProductImages.reference(tar));
   }
 }

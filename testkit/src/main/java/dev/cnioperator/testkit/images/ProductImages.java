@@ -50,21 +50,24 @@ public final class ProductImages {
     return repoRoot.resolve(module).resolve("target/jib-image.tar");
   }
 
-  /** The first RepoTags entry of the tarball's {@code manifest.json}, the name Jib gave it. */
+  /**
+   * The first RepoTags entry of the tarball's {@code manifest.json}, the name Jib gave it; an
+   * {@link IllegalArgumentException} when the file is not an image tarball.
+   */
   public static String reference(Path tarball) {
     CommandResult manifest = Commands.run("tar", "-xOf", tarball.toString(), "manifest.json");
     if (!manifest.ok()) {
-      throw new IllegalStateException(
+      throw new IllegalArgumentException(
           tarball + " is not an image tarball (no manifest.json): " + manifest.stderr().strip());
     }
     JsonNode tag;
     try {
       tag = new ObjectMapper().readTree(manifest.stdout()).path(0).path("RepoTags").path(0);
     } catch (IOException e) {
-      throw new IllegalStateException(tarball + ": manifest.json is not JSON", e);
+      throw new IllegalArgumentException(tarball + ": manifest.json is not JSON", e);
     }
     if (!tag.isTextual()) {
-      throw new IllegalStateException(tarball + ": manifest.json names no image (no RepoTags)");
+      throw new IllegalArgumentException(tarball + ": manifest.json names no image (RepoTags)");
     }
     return tag.asText();
   }
