@@ -87,9 +87,49 @@ class ProductImagesIT {
 
   @Test
   void theAgentsEntrypointRunsTheAgentWithTheArgumentsThatFollow() throws IOException {
-    CommandResult help = run(agent, List.of("--privileged"), command(agent, "--help"));
+    CommandResult help =
+        run(
+            agent,
+            List.of("--privileged", "--env", "JAVA_TOOL_OPTIONS=-Xmx96m"),
+            command(agent, "--help"));
     assertThat(help.stdout()).contains("Usage: cni-node-agent").contains("cni");
-    assertThat(help.stderr()).contains("iptables mode nft");
+    assertThat(help.stderr())
+        .contains("iptables mode nft")
+        .contains("Picked up JAVA_TOOL_OPTIONS: -Xmx96m");
+  }
+
+  @Test
+  void thePluginsThatCallIptablesWorkInTheAgentImage() throws IOException {
+    String conflist =
+        """
+        {"cniVersion": "1.0.0", "name": "masq", "plugins": [
+          {"type": "bridge", "bridge": "masq0", "isGateway": true, "ipMasq": true,
+           "ipam": {"type": "host-local", "dataDir": "/tmp/ipam",
+                    "ranges": [[{"subnet": "10.231.7.0/24"}]]}},
+          {"type": "portmap", "capabilities": {"portMappings": true}},
+          {"type": "firewall", "backend": "iptables"}]}
+        """;
+    String cni = String.join(" ", command(agent, "cni"));
+    String script =
+        """
+        set -e
+        mkdir -p /tmp/net.d
+        echo '%2$s' > /tmp/net.d/10-masq.conflist
+        ip netns add pod
+        export NETCONFPATH=/tmp/net.d CNI_PATH=/opt/cni-node-agent/plugins
+        export CAP_ARGS='{"portMappings": [{"hostPort": 8080, "containerPort": 80, "protocol": "tcp"}]}'
+        %1$s add masq /run/netns/pod
+        %1$s check masq /run/netns/pod
+        echo "rules after add: $(iptables-save | grep -c 'masq.. id: ' || true)"
+        %1$s del masq /run/netns/pod
+        echo "rules after del: $(iptables-save | grep -c 'masq.. id: ' || true)"
+        """
+            .formatted(cni, conflist);
+    // The rules of this attachment carry its network name and container id in a comment; the
+    // chains the plugins share (CNI-HOSTPORT-*, CNI-FORWARD) stay after DEL, as they should.
+    CommandResult result = run(agent, List.of("--privileged"), "sh", "-c", script);
+    assertThat(result.stdout()).contains("\"10.231.7.").containsPattern("rules after add: [1-9]");
+    assertThat(result.stdout()).contains("rules after del: 0");
   }
 
   @Test
