@@ -36,6 +36,17 @@ public final class LocalControlPlane implements AutoCloseable {
   private static final String[] CONTROLLERS = {
     "garbage-collector-controller", "namespace-controller", "serviceaccount-controller"
   };
+
+  /** What {@link #startForNodes} adds, so that real kubelets get pods and their Nodes podCIDRs. */
+  private static final String[] NODE_CONTROLLERS = {
+    "node-ipam-controller",
+    "node-lifecycle-controller",
+    "daemonset-controller",
+    "deployment-controller",
+    "replicaset-controller",
+    "pod-garbage-collector-controller"
+  };
+
   private static volatile LocalControlPlane shared;
 
   private final KubeAPIServer apiServer;
@@ -43,15 +54,22 @@ public final class LocalControlPlane implements AutoCloseable {
   private final Path kubeconfig;
   private final KubernetesClient client;
   private final Process controllerManager;
+  private final String clusterCidr;
+  private final LocalPki pki;
+  private final Process scheduler;
 
-  private LocalControlPlane(KubeAPIServer apiServer, Path workDir) throws IOException {
+  private LocalControlPlane(KubeAPIServer apiServer, Path workDir, String clusterCidr, LocalPki pki)
+      throws IOException {
     this.apiServer = apiServer;
     this.workDir = workDir;
     this.kubeconfig = workDir.resolve("kubeconfig");
     Files.writeString(kubeconfig, apiServer.getKubeConfigYaml());
     this.client =
         new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(readKubeconfig())).build();
+    this.clusterCidr = clusterCidr;
+    this.pki = pki;
     this.controllerManager = startControllerManager();
+    this.scheduler = clusterCidr == null ? null : startScheduler();
   }
 
   /** The control plane every test in this JVM shares; started on first use. */
@@ -72,24 +90,72 @@ public final class LocalControlPlane implements AutoCloseable {
 
   /** Starts a private control plane; fails (CI) or skips when the binaries are not built. */
   public static LocalControlPlane start() {
+    return start(null);
+  }
+
+  /**
+   * Starts a private control plane for real nodes ({@code KubeletNode}): kube-scheduler, and
+   * kube-controller-manager also allocating each Node a /24 podCIDR from {@code clusterCidr} and
+   * running the node-lifecycle, DaemonSet, Deployment and ReplicaSet controllers. The API server
+   * admits with {@code NodeRestriction} and reaches kubelets by their InternalIP only.
+   * kube-api-test fixes {@code --authorization-mode=RBAC} (its own flag comes after ours), so nodes
+   * are authorized by RBAC: group {@code system:nodes} is bound to the ClusterRole {@code
+   * system:node} (what the Node authorizer would narrow to the node's own objects).
+   */
+  public static LocalControlPlane startForNodes(String clusterCidr) {
+    Prerequisites.requireExecutable(
+        ToolPaths.kubernetesBinDir().resolve("kube-scheduler"), "kube-scheduler");
+    LocalControlPlane cp = start(clusterCidr);
+    try {
+      cp.kubectl(
+              "create",
+              "clusterrolebinding",
+              "cni-operator-test-nodes",
+              "--clusterrole=system:node",
+              "--group=system:nodes")
+          .orThrow("kubectl create clusterrolebinding cni-operator-test-nodes");
+    } catch (RuntimeException e) {
+      cp.close();
+      throw e;
+    }
+    return cp;
+  }
+
+  private static LocalControlPlane start(String clusterCidr) {
     Path bin = ToolPaths.kubernetesBinDir();
     for (String b : List.of("kube-apiserver", "etcd", "kubectl", "kube-controller-manager")) {
       Prerequisites.requireExecutable(bin.resolve(b), b);
     }
     long t0 = System.nanoTime();
-    KubeAPIServer server =
-        new KubeAPIServer(
-            KubeAPIServerConfigBuilder.anAPIServerConfig()
-                .withOfflineMode(true)
-                .withApiServerVersion(ToolPaths.kubernetesVersion())
-                .withApiServerFlag("--bind-address", "127.0.0.1")
-                .withStartupTimeout(120_000)
-                .withWaitForEtcdHealthCheckOnStartup(true)
-                .build());
+    KubeAPIServerConfigBuilder config =
+        KubeAPIServerConfigBuilder.anAPIServerConfig()
+            .withOfflineMode(true)
+            .withApiServerVersion(ToolPaths.kubernetesVersion())
+            .withApiServerFlag("--bind-address", "127.0.0.1")
+            .withStartupTimeout(120_000)
+            .withWaitForEtcdHealthCheckOnStartup(true);
+    LocalPki pki = null;
+    if (clusterCidr != null) {
+      // A kube-api-test directory of its own, with the shared binaries and certificates that can
+      // sign node certificates (see LocalPki).
+      try {
+        Path testDir = Files.createTempDirectory("cni-operator-kubeapitest");
+        Files.createSymbolicLink(testDir.resolve("k8s"), bin.getParent());
+        pki = LocalPki.create(testDir);
+        config.withTestDir(testDir.toString());
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      config
+          .withApiServerFlag("--enable-admission-plugins", "NodeRestriction")
+          .withApiServerFlag("--kubelet-preferred-address-types", "InternalIP");
+    }
+    KubeAPIServer server = new KubeAPIServer(config.build());
     server.start();
     try {
       LocalControlPlane cp =
-          new LocalControlPlane(server, Files.createTempDirectory("cni-operator-controlplane"));
+          new LocalControlPlane(
+              server, Files.createTempDirectory("cni-operator-controlplane"), clusterCidr, pki);
       log.info(
           "event=control-plane-started server={} millis={}",
           cp.serverUrl(),
@@ -221,20 +287,43 @@ public final class LocalControlPlane implements AutoCloseable {
     }
   }
 
+  /** The range Node podCIDRs are allocated from, or null without {@link #startForNodes}. */
+  public String clusterCidr() {
+    return clusterCidr;
+  }
+
+  /** The certificates of a control plane from {@link #startForNodes}; null otherwise. */
+  public LocalPki pki() {
+    return pki;
+  }
+
+  /** The directory with the kubeconfig and the logs of the controller manager and scheduler. */
+  public Path workDir() {
+    return workDir;
+  }
+
   @Override
   public synchronized void close() {
+    stop(scheduler);
+    stop(controllerManager);
+    client.close();
+    apiServer.stop();
+    if (pki != null) {
+      Commands.run("rm", "-rf", "--one-file-system", pki.dir().toString());
+    }
+  }
+
+  private static void stop(Process p) {
     try {
-      if (controllerManager.isAlive()) {
-        controllerManager.destroy();
-        if (!controllerManager.waitFor(10, TimeUnit.SECONDS)) {
-          controllerManager.destroyForcibly();
+      if (p != null && p.isAlive()) {
+        p.destroy();
+        if (!p.waitFor(10, TimeUnit.SECONDS)) {
+          p.destroyForcibly();
         }
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    client.close();
-    apiServer.stop();
   }
 
   private String readKubeconfig() {
@@ -246,20 +335,49 @@ public final class LocalControlPlane implements AutoCloseable {
   }
 
   private Process startControllerManager() throws IOException {
-    Path logFile = workDir.resolve("kube-controller-manager.log");
+    List<String> controllers = new ArrayList<>(List.of(CONTROLLERS));
     List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                ToolPaths.kubeControllerManager().toString(),
+                "--kubeconfig=" + kubeconfig,
+                "--leader-elect=false",
+                "--bind-address=127.0.0.1",
+                "--secure-port=0",
+                "--concurrent-gc-syncs=5",
+                "--v=1"));
+    if (clusterCidr != null) {
+      controllers.addAll(List.of(NODE_CONTROLLERS));
+      cmd.addAll(
+          List.of(
+              "--allocate-node-cidrs=true",
+              "--cluster-cidr=" + clusterCidr,
+              "--node-cidr-mask-size=24",
+              "--node-monitor-grace-period=20s"));
+    }
+    cmd.add("--controllers=" + String.join(",", controllers));
+    return startLogged(cmd, "kube-controller-manager");
+  }
+
+  private Process startScheduler() throws IOException {
+    return startLogged(
         List.of(
-            ToolPaths.kubeControllerManager().toString(),
+            ToolPaths.kubeScheduler().toString(),
             "--kubeconfig=" + kubeconfig,
-            "--controllers=" + String.join(",", CONTROLLERS),
+            "--authentication-kubeconfig=" + kubeconfig,
+            "--authorization-kubeconfig=" + kubeconfig,
             "--leader-elect=false",
             "--bind-address=127.0.0.1",
             "--secure-port=0",
-            "--concurrent-gc-syncs=5",
-            "--v=1");
+            "--v=1"),
+        "kube-scheduler");
+  }
+
+  private Process startLogged(List<String> cmd, String name) throws IOException {
+    Path logFile = workDir.resolve(name + ".log");
     Process p =
         new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(logFile.toFile()).start();
-    log.info("event=controller-manager-started log={}", logFile);
+    log.info("event={}-started log={}", name, logFile);
     return p;
   }
 }
