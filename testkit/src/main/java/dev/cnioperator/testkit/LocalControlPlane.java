@@ -44,7 +44,8 @@ public final class LocalControlPlane implements AutoCloseable {
     "daemonset-controller",
     "deployment-controller",
     "replicaset-controller",
-    "pod-garbage-collector-controller"
+    "pod-garbage-collector-controller",
+    "root-ca-certificate-publisher-controller"
   };
 
   private static volatile LocalControlPlane shared;
@@ -96,29 +97,63 @@ public final class LocalControlPlane implements AutoCloseable {
   /**
    * Starts a private control plane for real nodes ({@code KubeletNode}): kube-scheduler, and
    * kube-controller-manager also allocating each Node a /24 podCIDR from {@code clusterCidr} and
-   * running the node-lifecycle, DaemonSet, Deployment and ReplicaSet controllers. The API server
-   * admits with {@code NodeRestriction} and reaches kubelets by their InternalIP only.
-   * kube-api-test fixes {@code --authorization-mode=RBAC} (its own flag comes after ours), so nodes
-   * are authorized by RBAC: group {@code system:nodes} is bound to the ClusterRole {@code
-   * system:node} (what the Node authorizer would narrow to the node's own objects).
+   * running the node-lifecycle, DaemonSet, Deployment, ReplicaSet and root-CA publisher
+   * controllers. The API server authorizes with {@code Node,RBAC}, admits with {@code
+   * NodeRestriction} and {@code ServiceAccount} (so pods get projected tokens) and reaches kubelets
+   * by their InternalIP only. kube-api-test puts its own {@code --authorization-mode RBAC} and
+   * {@code --disable-admission-plugins ServiceAccount} after ours, so this control plane runs
+   * kube-apiserver through a wrapper that drops those two (see {@link #NODE_APISERVER_WRAPPER}).
    */
   public static LocalControlPlane startForNodes(String clusterCidr) {
     Prerequisites.requireExecutable(
         ToolPaths.kubernetesBinDir().resolve("kube-scheduler"), "kube-scheduler");
-    LocalControlPlane cp = start(clusterCidr);
-    try {
-      cp.kubectl(
-              "create",
-              "clusterrolebinding",
-              "cni-operator-test-nodes",
-              "--clusterrole=system:node",
-              "--group=system:nodes")
-          .orThrow("kubectl create clusterrolebinding cni-operator-test-nodes");
-    } catch (RuntimeException e) {
-      cp.close();
-      throw e;
+    return start(clusterCidr);
+  }
+
+  /**
+   * kube-apiserver for {@link #startForNodes}: kube-api-test's {@code --authorization-mode RBAC}
+   * becomes {@code Node,RBAC} and its {@code --disable-admission-plugins ServiceAccount} is
+   * dropped; everything else is passed on.
+   */
+  private static final String NODE_APISERVER_WRAPPER =
+      """
+      #!/bin/sh
+      # Written by testkit LocalControlPlane.startForNodes.
+      real=%s
+      n=$#
+      while [ "$n" -gt 0 ]; do
+        a=$1; shift; n=$((n - 1))
+        if [ "$a" = --authorization-mode ] && [ "$n" -gt 0 ]; then
+          shift; n=$((n - 1)); set -- "$@" --authorization-mode Node,RBAC
+        elif [ "$a" = --disable-admission-plugins ] && [ "$n" -gt 0 ] && [ "$1" = ServiceAccount ]; then
+          shift; n=$((n - 1))
+        else
+          set -- "$@" "$a"
+        fi
+      done
+      exec "$real" "$@"
+      """;
+
+  /**
+   * A kube-api-test directory of its own: the shared binaries (kube-apiserver behind {@link
+   * #NODE_APISERVER_WRAPPER}) and certificates that can sign node certificates ({@link LocalPki}).
+   */
+  private static LocalPki nodeTestDir(Path bin, KubeAPIServerConfigBuilder config)
+      throws IOException {
+    Path testDir = Files.createTempDirectory("cni-operator-kubeapitest");
+    Path ownBin = Files.createDirectories(testDir.resolve("k8s").resolve(bin.getFileName()));
+    try (var files = Files.list(bin)) {
+      for (Path f : files.toList()) {
+        if (!f.getFileName().toString().equals("kube-apiserver")) {
+          Files.createSymbolicLink(ownBin.resolve(f.getFileName()), f);
+        }
+      }
     }
-    return cp;
+    Path wrapper = ownBin.resolve("kube-apiserver");
+    Files.writeString(wrapper, NODE_APISERVER_WRAPPER.formatted(bin.resolve("kube-apiserver")));
+    wrapper.toFile().setExecutable(true);
+    config.withTestDir(testDir.toString());
+    return LocalPki.create(testDir);
   }
 
   private static LocalControlPlane start(String clusterCidr) {
@@ -136,13 +171,8 @@ public final class LocalControlPlane implements AutoCloseable {
             .withWaitForEtcdHealthCheckOnStartup(true);
     LocalPki pki = null;
     if (clusterCidr != null) {
-      // A kube-api-test directory of its own, with the shared binaries and certificates that can
-      // sign node certificates (see LocalPki).
       try {
-        Path testDir = Files.createTempDirectory("cni-operator-kubeapitest");
-        Files.createSymbolicLink(testDir.resolve("k8s"), bin.getParent());
-        pki = LocalPki.create(testDir);
-        config.withTestDir(testDir.toString());
+        pki = nodeTestDir(bin, config);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
@@ -353,7 +383,8 @@ public final class LocalControlPlane implements AutoCloseable {
               "--allocate-node-cidrs=true",
               "--cluster-cidr=" + clusterCidr,
               "--node-cidr-mask-size=24",
-              "--node-monitor-grace-period=20s"));
+              "--node-monitor-grace-period=20s",
+              "--root-ca-file=" + pki.apiServerCert()));
     }
     cmd.add("--controllers=" + String.join(",", controllers));
     return startLogged(cmd, "kube-controller-manager");

@@ -150,6 +150,11 @@ public final class KubeletNode implements AutoCloseable {
     return dir;
   }
 
+  /** The kubelet's kubeconfig (its node certificate; the API server through the bridge). */
+  public Path kubeconfig() {
+    return dir.resolve("kubelet.kubeconfig");
+  }
+
   public Path kubeletLog() {
     return dir.resolve("kubelet.log");
   }
@@ -252,7 +257,7 @@ public final class KubeletNode implements AutoCloseable {
       controlPlane.pki().issueClientCert("/O=system:nodes/CN=system:node:" + name, pki, "node");
       Path key = pki.resolve("node.key");
       Path crt = pki.resolve("node.crt");
-      Path kubeconfig = dir.resolve("kubelet.kubeconfig");
+      Path kubeconfig = kubeconfig();
       Files.writeString(
           kubeconfig,
           """

@@ -3,7 +3,10 @@ package dev.cnioperator.testkit.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.cnioperator.testkit.CommandResult;
+import dev.cnioperator.testkit.Commands;
 import dev.cnioperator.testkit.LocalControlPlane;
+import dev.cnioperator.testkit.ToolPaths;
 import dev.cnioperator.testkit.containerd.ContainerdFixture;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
@@ -78,11 +81,18 @@ class KubeletNodeIT {
         .isNotEqualTo("True");
 
     client.namespaces().resource(namespace("kn-it")).create();
+    // ServiceAccount admission is on: a pod needs its namespace's default account first.
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () -> client.serviceAccounts().inNamespace("kn-it").withName("default").get() != null);
     Pod pod = client.pods().inNamespace("kn-it").resource(pod("p1", first, false)).create();
     Pod running = awaitRunning(client, pod);
     String ip = running.getStatus().getPodIP();
     String prefix = podCidr.substring(0, podCidr.lastIndexOf('.') + 1);
     assertThat(ip).startsWith(prefix);
+    assertThat(running.getSpec().getVolumes())
+        .anyMatch(v -> v.getName().startsWith("kube-api-access"));
     Path reservation = first.cniStateDir().resolve("networks").resolve(NETWORK).resolve(ip);
     assertThat(reservation).exists();
 
@@ -98,6 +108,40 @@ class KubeletNodeIT {
       assertThat(logs).isNotEmpty();
     }
     client.namespaces().withName("kn-it").delete();
+  }
+
+  @Test
+  void nodeCredentialsAreNarrowedByTheNodeAuthorizerAndNodeRestriction() {
+    KubernetesClient client = cp.client();
+    client.namespaces().resource(namespace("kn-authz")).create();
+    client
+        .secrets()
+        .inNamespace("kn-authz")
+        .resource(
+            new io.fabric8.kubernetes.api.model.SecretBuilder()
+                .withNewMetadata()
+                .withName("unrelated")
+                .endMetadata()
+                .build())
+        .create();
+    CommandResult whoami = asNode(first, "auth", "whoami", "-o", "jsonpath={.status.userInfo}");
+    assertThat(whoami.stdout()).contains("system:node:" + first.name()).contains("system:nodes");
+    assertThat(asNode(first, "get", "node", first.name()).ok()).isTrue();
+    CommandResult secret = asNode(first, "-n", "kn-authz", "get", "secret", "unrelated");
+    assertThat(secret.ok()).isFalse();
+    assertThat(secret.stderr()).contains("Forbidden");
+    CommandResult label = asNode(first, "label", "node", second.name(), "x=y");
+    assertThat(label.ok()).isFalse();
+    assertThat(label.stderr()).contains("Forbidden");
+    client.namespaces().withName("kn-authz").delete();
+  }
+
+  private static CommandResult asNode(KubeletNode node, String... args) {
+    List<String> cmd = new java.util.ArrayList<>();
+    cmd.add(ToolPaths.kubectl().toString());
+    cmd.add("--kubeconfig=" + node.kubeconfig());
+    cmd.addAll(List.of(args));
+    return Commands.run(cmd);
   }
 
   private static Pod awaitRunning(KubernetesClient client, Pod pod) {
