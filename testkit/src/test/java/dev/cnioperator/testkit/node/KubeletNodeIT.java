@@ -29,29 +29,23 @@ import org.junit.jupiter.api.Test;
  */
 class KubeletNodeIT {
   private static final String NETWORK = "kubelet-node-it";
+  private static KubeletCluster cluster;
   private static LocalControlPlane cp;
-  private static NodeBridge bridge;
   private static KubeletNode first;
   private static KubeletNode second;
 
   @BeforeAll
   static void start() {
-    cp = LocalControlPlane.startForNodes("10.232.0.0/16");
-    bridge = NodeBridge.create(cp);
-    first = KubeletNode.start(cp, bridge, 0);
-    second = KubeletNode.start(cp, bridge, 1);
+    cluster = KubeletCluster.start(2);
+    cp = cluster.controlPlane();
+    first = cluster.nodes().get(0);
+    second = cluster.nodes().get(1);
   }
 
   @AfterAll
   static void stop() {
-    for (AutoCloseable c : new AutoCloseable[] {second, first, bridge, cp}) {
-      if (c != null) {
-        try {
-          c.close();
-        } catch (Exception e) {
-          throw new IllegalStateException(e);
-        }
-      }
+    if (cluster != null) {
+      cluster.close();
     }
   }
 
