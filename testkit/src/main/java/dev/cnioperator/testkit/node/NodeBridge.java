@@ -34,7 +34,7 @@ public final class NodeBridge implements AutoCloseable {
     Prerequisites.requireRoot();
     Prerequisites.requireCommand("ip");
     String name = TestNames.unique("nbr");
-    String prefix = "10.231." + RANDOM.nextInt(256);
+    String prefix = freePrefix();
     Commands.run("ip", "link", "add", name, "type", "bridge").orThrow("ip link add " + name);
     try {
       Commands.run("ip", "addr", "add", prefix + ".1/24", "dev", name).orThrow("ip addr add");
@@ -46,6 +46,18 @@ public final class NodeBridge implements AutoCloseable {
       Commands.run("ip", "link", "del", name);
       throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
     }
+  }
+
+  /** A 10.231.x /24 no interface on the host has an address in (another run's bridge). */
+  private static String freePrefix() {
+    String addresses = Commands.run("ip", "-4", "-o", "addr", "show").orThrow("ip addr").stdout();
+    for (int attempt = 0; attempt < 50; attempt++) {
+      String prefix = "10.231." + RANDOM.nextInt(256);
+      if (!addresses.contains(" " + prefix + ".")) {
+        return prefix;
+      }
+    }
+    throw new IllegalStateException("no free /24 in 10.231.0.0/16 for a node bridge");
   }
 
   public String name() {
