@@ -31,9 +31,17 @@ public final class ApiServerProxy implements AutoCloseable {
 
   /** A proxy to 127.0.0.1:{@code targetPort}, listening on a free loopback port. */
   public static ApiServerProxy start(int targetPort) {
+    return start(InetAddress.getLoopbackAddress(), targetPort);
+  }
+
+  /**
+   * A proxy to 127.0.0.1:{@code targetPort} listening on a free port of {@code address} (e.g. the
+   * host's address on a test bridge, for nodes in their own network namespaces).
+   */
+  public static ApiServerProxy start(InetAddress address, int targetPort) {
     try {
       ServerSocket listener = new ServerSocket();
-      listener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+      listener.bind(new InetSocketAddress(address, 0));
       ApiServerProxy proxy = new ApiServerProxy(listener, targetPort);
       Thread t = new Thread(proxy::acceptLoop, "api-proxy-" + listener.getLocalPort());
       t.setDaemon(true);

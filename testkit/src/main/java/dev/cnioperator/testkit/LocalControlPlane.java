@@ -36,6 +36,18 @@ public final class LocalControlPlane implements AutoCloseable {
   private static final String[] CONTROLLERS = {
     "garbage-collector-controller", "namespace-controller", "serviceaccount-controller"
   };
+
+  /** What {@link #startForNodes} adds, so that real kubelets get pods and their Nodes podCIDRs. */
+  private static final String[] NODE_CONTROLLERS = {
+    "node-ipam-controller",
+    "node-lifecycle-controller",
+    "daemonset-controller",
+    "deployment-controller",
+    "replicaset-controller",
+    "pod-garbage-collector-controller",
+    "root-ca-certificate-publisher-controller"
+  };
+
   private static volatile LocalControlPlane shared;
 
   private final KubeAPIServer apiServer;
@@ -43,15 +55,22 @@ public final class LocalControlPlane implements AutoCloseable {
   private final Path kubeconfig;
   private final KubernetesClient client;
   private final Process controllerManager;
+  private final String clusterCidr;
+  private final LocalPki pki;
+  private final Process scheduler;
 
-  private LocalControlPlane(KubeAPIServer apiServer, Path workDir) throws IOException {
+  private LocalControlPlane(KubeAPIServer apiServer, Path workDir, String clusterCidr, LocalPki pki)
+      throws IOException {
     this.apiServer = apiServer;
     this.workDir = workDir;
     this.kubeconfig = workDir.resolve("kubeconfig");
     Files.writeString(kubeconfig, apiServer.getKubeConfigYaml());
     this.client =
         new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(readKubeconfig())).build();
+    this.clusterCidr = clusterCidr;
+    this.pki = pki;
     this.controllerManager = startControllerManager();
+    this.scheduler = clusterCidr == null ? null : startScheduler();
   }
 
   /** The control plane every test in this JVM shares; started on first use. */
@@ -72,24 +91,101 @@ public final class LocalControlPlane implements AutoCloseable {
 
   /** Starts a private control plane; fails (CI) or skips when the binaries are not built. */
   public static LocalControlPlane start() {
+    return start(null);
+  }
+
+  /**
+   * Starts a private control plane for real nodes ({@code KubeletNode}): kube-scheduler, and
+   * kube-controller-manager also allocating each Node a /24 podCIDR from {@code clusterCidr} and
+   * running the node-lifecycle, DaemonSet, Deployment, ReplicaSet and root-CA publisher
+   * controllers. The API server authorizes with {@code Node,RBAC}, admits with {@code
+   * NodeRestriction} and {@code ServiceAccount} (so pods get projected tokens) and reaches kubelets
+   * by their InternalIP only. kube-api-test puts its own {@code --authorization-mode RBAC} and
+   * {@code --disable-admission-plugins ServiceAccount} after ours, so this control plane runs
+   * kube-apiserver through a wrapper that drops those two (see {@link #NODE_APISERVER_WRAPPER}).
+   */
+  public static LocalControlPlane startForNodes(String clusterCidr) {
+    Prerequisites.requireExecutable(
+        ToolPaths.kubernetesBinDir().resolve("kube-scheduler"), "kube-scheduler");
+    return start(clusterCidr);
+  }
+
+  /**
+   * kube-apiserver for {@link #startForNodes}: kube-api-test's {@code --authorization-mode RBAC}
+   * becomes {@code Node,RBAC} and its {@code --disable-admission-plugins ServiceAccount} is
+   * dropped; everything else is passed on.
+   */
+  private static final String NODE_APISERVER_WRAPPER =
+      """
+      #!/bin/sh
+      # Written by testkit LocalControlPlane.startForNodes.
+      real=%s
+      n=$#
+      while [ "$n" -gt 0 ]; do
+        a=$1; shift; n=$((n - 1))
+        if [ "$a" = --authorization-mode ] && [ "$n" -gt 0 ]; then
+          shift; n=$((n - 1)); set -- "$@" --authorization-mode Node,RBAC
+        elif [ "$a" = --disable-admission-plugins ] && [ "$n" -gt 0 ] && [ "$1" = ServiceAccount ]; then
+          shift; n=$((n - 1))
+        else
+          set -- "$@" "$a"
+        fi
+      done
+      exec "$real" "$@"
+      """;
+
+  /**
+   * A kube-api-test directory of its own: the shared binaries (kube-apiserver behind {@link
+   * #NODE_APISERVER_WRAPPER}) and certificates that can sign node certificates ({@link LocalPki}).
+   */
+  private static LocalPki nodeTestDir(Path bin, KubeAPIServerConfigBuilder config)
+      throws IOException {
+    Path testDir = Files.createTempDirectory("cni-operator-kubeapitest");
+    Path ownBin = Files.createDirectories(testDir.resolve("k8s").resolve(bin.getFileName()));
+    try (var files = Files.list(bin)) {
+      for (Path f : files.toList()) {
+        if (!f.getFileName().toString().equals("kube-apiserver")) {
+          Files.createSymbolicLink(ownBin.resolve(f.getFileName()), f);
+        }
+      }
+    }
+    Path wrapper = ownBin.resolve("kube-apiserver");
+    Files.writeString(wrapper, NODE_APISERVER_WRAPPER.formatted(bin.resolve("kube-apiserver")));
+    wrapper.toFile().setExecutable(true);
+    config.withTestDir(testDir.toString());
+    return LocalPki.create(testDir);
+  }
+
+  private static LocalControlPlane start(String clusterCidr) {
     Path bin = ToolPaths.kubernetesBinDir();
     for (String b : List.of("kube-apiserver", "etcd", "kubectl", "kube-controller-manager")) {
       Prerequisites.requireExecutable(bin.resolve(b), b);
     }
     long t0 = System.nanoTime();
-    KubeAPIServer server =
-        new KubeAPIServer(
-            KubeAPIServerConfigBuilder.anAPIServerConfig()
-                .withOfflineMode(true)
-                .withApiServerVersion(ToolPaths.kubernetesVersion())
-                .withApiServerFlag("--bind-address", "127.0.0.1")
-                .withStartupTimeout(120_000)
-                .withWaitForEtcdHealthCheckOnStartup(true)
-                .build());
+    KubeAPIServerConfigBuilder config =
+        KubeAPIServerConfigBuilder.anAPIServerConfig()
+            .withOfflineMode(true)
+            .withApiServerVersion(ToolPaths.kubernetesVersion())
+            .withApiServerFlag("--bind-address", "127.0.0.1")
+            .withStartupTimeout(120_000)
+            .withWaitForEtcdHealthCheckOnStartup(true);
+    LocalPki pki = null;
+    if (clusterCidr != null) {
+      try {
+        pki = nodeTestDir(bin, config);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      config
+          .withApiServerFlag("--enable-admission-plugins", "NodeRestriction")
+          .withApiServerFlag("--kubelet-preferred-address-types", "InternalIP");
+    }
+    KubeAPIServer server = new KubeAPIServer(config.build());
     server.start();
     try {
       LocalControlPlane cp =
-          new LocalControlPlane(server, Files.createTempDirectory("cni-operator-controlplane"));
+          new LocalControlPlane(
+              server, Files.createTempDirectory("cni-operator-controlplane"), clusterCidr, pki);
       log.info(
           "event=control-plane-started server={} millis={}",
           cp.serverUrl(),
@@ -221,20 +317,43 @@ public final class LocalControlPlane implements AutoCloseable {
     }
   }
 
+  /** The range Node podCIDRs are allocated from, or null without {@link #startForNodes}. */
+  public String clusterCidr() {
+    return clusterCidr;
+  }
+
+  /** The certificates of a control plane from {@link #startForNodes}; null otherwise. */
+  public LocalPki pki() {
+    return pki;
+  }
+
+  /** The directory with the kubeconfig and the logs of the controller manager and scheduler. */
+  public Path workDir() {
+    return workDir;
+  }
+
   @Override
   public synchronized void close() {
+    stop(scheduler);
+    stop(controllerManager);
+    client.close();
+    apiServer.stop();
+    if (pki != null) {
+      Commands.run("rm", "-rf", "--one-file-system", pki.dir().toString());
+    }
+  }
+
+  private static void stop(Process p) {
     try {
-      if (controllerManager.isAlive()) {
-        controllerManager.destroy();
-        if (!controllerManager.waitFor(10, TimeUnit.SECONDS)) {
-          controllerManager.destroyForcibly();
+      if (p != null && p.isAlive()) {
+        p.destroy();
+        if (!p.waitFor(10, TimeUnit.SECONDS)) {
+          p.destroyForcibly();
         }
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    client.close();
-    apiServer.stop();
   }
 
   private String readKubeconfig() {
@@ -246,20 +365,50 @@ public final class LocalControlPlane implements AutoCloseable {
   }
 
   private Process startControllerManager() throws IOException {
-    Path logFile = workDir.resolve("kube-controller-manager.log");
+    List<String> controllers = new ArrayList<>(List.of(CONTROLLERS));
     List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                ToolPaths.kubeControllerManager().toString(),
+                "--kubeconfig=" + kubeconfig,
+                "--leader-elect=false",
+                "--bind-address=127.0.0.1",
+                "--secure-port=0",
+                "--concurrent-gc-syncs=5",
+                "--v=1"));
+    if (clusterCidr != null) {
+      controllers.addAll(List.of(NODE_CONTROLLERS));
+      cmd.addAll(
+          List.of(
+              "--allocate-node-cidrs=true",
+              "--cluster-cidr=" + clusterCidr,
+              "--node-cidr-mask-size=24",
+              "--node-monitor-grace-period=20s",
+              "--root-ca-file=" + pki.apiServerCert()));
+    }
+    cmd.add("--controllers=" + String.join(",", controllers));
+    return startLogged(cmd, "kube-controller-manager");
+  }
+
+  private Process startScheduler() throws IOException {
+    return startLogged(
         List.of(
-            ToolPaths.kubeControllerManager().toString(),
+            ToolPaths.kubeScheduler().toString(),
             "--kubeconfig=" + kubeconfig,
-            "--controllers=" + String.join(",", CONTROLLERS),
+            "--authentication-kubeconfig=" + kubeconfig,
+            "--authorization-kubeconfig=" + kubeconfig,
             "--leader-elect=false",
             "--bind-address=127.0.0.1",
             "--secure-port=0",
-            "--concurrent-gc-syncs=5",
-            "--v=1");
+            "--v=1"),
+        "kube-scheduler");
+  }
+
+  private Process startLogged(List<String> cmd, String name) throws IOException {
+    Path logFile = workDir.resolve(name + ".log");
     Process p =
         new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(logFile.toFile()).start();
-    log.info("event=controller-manager-started log={}", logFile);
+    log.info("event={}-started log={}", name, logFile);
     return p;
   }
 }

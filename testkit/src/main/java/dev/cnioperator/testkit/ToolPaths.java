@@ -51,6 +51,16 @@ public final class ToolPaths {
         kubernetesBinDir().resolve("kube-controller-manager"), "kube-controller-manager");
   }
 
+  /** kubelet, for real nodes ({@code KubeletNode}). */
+  public static Path kubelet() {
+    return Prerequisites.requireExecutable(kubernetesBinDir().resolve("kubelet"), "kubelet");
+  }
+
+  public static Path kubeScheduler() {
+    return Prerequisites.requireExecutable(
+        kubernetesBinDir().resolve("kube-scheduler"), "kube-scheduler");
+  }
+
   public static Path helm() {
     return Prerequisites.requireExecutable(Path.of(value("CNI_OPERATOR_HELM")), "helm");
   }

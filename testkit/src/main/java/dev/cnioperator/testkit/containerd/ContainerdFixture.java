@@ -39,6 +39,9 @@ public final class ContainerdFixture implements AutoCloseable {
   /** Sandboxes {@link #loseSandbox} made containerd forget. */
   private final List<String> lostSandboxIds = new ArrayList<>();
 
+  /** The sandbox image every fixture imports at start (no registry needed). */
+  public static final String PAUSE_IMAGE = PauseImage.NAME;
+
   /** The containerd namespace of everything CRI makes. */
   public static final String K8S_NAMESPACE = "k8s.io";
 
@@ -51,11 +54,12 @@ public final class ContainerdFixture implements AutoCloseable {
   private final ContainerdProcess process;
   private boolean closed;
 
-  private ContainerdFixture(Path dir, ContainerdConfig config) {
+  private ContainerdFixture(Path dir, ContainerdConfig config, List<String> launcher) {
     this.dir = dir;
     this.config = config;
     this.crictlConfig = dir.resolve("crictl.yaml");
-    this.process = new ContainerdProcess(dir.resolve("config.toml"), config.socket(), logFile());
+    this.process =
+        new ContainerdProcess(launcher, dir.resolve("config.toml"), config.socket(), logFile());
   }
 
   /**
@@ -64,6 +68,16 @@ public final class ContainerdFixture implements AutoCloseable {
    * without root, containerd, runc, gcc or crictl.
    */
   public static ContainerdFixture start(Path testDir, Path cniConfDir, Path cniBinDir) {
+    return start(testDir, cniConfDir, cniBinDir, List.of());
+  }
+
+  /**
+   * As {@link #start(Path, Path, Path)}, with containerd started through {@code launcher} (e.g.
+   * {@code nsenter} into a node's namespaces, where {@code cniConfDir} and {@code cniBinDir} are
+   * paths as that node sees them).
+   */
+  public static ContainerdFixture start(
+      Path testDir, Path cniConfDir, Path cniBinDir, List<String> launcher) {
     Prerequisites.requireRoot();
     for (String command : List.of("containerd", "containerd-shim-runc-v2", "ctr", "runc")) {
       Prerequisites.requireCommand(command);
@@ -91,14 +105,12 @@ public final class ContainerdFixture implements AutoCloseable {
             cniBinDir.toAbsolutePath(),
             PauseImage.NAME,
             SnapshotterProbe.pick(dir));
-    ContainerdFixture fixture = new ContainerdFixture(dir, config);
+    ContainerdFixture fixture = new ContainerdFixture(dir, config, launcher);
     try {
       fixture.writeConfigFiles();
       Path image = PauseImage.build(dir.resolve("image"));
       fixture.process.start();
-      fixture
-          .ctr("images", "import", "--snapshotter", config.snapshotter(), image.toString())
-          .orThrow("ctr images import " + image);
+      fixture.importImage(image);
     } catch (RuntimeException e) {
       fixture.close();
       throw e;
@@ -157,6 +169,14 @@ public final class ContainerdFixture implements AutoCloseable {
     command.addAll(List.of("--image-endpoint", "unix://" + socket()));
     command.addAll(List.of(args));
     return Commands.run(command, Map.of(), null, Duration.ofMinutes(2));
+  }
+
+  /**
+   * Imports an image tarball (OCI layout or docker archive) for CRI ({@code ctr images import}).
+   */
+  public void importImage(Path tarball) {
+    ctr("images", "import", "--snapshotter", config.snapshotter(), tarball.toString())
+        .orThrow("ctr images import " + tarball);
   }
 
   /** Runs {@code ctr -a <socket> -n k8s.io <args>}. */

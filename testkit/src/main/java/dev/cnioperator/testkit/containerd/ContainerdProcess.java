@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -26,9 +27,16 @@ final class ContainerdProcess {
   private final Path configFile;
   private final Path socket;
   private final Path logFile;
+  private final List<String> launcher;
   private volatile Process process;
 
   ContainerdProcess(Path configFile, Path socket, Path logFile) {
+    this(List.of(), configFile, socket, logFile);
+  }
+
+  /** {@code launcher} is put before the command (e.g. an {@code nsenter} into a node). */
+  ContainerdProcess(List<String> launcher, Path configFile, Path socket, Path logFile) {
+    this.launcher = List.copyOf(launcher);
     this.configFile = configFile;
     this.socket = socket;
     this.logFile = logFile;
@@ -42,8 +50,10 @@ final class ContainerdProcess {
   /** Starts containerd and returns once {@code ctr version} gets an answer on the socket. */
   void start() {
     long startNanos = System.nanoTime();
+    List<String> command = new ArrayList<>(launcher);
+    command.addAll(List.of("containerd", "--config", configFile.toString()));
     ProcessBuilder pb =
-        new ProcessBuilder("containerd", "--config", configFile.toString())
+        new ProcessBuilder(command)
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
     Process p;

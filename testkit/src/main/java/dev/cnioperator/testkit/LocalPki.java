@@ -1,0 +1,131 @@
+package dev.cnioperator.testkit;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The certificates of a control plane with real nodes, made with openssl in the kube-api-test
+ * directory of that control plane before it starts (kube-api-test generates them only where they
+ * are missing). kube-api-test's own client certificate is also its client CA but is not a CA (no
+ * basic constraints), so nothing can be signed with it; here {@code client.crt} is a CA with {@code
+ * O=system:masters} that is the admin's certificate and signs the nodes' client certificates.
+ */
+public final class LocalPki {
+  private static final String SERVER_NAMES =
+      "IP:127.0.0.1,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,"
+          + "DNS:kubernetes.default.svc.cluster.local";
+
+  private final Path dir;
+
+  private LocalPki(Path dir) {
+    this.dir = dir;
+  }
+
+  /** Writes {@code client.crt/key} (a CA) and {@code apiserver.crt/key} into {@code dir}. */
+  static LocalPki create(Path dir) {
+    Prerequisites.requireCommand("openssl");
+    selfSigned(
+        dir,
+        "client",
+        "/O=system:masters/CN=kubeapitest",
+        "basicConstraints=critical,CA:TRUE",
+        "keyUsage=critical,digitalSignature,keyEncipherment,keyCertSign");
+    selfSigned(dir, "apiserver", "/CN=kubernetes", "subjectAltName=" + SERVER_NAMES);
+    return new LocalPki(dir);
+  }
+
+  /** The directory of the certificates (kube-api-test's directory of this control plane). */
+  Path dir() {
+    return dir;
+  }
+
+  /** The API server's serving certificate, valid for 127.0.0.1 and the name {@code kubernetes}. */
+  public Path apiServerCert() {
+    return dir.resolve("apiserver.crt");
+  }
+
+  /**
+   * Writes {@code <name>.key} and {@code <name>.crt} into {@code out}: a client certificate for
+   * {@code subject} (e.g. {@code /O=system:nodes/CN=system:node:n1}) signed by the client CA.
+   */
+  public void issueClientCert(String subject, Path out, String name) {
+    Path key = out.resolve(name + ".key");
+    Path csr = out.resolve(name + ".csr");
+    openssl(
+        "req",
+        "-new",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        key,
+        "-subj",
+        subject,
+        "-out",
+        csr);
+    openssl(
+        "x509",
+        "-req",
+        "-in",
+        csr,
+        "-CA",
+        dir.resolve("client.crt"),
+        "-CAkey",
+        dir.resolve("client.key"),
+        "-set_serial",
+        System.nanoTime(),
+        "-days",
+        "2",
+        "-extfile",
+        writeExt(out, name),
+        "-out",
+        out.resolve(name + ".crt"));
+  }
+
+  private static Path writeExt(Path out, String name) {
+    Path ext = out.resolve(name + ".ext");
+    try {
+      Files.writeString(
+          ext,
+          "keyUsage=critical,digitalSignature,keyEncipherment\n" + "extendedKeyUsage=clientAuth\n");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return ext;
+  }
+
+  private static void selfSigned(Path dir, String name, String subject, String... extensions) {
+    java.util.List<Object> args =
+        new java.util.ArrayList<>(
+            java.util.List.of(
+                "req",
+                "-x509",
+                "-newkey",
+                "rsa:2048",
+                "-nodes",
+                "-days",
+                "2",
+                "-keyout",
+                dir.resolve(name + ".key"),
+                "-out",
+                dir.resolve(name + ".crt"),
+                "-subj",
+                subject));
+    for (String e : extensions) {
+      args.add("-addext");
+      args.add(e);
+    }
+    openssl(args.toArray());
+  }
+
+  private static void openssl(Object... args) {
+    java.util.List<String> cmd = new java.util.ArrayList<>();
+    cmd.add("openssl");
+    for (Object a : args) {
+      cmd.add(a.toString());
+    }
+    Commands.run(cmd).orThrow(String.join(" ", cmd));
+  }
+}

@@ -1,0 +1,85 @@
+package dev.cnioperator.testkit.node;
+
+import dev.cnioperator.testkit.LocalControlPlane;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A control plane for real nodes ({@link LocalControlPlane#startForNodes}), a {@link NodeBridge}
+ * and {@code n} {@link KubeletNode}s on it: what a cluster-tier test starts and closes as one.
+ * Closing stops the nodes first (their pods get their CNI DEL), then the bridge, then the control
+ * plane, and reports everything that was left behind.
+ */
+public final class KubeletCluster implements AutoCloseable {
+  /** The range the tests' Node podCIDRs (/24 each) are allocated from. */
+  public static final String CLUSTER_CIDR = "10.232.0.0/16";
+
+  private final LocalControlPlane controlPlane;
+  private final NodeBridge bridge;
+  private final List<KubeletNode> nodes = new ArrayList<>();
+
+  private KubeletCluster(LocalControlPlane controlPlane, NodeBridge bridge) {
+    this.controlPlane = controlPlane;
+    this.bridge = bridge;
+  }
+
+  /** Starts the control plane and {@code nodeCount} nodes, all registered (NotReady, no CNI). */
+  public static KubeletCluster start(int nodeCount) {
+    LocalControlPlane cp = LocalControlPlane.startForNodes(CLUSTER_CIDR);
+    KubeletCluster cluster;
+    try {
+      cluster = new KubeletCluster(cp, NodeBridge.create(cp));
+    } catch (RuntimeException e) {
+      cp.close();
+      throw e;
+    }
+    try {
+      for (int i = 0; i < nodeCount; i++) {
+        cluster.nodes.add(KubeletNode.start(cp, cluster.bridge, i));
+      }
+    } catch (RuntimeException e) {
+      try {
+        cluster.close();
+      } catch (RuntimeException closing) {
+        e.addSuppressed(closing);
+      }
+      throw e;
+    }
+    return cluster;
+  }
+
+  public LocalControlPlane controlPlane() {
+    return controlPlane;
+  }
+
+  public NodeBridge bridge() {
+    return bridge;
+  }
+
+  public List<KubeletNode> nodes() {
+    return List.copyOf(nodes);
+  }
+
+  /** Imports an image tarball into every node's containerd. */
+  public void importImage(Path tarball) {
+    nodes.forEach(n -> n.importImage(tarball));
+  }
+
+  @Override
+  public void close() {
+    List<String> problems = new ArrayList<>();
+    for (int i = nodes.size() - 1; i >= 0; i--) {
+      try {
+        nodes.get(i).close();
+      } catch (RuntimeException e) {
+        problems.add(e.getMessage());
+      }
+    }
+    bridge.close();
+    controlPlane.close();
+    if (!problems.isEmpty()) {
+      throw new IllegalStateException("the cluster left things behind: " + problems);
+    }
+  }
+}

@@ -1,0 +1,455 @@
+package dev.cnioperator.testkit.node;
+
+import dev.cnioperator.testkit.Commands;
+import dev.cnioperator.testkit.LocalControlPlane;
+import dev.cnioperator.testkit.NetworkNamespace;
+import dev.cnioperator.testkit.Prerequisites;
+import dev.cnioperator.testkit.TestNames;
+import dev.cnioperator.testkit.ToolPaths;
+import dev.cnioperator.testkit.containerd.ContainerdFixture;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real node on this machine: a kubelet and a containerd of its own, registered with a {@link
+ * LocalControlPlane} started by {@link LocalControlPlane#startForNodes}.
+ *
+ * <p>The node has its own network namespace (a veth to a {@link NodeBridge}, its address there is
+ * the node's InternalIP) and its own mount namespace, held by a {@code sleep} process: overlays on
+ * {@code /etc} and {@code /opt} (so {@code /etc/cni/net.d} and {@code /opt/cni/bin} are the
+ * node's), its own {@code /var/lib/cni}, {@code /run/netns} and {@code /var/log} (pod logs and the
+ * {@code /var/log/containers} symlinks), all made shared inside the node before containerd starts,
+ * so that {@code HostToContainer} hostPath volumes work. containerd and kubelet are started into
+ * both namespaces with {@code nsenter}. The kubelet authenticates with a client certificate {@code
+ * O=system:nodes, CN=system:node:<name>} signed by the API server's client CA.
+ *
+ * <p>The host's cgroups are v1 here, so the kubelet runs with the cgroupfs driver, no QoS cgroups
+ * and no node allocatable enforcement, under a cgroup root of its own.
+ *
+ * <p>{@link #close} stops the kubelet, removes every pod sandbox through containerd (CNI DEL),
+ * stops containerd, ends the mount namespace, removes the network namespace (and the veth), the
+ * cgroups, the Node object and the node's directory.
+ */
+public final class KubeletNode implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(KubeletNode.class);
+  private static final Duration REGISTER_TIMEOUT = Duration.ofSeconds(90);
+  private static final List<String> PLUGINS =
+      List.of("bridge", "host-local", "loopback", "portmap");
+
+  private final String name;
+  private final String address;
+  private final Path dir;
+  private final LocalControlPlane controlPlane;
+  private final List<String> cleanupProblems = new ArrayList<>();
+  private NetworkNamespace netns;
+  private Process holder;
+  private ContainerdFixture containerd;
+  private Process kubelet;
+  private boolean closed;
+
+  private KubeletNode(LocalControlPlane controlPlane, String name, String address, Path dir) {
+    this.controlPlane = controlPlane;
+    this.name = name;
+    this.address = address;
+    this.dir = dir;
+  }
+
+  /**
+   * Starts node {@code index} on {@code bridge} and returns once its Node object exists (NotReady
+   * until a CNI configuration is written into {@link #cniConfDir}).
+   */
+  public static KubeletNode start(LocalControlPlane controlPlane, NodeBridge bridge, int index) {
+    Prerequisites.requireRoot();
+    for (String c : List.of("nsenter", "unshare", "openssl", "ip")) {
+      Prerequisites.requireCommand(c);
+    }
+    ToolPaths.kubelet();
+    String name = TestNames.unique("node");
+    Path dir;
+    try {
+      dir = Files.createTempDirectory(Path.of("/tmp"), "ctn");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    KubeletNode node = new KubeletNode(controlPlane, name, bridge.nodeAddress(index), dir);
+    long t0 = System.nanoTime();
+    try {
+      node.startNetwork(bridge);
+      node.startMountNamespace();
+      node.installPlugins();
+      node.containerd =
+          ContainerdFixture.start(
+              dir, Path.of("/etc/cni/net.d"), Path.of("/opt/cni/bin"), node.launcher());
+      node.startKubelet(bridge);
+      node.awaitRegistered();
+    } catch (RuntimeException e) {
+      try {
+        node.close();
+      } catch (RuntimeException closing) {
+        e.addSuppressed(closing);
+      }
+      throw e;
+    }
+    log.info(
+        "event=kubelet-node-started node={} address={} dir={} ms={}",
+        name,
+        node.address,
+        dir,
+        (System.nanoTime() - t0) / 1_000_000);
+    return node;
+  }
+
+  /** The Node's name (also its hostname override). */
+  public String name() {
+    return name;
+  }
+
+  /** The node's InternalIP, on the bridge. */
+  public String address() {
+    return address;
+  }
+
+  public ContainerdFixture containerd() {
+    return containerd;
+  }
+
+  /** Imports an image tarball into this node's containerd for CRI ({@code ctr -n k8s.io}). */
+  public void importImage(Path tarball) {
+    containerd.importImage(tarball);
+  }
+
+  /** The host path of {@code pathInNode} as this node sees it (through its mount namespace). */
+  public Path hostPath(String pathInNode) {
+    return Path.of("/proc/" + holder.pid() + "/root").resolve(pathInNode.replaceFirst("^/+", ""));
+  }
+
+  /** The node's {@code /etc/cni/net.d}, writable from the host. */
+  public Path cniConfDir() {
+    return hostPath("/etc/cni/net.d");
+  }
+
+  /** The node's {@code /var/lib/cni}, writable from the host. */
+  public Path cniStateDir() {
+    return hostPath("/var/lib/cni");
+  }
+
+  /** The node's directory on the host (kubelet and containerd logs, root dirs). */
+  public Path dir() {
+    return dir;
+  }
+
+  /** The kubelet's kubeconfig (its node certificate; the API server through the bridge). */
+  public Path kubeconfig() {
+    return dir.resolve("kubelet.kubeconfig");
+  }
+
+  public Path kubeletLog() {
+    return dir.resolve("kubelet.log");
+  }
+
+  /** Runs {@code command} in the node's network and mount namespaces. */
+  public dev.cnioperator.testkit.CommandResult exec(String... command) {
+    List<String> full = new ArrayList<>(launcher());
+    full.addAll(List.of(command));
+    return Commands.run(full);
+  }
+
+  private List<String> launcher() {
+    return List.of("nsenter", "-t", Long.toString(holder.pid()), "-m", "-n", "--");
+  }
+
+  private void startNetwork(NodeBridge bridge) {
+    netns = NetworkNamespace.create("nn");
+    String hostSide = TestNames.unique("nv");
+    Commands.run("ip", "link", "add", hostSide, "type", "veth", "peer", "name", hostSide + "p")
+        .orThrow("ip link add " + hostSide);
+    Commands.run("ip", "link", "set", hostSide + "p", "netns", netns.name())
+        .orThrow("ip link set netns");
+    Commands.run("ip", "link", "set", hostSide, "master", bridge.name(), "up")
+        .orThrow("ip link set " + hostSide + " master " + bridge.name());
+    netns.exec("ip", "link", "set", hostSide + "p", "name", "eth0");
+    netns.exec("ip", "addr", "add", address + "/24", "dev", "eth0");
+    netns.exec("ip", "link", "set", "eth0", "up");
+  }
+
+  private void startMountNamespace() {
+    for (String d :
+        List.of("etc-up", "etc-work", "opt-up", "opt-work", "cni", "netns", "kubelet")) {
+      try {
+        Files.createDirectories(dir.resolve(d));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    String script =
+        """
+        set -e
+        mount -t overlay overlay -o lowerdir=/etc,upperdir=%1$s/etc-up,workdir=%1$s/etc-work /etc
+        mount -t overlay overlay -o lowerdir=/opt,upperdir=%1$s/opt-up,workdir=%1$s/opt-work /opt
+        mkdir -p /etc/cni/net.d /opt/cni/bin
+        mount --bind %1$s/cni /var/lib/cni
+        mount --bind %1$s/netns /run/netns
+        mount -t tmpfs tmpfs /var/log
+        mount --bind %1$s/kubelet %1$s/kubelet
+        mount --make-rshared /
+        echo ready
+        exec sleep 2147483647
+        """
+            .formatted(dir);
+    ProcessBuilder pb =
+        new ProcessBuilder(
+                "nsenter",
+                "--net=" + netns.path(),
+                "unshare",
+                "--mount",
+                "--propagation",
+                "slave",
+                "sh",
+                "-c",
+                script)
+            .redirectError(ProcessBuilder.Redirect.appendTo(dir.resolve("node-ns.log").toFile()));
+    try {
+      holder = pb.start();
+      BufferedReader out =
+          new BufferedReader(
+              new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
+      String line = out.readLine();
+      if (!"ready".equals(line)) {
+        throw new IllegalStateException(
+            "the mount namespace of node "
+                + name
+                + " did not come up: "
+                + Files.readString(dir.resolve("node-ns.log")));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start the mount namespace of node " + name, e);
+    }
+  }
+
+  private void installPlugins() {
+    Path from = ToolPaths.pluginDir();
+    Path to = hostPath("/opt/cni/bin");
+    try {
+      for (String p : PLUGINS) {
+        Files.copy(from.resolve(p), to.resolve(p), StandardCopyOption.REPLACE_EXISTING);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot install the CNI plugins into node " + name, e);
+    }
+  }
+
+  private void startKubelet(NodeBridge bridge) {
+    Path pki = dir.resolve("pki");
+    try {
+      Files.createDirectories(pki);
+      controlPlane.pki().issueClientCert("/O=system:nodes/CN=system:node:" + name, pki, "node");
+      Path key = pki.resolve("node.key");
+      Path crt = pki.resolve("node.crt");
+      Path kubeconfig = kubeconfig();
+      Files.writeString(
+          kubeconfig,
+          """
+          apiVersion: v1
+          kind: Config
+          clusters:
+          - name: local
+            cluster:
+              server: %s
+              certificate-authority: %s
+              tls-server-name: kubernetes
+          users:
+          - name: node
+            user:
+              client-certificate: %s
+              client-key: %s
+          contexts:
+          - name: local
+            context: {cluster: local, user: node}
+          current-context: local
+          """
+              .formatted(bridge.apiServerUrl(), controlPlane.pki().apiServerCert(), crt, key));
+      Path resolvConf = dir.resolve("resolv.conf");
+      Files.writeString(resolvConf, "nameserver 127.0.0.1\noptions ndots:1\n");
+      createCgroups();
+      Path config = dir.resolve("kubelet.yaml");
+      Files.writeString(
+          config,
+          """
+          apiVersion: kubelet.config.k8s.io/v1beta1
+          kind: KubeletConfiguration
+          address: %s
+          healthzBindAddress: 127.0.0.1
+          readOnlyPort: 0
+          authentication:
+            anonymous: {enabled: true}
+            webhook: {enabled: false}
+          authorization: {mode: AlwaysAllow}
+          containerRuntimeEndpoint: unix://%s
+          cgroupDriver: cgroupfs
+          cgroupsPerQOS: false
+          cgroupRoot: /%s
+          enforceNodeAllocatable: []
+          failSwapOn: false
+          failCgroupV1: false
+          makeIPTablesUtilChains: false
+          resolvConf: %s
+          serializeImagePulls: false
+          imageGCHighThresholdPercent: 100
+          imageGCLowThresholdPercent: 99
+          evictionHard: {memory.available: "1Mi", nodefs.available: "1%%", imagefs.available: "1%%"}
+          nodeStatusUpdateFrequency: 5s
+          syncFrequency: 10s
+          """
+              .formatted(address, containerd.socket(), name, resolvConf));
+      List<String> cmd = new ArrayList<>(launcher());
+      cmd.addAll(
+          List.of(
+              ToolPaths.kubelet().toString(),
+              "--config=" + config,
+              "--kubeconfig=" + kubeconfig,
+              "--root-dir=" + dir.resolve("kubelet"),
+              "--cert-dir=" + pki,
+              "--hostname-override=" + name,
+              "--node-ip=" + address,
+              "--v=1"));
+      kubelet =
+          new ProcessBuilder(cmd)
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.appendTo(kubeletLog().toFile()))
+              .start();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start the kubelet of node " + name, e);
+    }
+  }
+
+  /** The cgroup v1 hierarchies (not their alias symlinks) this node's cgroup root is made in. */
+  private List<Path> cgroupDirs() {
+    List<Path> dirs = new ArrayList<>();
+    try (var entries = Files.list(Path.of("/sys/fs/cgroup"))) {
+      for (Path h : entries.toList()) {
+        if (Files.isDirectory(h, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+            && Files.exists(h.resolve("cgroup.procs"))) {
+          dirs.add(h.resolve(name));
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list /sys/fs/cgroup", e);
+    }
+    return dirs;
+  }
+
+  private void createCgroups() throws IOException {
+    for (Path d : cgroupDirs()) {
+      Files.createDirectories(d);
+    }
+  }
+
+  private void awaitRegistered() {
+    long deadline = System.nanoTime() + REGISTER_TIMEOUT.toNanos();
+    while (controlPlane.client().nodes().withName(name).get() == null) {
+      if (!kubelet.isAlive() || System.nanoTime() > deadline) {
+        throw new IllegalStateException(
+            "node " + name + " did not register; the kubelet log ends:\n" + logTail(kubeletLog()));
+      }
+      sleep(Duration.ofMillis(250));
+    }
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    stop(kubelet);
+    if (containerd != null) {
+      try {
+        containerd.close();
+      } catch (RuntimeException e) {
+        cleanupProblems.add(e.getMessage());
+      }
+    }
+    stop(holder);
+    if (netns != null) {
+      netns.close();
+    }
+    if (holder != null) {
+      for (Path d : cgroupDirs()) {
+        removeCgroupTree(d);
+      }
+    }
+    try {
+      controlPlane.client().nodes().withName(name).delete();
+    } catch (RuntimeException e) {
+      cleanupProblems.add("cannot delete Node " + name + ": " + e.getMessage());
+    }
+    var rm = Commands.run("rm", "-rf", "--one-file-system", dir.toString());
+    if (!rm.ok()) {
+      cleanupProblems.add("rm -rf " + dir + ": " + rm.stderr().strip());
+    }
+    log.info("event=kubelet-node-closed node={} problems={}", name, cleanupProblems.size());
+    if (!cleanupProblems.isEmpty()) {
+      throw new IllegalStateException(
+          "node " + name + " left things behind: " + String.join("; ", cleanupProblems));
+    }
+  }
+
+  private void removeCgroupTree(Path d) {
+    if (!Files.isDirectory(d)) {
+      return;
+    }
+    try (var walk = Files.walk(d)) {
+      List<Path> all = walk.filter(Files::isDirectory).toList();
+      for (int i = all.size() - 1; i >= 0; i--) {
+        Files.delete(all.get(i));
+      }
+    } catch (IOException e) {
+      cleanupProblems.add("cannot remove cgroup " + d + ": " + e);
+    }
+  }
+
+  private static void stop(Process p) {
+    if (p == null || !p.isAlive()) {
+      return;
+    }
+    p.destroy();
+    try {
+      if (!p.waitFor(20, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        p.waitFor(10, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static String logTail(Path file) {
+    try {
+      List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+      return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+    } catch (IOException e) {
+      return "(no log at " + file + ")";
+    }
+  }
+
+  private static void sleep(Duration d) {
+    try {
+      Thread.sleep(d.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+}
