@@ -145,7 +145,9 @@ public final class AgentProgram implements AutoCloseable {
     NetworkLoops loops =
         new NetworkLoops(
             agent::networks, checker, cleaner, runtime, health, agent::requestStatus, clock);
-    HealthServer server = new HealthServer(s.listen(), agent::live, agent::ready, metrics::scrape);
+    HealthServer server =
+        new HealthServer(
+            s.listen(), () -> agent.live() && loops.live(), agent::ready, metrics::scrape);
     server.start();
     agent.start();
     loops.start();
