@@ -92,7 +92,8 @@ public final class AgentProgram implements AutoCloseable {
             store,
             paths.binDir(),
             paths.bundledPluginDir(),
-            HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL).build());
+            HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL).build(),
+            Clock.systemUTC());
     PluginVersions versions =
         new PluginVersions(name -> runtime.getVersionInfo(name).supportedVersions());
     NodeSync sync = new NodeSync(paths, files, store, installer, versions);
