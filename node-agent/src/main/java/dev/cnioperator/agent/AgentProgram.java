@@ -44,7 +44,8 @@ import org.slf4j.LoggerFactory;
 public final class AgentProgram implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AgentProgram.class);
 
-  private static final int CHECK_CONCURRENCY = 4;
+  /** How many plugin runs of CHECK, and of cleanup's DELs, go at once on a node. */
+  public static final int PLUGIN_WORKERS = 4;
 
   /** A CRI Status call is one small local request; often enough to show a reload within seconds. */
   private static final Duration RUNTIME_PROBE_PERIOD = Duration.ofSeconds(5);
@@ -125,7 +126,7 @@ public final class AgentProgram implements AutoCloseable {
     agentRef.set(agent);
     Clock clock = Clock.systemUTC();
     ExecutorService checkWorkers =
-        Executors.newFixedThreadPool(CHECK_CONCURRENCY, r -> new Thread(r, "check"));
+        Executors.newFixedThreadPool(PLUGIN_WORKERS, r -> new Thread(r, "plugin-worker"));
     AttachmentChecker checker =
         new AttachmentChecker(
             runtime,
@@ -142,7 +143,8 @@ public final class AgentProgram implements AutoCloseable {
             sourceOfTruth(s, client, cri),
             paths.netnsDir(),
             metrics,
-            clock);
+            clock,
+            checkWorkers);
     NetworkLoops loops =
         new NetworkLoops(
             agent::networks, checker, cleaner, runtime, health, agent::requestStatus, clock);
