@@ -44,7 +44,8 @@ import org.slf4j.LoggerFactory;
 public final class AgentProgram implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AgentProgram.class);
 
-  private static final int CHECK_CONCURRENCY = 4;
+  /** How many plugin runs of CHECK, and of cleanup's DELs, go at once on a node. */
+  public static final int PLUGIN_WORKERS = 4;
 
   /** A CRI Status call is one small local request; often enough to show a reload within seconds. */
   private static final Duration RUNTIME_PROBE_PERIOD = Duration.ofSeconds(5);
@@ -92,7 +93,8 @@ public final class AgentProgram implements AutoCloseable {
             store,
             paths.binDir(),
             paths.bundledPluginDir(),
-            HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL).build());
+            HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL).build(),
+            Clock.systemUTC());
     PluginVersions versions =
         new PluginVersions(name -> runtime.getVersionInfo(name).supportedVersions());
     NodeSync sync = new NodeSync(paths, files, store, installer, versions);
@@ -124,7 +126,7 @@ public final class AgentProgram implements AutoCloseable {
     agentRef.set(agent);
     Clock clock = Clock.systemUTC();
     ExecutorService checkWorkers =
-        Executors.newFixedThreadPool(CHECK_CONCURRENCY, r -> new Thread(r, "check"));
+        Executors.newFixedThreadPool(PLUGIN_WORKERS, r -> new Thread(r, "plugin-worker"));
     AttachmentChecker checker =
         new AttachmentChecker(
             runtime,
@@ -141,11 +143,14 @@ public final class AgentProgram implements AutoCloseable {
             sourceOfTruth(s, client, cri),
             paths.netnsDir(),
             metrics,
-            clock);
+            clock,
+            checkWorkers);
     NetworkLoops loops =
         new NetworkLoops(
             agent::networks, checker, cleaner, runtime, health, agent::requestStatus, clock);
-    HealthServer server = new HealthServer(s.listen(), agent::live, agent::ready, metrics::scrape);
+    HealthServer server =
+        new HealthServer(
+            s.listen(), () -> agent.live() && loops.live(), agent::ready, metrics::scrape);
     server.start();
     agent.start();
     loops.start();

@@ -30,7 +30,14 @@ public final class CniOperator implements AutoCloseable {
               if (settings.leaderElection()) {
                 o.withLeaderElectionConfiguration(
                     new LeaderElectionConfiguration(
-                        OperatorSettings.LEASE_NAME, settings.namespace(), settings.identity()));
+                        OperatorSettings.LEASE_NAME,
+                        settings.namespace(),
+                        settings.lease().leaseDuration(),
+                        settings.lease().renewDeadline(),
+                        settings.lease().retryPeriod(),
+                        settings.identity(),
+                        null,
+                        true));
               }
             });
     operator.register(

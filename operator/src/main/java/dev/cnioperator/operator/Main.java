@@ -77,14 +77,50 @@ public final class Main implements Callable<Integer> {
               + " 60s, 2m or PT60S (env CNI_OPERATOR_FINALIZER_TIMEOUT; default: 60s).")
   Duration finalizerTimeout;
 
+  @Option(
+      names = "--lease-duration",
+      defaultValue = "${env:CNI_OPERATOR_LEASE_DURATION:-15s}",
+      converter = DurationConverter.class,
+      description =
+          "How long a standby waits for a Lease not renewed before it takes over: a dead leader"
+              + " is replaced within this plus --lease-retry-period (env"
+              + " CNI_OPERATOR_LEASE_DURATION; default: ${DEFAULT-VALUE}).")
+  Duration leaseDuration;
+
+  @Option(
+      names = "--lease-renew-deadline",
+      defaultValue = "${env:CNI_OPERATOR_LEASE_RENEW_DEADLINE:-10s}",
+      converter = DurationConverter.class,
+      description =
+          "How long the leader keeps trying to renew before it stops leading; shorter than"
+              + " --lease-duration (env CNI_OPERATOR_LEASE_RENEW_DEADLINE; default:"
+              + " ${DEFAULT-VALUE}).")
+  Duration renewDeadline;
+
+  @Option(
+      names = "--lease-retry-period",
+      defaultValue = "${env:CNI_OPERATOR_LEASE_RETRY_PERIOD:-2s}",
+      converter = DurationConverter.class,
+      description =
+          "How often the leader renews the Lease (3600/period writes an hour) and a standby"
+              + " looks at it (env CNI_OPERATOR_LEASE_RETRY_PERIOD; default: ${DEFAULT-VALUE}).")
+  Duration retryPeriod;
+
   public static void main(String[] args) {
     System.exit(new CommandLine(new Main()).execute(args));
   }
 
   @Override
   public Integer call() throws Exception {
+    OperatorSettings.LeaseTimings lease;
+    try {
+      lease = new OperatorSettings.LeaseTimings(leaseDuration, renewDeadline, retryPeriod);
+    } catch (IllegalArgumentException e) {
+      System.err.println("cni-operator: " + e.getMessage());
+      return 2;
+    }
     OperatorSettings settings =
-        new OperatorSettings(namespace, leaderElection, identity(), finalizerTimeout);
+        new OperatorSettings(namespace, leaderElection, identity(), finalizerTimeout, lease);
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     registry.config().meterFilter(JosdkMeterTags.ALWAYS_WITH_GROUP);
     try (KubernetesClient client = OperatorClients.create(config());
@@ -94,9 +130,11 @@ public final class Main implements Callable<Integer> {
       health.start();
       operator.start();
       log.info(
-          "event=started namespace={} leaderElection={} identity={} metricsPort={} server={}",
+          "event=started namespace={} leaderElection={} lease={} identity={} metricsPort={}"
+              + " server={}",
           settings.namespace(),
           settings.leaderElection(),
+          settings.lease(),
           settings.identity(),
           health.port(),
           client.getMasterUrl());

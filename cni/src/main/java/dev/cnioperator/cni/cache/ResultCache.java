@@ -4,16 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cnioperator.cni.CniErrorCode;
 import dev.cnioperator.cni.CniException;
+import dev.cnioperator.cni.io.AtomicFiles;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * libcni's on-disk result cache: one file per attachment at {@code
  * <cacheDir>/results/<network>-<containerId>-<ifName>}, directory 0700, file 0600, so that
  * attachments made by containerd, CRI-O or cnitool can be CHECKed and DELeted here and the other
- * way round. Files are replaced atomically (temporary file, fsync, rename).
+ * way round. Files are replaced as {@link AtomicFiles} does (temporary file, fsync, rename, fsync
+ * of the directory).
  */
 public final class ResultCache {
   private static final Logger LOG = LoggerFactory.getLogger(ResultCache.class);
@@ -37,7 +34,7 @@ public final class ResultCache {
   private static final String TEMP_PREFIX = ".tmp-";
 
   private final Path resultsDir;
-  private final boolean fsync;
+  private final AtomicFiles.Durability durability;
   private final CacheFileFormat format = new CacheFileFormat(new ObjectMapper());
 
   /** A cache whose entries survive a crash right after {@link #write} (they are fsynced). */
@@ -46,12 +43,12 @@ public final class ResultCache {
   }
 
   /**
-   * @param fsync false skips the fsync before the rename, as libcni (which never fsyncs) does: a
+   * @param fsync false skips {@link AtomicFiles}' fsyncs, as libcni (which never fsyncs) does: a
    *     few milliseconds less per ADD, at the price of an entry that may be empty after a crash
    */
   public ResultCache(Path cacheDir, boolean fsync) {
     this.resultsDir = cacheDir.resolve("results");
-    this.fsync = fsync;
+    this.durability = fsync ? AtomicFiles.Durability.FSYNC : AtomicFiles.Durability.NONE;
   }
 
   /** The file that holds (or would hold) an attachment's entry. */
@@ -68,24 +65,9 @@ public final class ResultCache {
     Path temp = resultsDir.resolve(TEMP_PREFIX + UUID.randomUUID());
     try {
       createResultsDir();
-      try (FileChannel out =
-          FileChannel.open(
-              temp,
-              java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
-              PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))) {
-        ByteBuffer bytes = ByteBuffer.wrap(format.encode(entry));
-        while (bytes.hasRemaining()) {
-          out.write(bytes);
-        }
-        if (fsync) {
-          out.force(true);
-        }
-      }
-      try {
-        Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
-      }
+      Files.createFile(
+          temp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+      AtomicFiles.write(temp, target, format.encode(entry), durability);
       LOG.debug(
           "event=cache-write network={} container={} ifName={}",
           entry.networkName(),

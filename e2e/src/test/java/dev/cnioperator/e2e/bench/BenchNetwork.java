@@ -3,13 +3,22 @@ package dev.cnioperator.e2e.bench;
 /**
  * The CniNetwork the benchmarks apply: a bridge with host-local addresses (the shape of most pod
  * networks), selecting the nodes of one benchmark group, CHECKed every {@code checkSeconds} when
- * that is positive; IPAM cleanup is off, since the benchmarks' attachments have no pods. Every
+ * that is positive; IPAM cleanup is off, since the benchmarks' attachments have no pods. One made
+ * by {@link #withProductDefaults} leaves both unset, so CHECK and cleanup run as shipped. Every
  * revision has its own subnet in 10.220.0.0/16, so a conflist on disk tells which revision it is.
  */
 public record BenchNetwork(String name, String group, int revision, int checkSeconds) {
 
   /** The bridge every benchmark network uses (only CHECK benchmarks create it). */
   public static final String BRIDGE = "cbench0";
+
+  /** {@code checkSeconds} of a network that leaves CHECK and cleanup to the product's defaults. */
+  private static final int PRODUCT_DEFAULTS = -1;
+
+  /** A network with the product's defaults: CHECK every 60 s and IPAM cleanup on. */
+  public static BenchNetwork withProductDefaults(String name, String group) {
+    return new BenchNetwork(name, group, 0, PRODUCT_DEFAULTS);
+  }
 
   /** A network without CHECK. */
   public BenchNetwork(String name, String group, int revision) {
@@ -30,6 +39,13 @@ public record BenchNetwork(String name, String group, int revision, int checkSec
   }
 
   public String yaml() {
+    String checkAndCleanup =
+        checkSeconds == PRODUCT_DEFAULTS
+            ? ""
+            : String.format(
+                "  check:%n    enabled: %s%n    intervalSeconds: %d%n"
+                    + "  ipamCleanup:%n    enabled: false%n",
+                checkSeconds > 0, checkSeconds > 0 ? checkSeconds : 60);
     return """
         apiVersion: cnioperator.dev/v1alpha1
         kind: CniNetwork
@@ -49,19 +65,8 @@ public record BenchNetwork(String name, String group, int revision, int checkSec
                 type: host-local
                 ranges:
                   - - subnet: 10.220.%d.0/24
-          check:
-            enabled: %s
-            intervalSeconds: %d
-          ipamCleanup:
-            enabled: false
         """
-        .formatted(
-            name,
-            BenchCluster.GROUP_LABEL,
-            group,
-            BRIDGE,
-            revision % 250,
-            checkSeconds > 0,
-            checkSeconds > 0 ? checkSeconds : 60);
+            .formatted(name, BenchCluster.GROUP_LABEL, group, BRIDGE, revision % 250)
+        + checkAndCleanup;
   }
 }

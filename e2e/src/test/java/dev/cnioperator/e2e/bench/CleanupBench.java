@@ -1,5 +1,6 @@
 package dev.cnioperator.e2e.bench;
 
+import dev.cnioperator.agent.AgentProgram;
 import dev.cnioperator.agent.cleanup.HostLocalStore;
 import dev.cnioperator.agent.cleanup.StaleAttachmentCleaner;
 import dev.cnioperator.agent.kube.PodSource;
@@ -10,12 +11,15 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * Cleanup: N stale host-local reservations (default 500): attachments added for real, then their
  * namespaces deleted and no pod for them on the node, as after a runtime crash. The agent's {@link
- * StaleAttachmentCleaner} (grace period 0, no brake) passes until all are released, against a
- * cnitool {@code del} loop over the same kind of attachments. Both DEL through the real plugins.
+ * StaleAttachmentCleaner} (grace period 0, no brake; its DELs on as many workers as the agent's,
+ * {@link AgentProgram#PLUGIN_WORKERS}) passes until all are released, against a cnitool {@code del}
+ * loop over the same kind of attachments. Both DEL through the real plugins.
  *
  * <p>{@code e2e/bin/bench cleanup [reservations] [runs]} (defaults: 500, 3)
  */
@@ -70,6 +74,7 @@ public final class CleanupBench {
     net.add(count);
     net.killSandboxes();
     AgentMetrics metrics = new AgentMetrics();
+    ExecutorService workers = Executors.newFixedThreadPool(AgentProgram.PLUGIN_WORKERS);
     StaleAttachmentCleaner cleaner =
         new StaleAttachmentCleaner(
             net.agentRuntime(metrics),
@@ -78,7 +83,8 @@ public final class CleanupBench {
             new PodSource(cp.client(), NODE),
             Path.of("/var/run/netns"),
             metrics,
-            Clock.systemUTC());
+            Clock.systemUTC(),
+            workers);
     long t0 = System.nanoTime();
     int passes = 0;
     while (net.reservations() > 0) {
@@ -89,6 +95,7 @@ public final class CleanupBench {
       cleaner.clean(net.managed());
     }
     double millis = (System.nanoTime() - t0) / 1e6;
+    workers.shutdown();
     System.out.printf(Locale.ROOT, "agent: %d passes, %.0f ms%n", passes, millis);
     requireEmpty(net);
     net.forgetAll();

@@ -52,7 +52,13 @@ class ChartLintIT {
 
     assertThat(deployment.getSpec().getReplicas()).isEqualTo(2);
     assertThat(operator.getArgs())
-        .contains("--leader-election", "--namespace=$(NAMESPACE)", "--metrics-port=8080");
+        .contains(
+            "--leader-election",
+            "--lease-duration=15s",
+            "--lease-renew-deadline=10s",
+            "--lease-retry-period=2s",
+            "--namespace=$(NAMESPACE)",
+            "--metrics-port=8080");
     assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
     assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
     assertThat(operator.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
@@ -83,7 +89,34 @@ class ChartLintIT {
     assertThat(deployment.getSpec().getReplicas()).isEqualTo(1);
     assertThat(onlyContainer(deployment.getSpec().getTemplate().getSpec()).getArgs())
         .contains("--no-leader-election")
-        .doesNotContain("--leader-election");
+        .doesNotContain("--leader-election")
+        .noneMatch(a -> a.startsWith("--lease-"));
+  }
+
+  @Test
+  void leaseTimingsReachTheOperatorAndTimingsTheElectorWouldRefuseAreRefusedNamingThem() {
+    Deployment deployment =
+        helm.render(
+                "--set",
+                "operator.leaderElection.leaseDurationSeconds=60",
+                "--set",
+                "operator.leaderElection.renewDeadlineSeconds=40",
+                "--set",
+                "operator.leaderElection.retryPeriodSeconds=10")
+            .single("Deployment", Deployment.class);
+    assertThat(onlyContainer(deployment.getSpec().getTemplate().getSpec()).getArgs())
+        .contains("--lease-duration=60s", "--lease-renew-deadline=40s", "--lease-retry-period=10s");
+
+    CommandResult longDeadline =
+        helm.template("--set", "operator.leaderElection.renewDeadlineSeconds=15");
+    assertThat(longDeadline.exitCode()).isNotZero();
+    assertThat(longDeadline.stderr())
+        .contains("leaseDurationSeconds (15) must be longer than renewDeadlineSeconds (15)");
+    CommandResult slowRetry =
+        helm.template("--set", "operator.leaderElection.retryPeriodSeconds=9");
+    assertThat(slowRetry.exitCode()).isNotZero();
+    assertThat(slowRetry.stderr())
+        .contains("renewDeadlineSeconds (10) must be more than 1.2 times retryPeriodSeconds (9)");
   }
 
   @Test
@@ -271,6 +304,7 @@ class ChartLintIT {
         "agent.image.repository|Agent Image|/agent/image/repository",
         "operator.image.digest|sha256:xyz|/operator/image/digest",
         "operator.logLevel|verbose|/operator/logLevel",
+        "operator.leaderElection.retryPeriodSeconds|0|/operator/leaderElection/retryPeriodSeconds",
         "operator.httpPort|80|/operator/httpPort",
         "agent.hostPaths.cniConfDir|etc/cni/net.d|/agent/hostPaths/cniConfDir",
         "agent.hostPaths.stateDir|/var/lib/../../etc|/agent/hostPaths/stateDir",

@@ -96,6 +96,7 @@ public final class AttachmentChecker {
             .thenComparing(FailingAttachment::getIfName));
     announceNewFailures(network.name(), failing);
     metrics.failingAttachments(network.name(), failing.size());
+    metrics.checkPass(network.name());
     LOG.info(
         "event=check-pass network={} total={} healthy={} failing={}",
         network.name(),

@@ -28,6 +28,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class NetworkLoops implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(NetworkLoops.class);
+  private static final Duration LIVE_WITHIN = Duration.ofSeconds(30);
 
   private final Supplier<List<ManagedNetwork>> networks;
   private final AttachmentChecker checker;
@@ -43,6 +44,7 @@ public final class NetworkLoops implements AutoCloseable {
   private final Map<String, Instant> nextCheck = new ConcurrentHashMap<>();
   private final Map<String, Instant> nextCleanup = new ConcurrentHashMap<>();
   private final Map<String, Boolean> running = new ConcurrentHashMap<>();
+  private volatile long lastTickNanos = System.nanoTime();
 
   public NetworkLoops(
       Supplier<List<ManagedNetwork>> networks,
@@ -65,7 +67,16 @@ public final class NetworkLoops implements AutoCloseable {
     ticker.scheduleWithFixedDelay(this::tick, 1, 1, TimeUnit.SECONDS);
   }
 
+  /**
+   * Live while the ticker keeps coming round (it ticks every second and hands passes to workers, so
+   * a hanging plugin does not stop it; the plugin timeout bounds each pass).
+   */
+  public boolean live() {
+    return !ticker.isShutdown() && System.nanoTime() - lastTickNanos < LIVE_WITHIN.toNanos();
+  }
+
   private void tick() {
+    lastTickNanos = System.nanoTime();
     Instant now = Instant.now(clock);
     for (ManagedNetwork n : networks.get()) {
       if (n.list() == null || running.putIfAbsent(n.name(), true) != null) {
@@ -101,8 +112,8 @@ public final class NetworkLoops implements AutoCloseable {
       if (check) {
         AttachmentSummary summary = checker.check(n);
         String at = Instant.now(clock).truncatedTo(ChronoUnit.SECONDS).toString();
-        health.update(
-            n.name(), h -> h.withAttachments(summary, at).withPluginStatus(pluginStatus(n)));
+        String status = pluginStatus(n);
+        health.update(n.name(), h -> h.withCheck(summary, status, at));
       }
       if (clean) {
         StaleAttachmentCleaner.Report report = cleaner.clean(n);

@@ -27,7 +27,11 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,6 +50,7 @@ public final class StaleAttachmentCleaner {
   private final Path netnsDir;
   private final AgentMetrics metrics;
   private final Clock clock;
+  private final ExecutorService workers;
   private final StaleAttachmentFinder finder = new StaleAttachmentFinder();
   private final Map<String, Map<String, Instant>> marks = new ConcurrentHashMap<>();
   private final Map<String, Integer> reclaimed = new ConcurrentHashMap<>();
@@ -63,7 +68,9 @@ public final class StaleAttachmentCleaner {
       SourceOfTruth source,
       Path netnsDir,
       AgentMetrics metrics,
-      Clock clock) {
+      Clock clock,
+      ExecutorService workers) {
+    this.workers = workers;
     this.runtime = runtime;
     this.cache = cache;
     this.hostLocal = hostLocal;
@@ -77,7 +84,7 @@ public final class StaleAttachmentCleaner {
   public record Report(IpamSummary summary, String message) {}
 
   /** One cleanup pass over {@code network}. */
-  public Report clean(ManagedNetwork network) throws IOException {
+  public Report clean(ManagedNetwork network) throws IOException, InterruptedException {
     String name = network.name();
     CleanupSettings settings = network.cleanup();
     if (!netnsDirReadable()) {
@@ -147,33 +154,57 @@ public final class StaleAttachmentCleaner {
         message);
   }
 
-  private int release(
-      ManagedNetwork network, StaleDecision d, Map<String, CachedAttachment> byKey) {
-    int released = 0;
-    Map<String, Instant> networkMarks = marks.get(network.name());
+  /**
+   * DELs what the decision releases, on the shared plugin workers (as many at once as CHECK runs):
+   * the decision is made before, whole, and each DEL is one attachment's own; only the counting and
+   * the marks are done here, on the pass's thread.
+   */
+  private int release(ManagedNetwork network, StaleDecision d, Map<String, CachedAttachment> byKey)
+      throws InterruptedException {
+    List<String> keys = new ArrayList<>();
+    List<Callable<Boolean>> dels = new ArrayList<>();
     for (CachedRef ref : d.delete()) {
       CachedAttachment entry = byKey.get(ref.key());
-      if (del(
-          network,
-          entry.containerId(),
-          entry.ifName(),
+      keys.add(ref.key());
+      dels.add(
           () ->
-              runtime.delNetworkList(
-                  AttachmentChecker.listFor(network, entry), entry.attachment()))) {
-        released++;
-        networkMarks.remove(ref.key());
-      }
+              del(
+                  network,
+                  entry.containerId(),
+                  entry.ifName(),
+                  () ->
+                      runtime.delNetworkList(
+                          AttachmentChecker.listFor(network, entry), entry.attachment())));
     }
     for (Reservation r : d.release()) {
-      if (del(
-          network,
-          r.containerId(),
-          r.ifName(),
+      keys.add(r.key());
+      dels.add(
           () ->
-              runtime.delNetworkList(
-                  network.list(), Attachment.of(r.containerId(), "", r.ifName())))) {
+              del(
+                  network,
+                  r.containerId(),
+                  r.ifName(),
+                  () ->
+                      runtime.delNetworkList(
+                          network.list(), Attachment.of(r.containerId(), "", r.ifName()))));
+    }
+    int released = 0;
+    Map<String, Instant> networkMarks = marks.get(network.name());
+    List<Future<Boolean>> results = workers.invokeAll(dels);
+    for (int i = 0; i < results.size(); i++) {
+      boolean ok;
+      try {
+        ok = results.get(i).get();
+      } catch (ExecutionException e) {
+        LOG.warn(
+            "event=stale-release-crashed network={} error=\"{}\"",
+            network.name(),
+            e.getCause().toString());
+        ok = false;
+      }
+      if (ok) {
         released++;
-        networkMarks.remove(r.key());
+        networkMarks.remove(keys.get(i));
       }
     }
     if (released > 0) {

@@ -1,14 +1,11 @@
 package dev.cnioperator.agent.host;
 
+import dev.cnioperator.cni.io.AtomicFiles;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -46,12 +43,13 @@ public final class DiskHostFiles implements HostFiles {
     if (known != null && known.getKey().equals(before)) {
       return Optional.of(known.getValue());
     }
-    Optional<byte[]> bytes = read(file);
-    if (bytes.isEmpty()) {
+    String hex;
+    try {
+      hex = Sha256.hex(file);
+    } catch (NoSuchFileException e) {
       digests.remove(file);
       return Optional.empty();
     }
-    String hex = Sha256.hex(bytes.get());
     if (before.equals(stamp(file))) {
       digests.put(file, Map.entry(before, hex)); // not if it changed while it was being read
     }
@@ -94,14 +92,8 @@ public final class DiskHostFiles implements HostFiles {
   public void writeAtomically(Path file, byte[] content, boolean executable) throws IOException {
     Path temp = newTemporaryFile(file.getParent(), file.getFileName().toString());
     try {
-      try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.WRITE)) {
-        ByteBuffer buf = ByteBuffer.wrap(content);
-        while (buf.hasRemaining()) {
-          ch.write(buf);
-        }
-        ch.force(true);
-      }
-      moveAtomically(temp, file, executable);
+      Files.setPosixFilePermissions(temp, executable ? EXECUTABLE_MODE : FILE_MODE);
+      AtomicFiles.write(temp, file, content, AtomicFiles.Durability.FSYNC);
     } finally {
       Files.deleteIfExists(temp);
     }
@@ -109,12 +101,8 @@ public final class DiskHostFiles implements HostFiles {
 
   @Override
   public void moveAtomically(Path source, Path target, boolean executable) throws IOException {
-    Files.setPosixFilePermissions(source, executable ? EXECUTABLE_MODE : FILE_MODE);
-    try (FileChannel ch = FileChannel.open(source, StandardOpenOption.WRITE)) {
-      ch.force(true);
-    }
-    Files.move(source, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    fsyncDirectory(target.getParent());
+    AtomicFiles.replace(
+        source, target, executable ? EXECUTABLE_MODE : FILE_MODE, AtomicFiles.Durability.FSYNC);
   }
 
   @Override
@@ -128,7 +116,7 @@ public final class DiskHostFiles implements HostFiles {
   public boolean delete(Path file) throws IOException {
     boolean existed = Files.deleteIfExists(file);
     if (existed) {
-      fsyncDirectory(file.getParent());
+      AtomicFiles.fsyncDirectory(file.getParent());
     }
     return existed;
   }
@@ -161,12 +149,6 @@ public final class DiskHostFiles implements HostFiles {
       if (name.startsWith(".") && name.contains(TEMP_MARK) && name.endsWith(".tmp")) {
         Files.deleteIfExists(dir.resolve(name));
       }
-    }
-  }
-
-  private static void fsyncDirectory(Path dir) throws IOException {
-    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-      ch.force(true);
     }
   }
 }

@@ -43,6 +43,17 @@ public final class AgentMetrics {
         .increment();
   }
 
+  /**
+   * One CHECK pass over a network ended: that the CHECK loop is alive shows here (and in /healthz),
+   * not in the CniNode status, which changes only with a result.
+   */
+  public void checkPass(String network) {
+    Counter.builder("cni_agent_check_passes")
+        .tag("network", network)
+        .register(registry)
+        .increment();
+  }
+
   /** Attachments of a network found failing in the last CHECK pass. */
   public void failingAttachments(String network, int count) {
     gauge("cni_agent_failing_attachments", "network", network).set(count);

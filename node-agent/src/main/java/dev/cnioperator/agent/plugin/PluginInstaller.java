@@ -20,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.DigestOutputStream;
 import java.security.MessageDigest;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -42,9 +43,16 @@ public final class PluginInstaller {
   private final Path binDir;
   private final Path bundledDir;
   private final HttpClient http;
+  private final InstallBackoff backoff;
 
   public PluginInstaller(
-      HostFiles files, ManifestStore store, Path binDir, Path bundledDir, HttpClient http) {
+      HostFiles files,
+      ManifestStore store,
+      Path binDir,
+      Path bundledDir,
+      HttpClient http,
+      Clock clock) {
+    this.backoff = new InstallBackoff(clock);
     this.files = files;
     this.store = store;
     this.binDir = binDir;
@@ -85,8 +93,25 @@ public final class PluginInstaller {
     return i.url() == null ? bundledDir.resolve(i.name()).toString() : i.url();
   }
 
-  /** Installs one binary; empty on success, else why it was refused (the old binary stays). */
+  /**
+   * Installs one binary; empty on success, else why it was refused (the old binary stays). A
+   * refused or failed binary waits out its back-off before it is fetched again.
+   */
   private Optional<String> install(Install i, Manifest manifest) throws IOException {
+    String key = i.name() + " " + sourceOf(i) + " " + i.sha256();
+    Optional<String> waiting = backoff.waiting(key);
+    if (waiting.isPresent()) {
+      return waiting;
+    }
+    Optional<String> failure = tryInstall(i, manifest);
+    if (failure.isPresent()) {
+      return Optional.of(backoff.failed(key, failure.get()));
+    }
+    backoff.succeeded(key);
+    return failure;
+  }
+
+  private Optional<String> tryInstall(Install i, Manifest manifest) throws IOException {
     Path target = binDir.resolve(i.name());
     Path temp = files.newTemporaryFile(binDir, i.name());
     try {

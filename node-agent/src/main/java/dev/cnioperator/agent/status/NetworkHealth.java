@@ -2,11 +2,13 @@ package dev.cnioperator.agent.status;
 
 import dev.cnioperator.api.v1alpha1.AttachmentSummary;
 import dev.cnioperator.api.v1alpha1.IpamSummary;
+import java.util.Objects;
 
 /**
  * What the CHECK loop, IPAM cleanup and STATUS last found for one network; null fields are unknown.
  *
- * @param lastCheckTime RFC 3339 time of the last CHECK pass
+ * @param lastCheckTime RFC 3339 time of the CHECK pass whose result (attachments, STATUS) differed
+ *     from the one before: it moves only with a result, so that an unchanged node writes nothing
  * @param pluginStatus "Available" or the STATUS error (1.1.0 networks)
  * @param cleanupMessage why the last cleanup did not run or what stopped it; null when it ran
  */
@@ -19,8 +21,16 @@ public record NetworkHealth(
 
   public static final NetworkHealth UNKNOWN = new NetworkHealth(null, null, null, null, null);
 
-  public NetworkHealth withAttachments(AttachmentSummary a, String checkedAt) {
-    return new NetworkHealth(a, ipam, checkedAt, pluginStatus, cleanupMessage);
+  /**
+   * A CHECK pass's result; {@code checkedAt} becomes the last CHECK time only when the result
+   * differs from the one before (or none was known).
+   */
+  public NetworkHealth withCheck(AttachmentSummary a, String status, String checkedAt) {
+    boolean same =
+        lastCheckTime != null
+            && Objects.equals(a, attachments)
+            && Objects.equals(status, pluginStatus);
+    return new NetworkHealth(a, ipam, same ? lastCheckTime : checkedAt, status, cleanupMessage);
   }
 
   /** The last cleanup's summary (kept from before when it could not run) and message. */
@@ -31,9 +41,5 @@ public record NetworkHealth(
         lastCheckTime,
         pluginStatus,
         message == null || message.isEmpty() ? null : message);
-  }
-
-  public NetworkHealth withPluginStatus(String s) {
-    return new NetworkHealth(attachments, ipam, lastCheckTime, s, cleanupMessage);
   }
 }

@@ -36,6 +36,15 @@ class DiskHostFilesTest {
   }
 
   @Test
+  void aBinaryLargerThanOneReadIsHashedWhole(@TempDir Path dir) throws Exception {
+    byte[] big = new byte[200 * 1024 + 7];
+    new java.util.Random(13).nextBytes(big);
+    Path f = dir.resolve("host-local");
+    Files.write(f, big);
+    assertThat(files.sha256(f)).contains(Sha256.hex(big));
+  }
+
+  @Test
   void atomicWriteReplacesContentAndLeavesNoTemporaryFile(@TempDir Path dir) throws Exception {
     Path f = dir.resolve("50-a.conflist");
     files.writeAtomically(f, bytes("old"), false);

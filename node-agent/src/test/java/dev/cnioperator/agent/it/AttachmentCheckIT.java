@@ -33,6 +33,8 @@ class AttachmentCheckIT {
   /** cnitool always uses libcni's default cache, so this node's agent reads that one. */
   private static final Path LIBCNI_CACHE = Path.of("/var/lib/cni");
 
+  private static final int QUIET_INTERVAL_SECONDS = 5; // the CRD's minimum
+
   private LocalControlPlane cp;
   private CniNodes cniNodes;
   private SimulatedNode node;
@@ -107,27 +109,7 @@ class AttachmentCheckIT {
   @Test
   void attachmentsOfLivePodsAreHealthyAndABrokenOneIsReportedWithAnEventOnItsPod()
       throws Exception {
-    cniNodes.put(node.name, List.of(spec));
-    agent =
-        AgentProcess.start(
-            node.name, node.paths.withCacheDir(LIBCNI_CACHE), cp.kubeconfigFile(), node.log());
-    await()
-        .atMost(Duration.ofSeconds(30))
-        .until(() -> node.conflist(spec.getFileName()).toFile().exists());
-    attachments = new Attachments(node.paths.binDir(), LIBCNI_CACHE, spec.getContent());
-    attachments.add(p1, ns1);
-    cnitool("add", ns2, p2).orThrow("cnitool add");
-
-    await()
-        .atMost(Duration.ofSeconds(30))
-        .ignoreExceptions()
-        .untilAsserted(
-            () -> {
-              AttachmentSummary a = networkStatus().getAttachments();
-              assertThat(a.getTotal()).isEqualTo(2);
-              assertThat(a.getHealthy()).isEqualTo(2);
-              assertThat(networkStatus().getPluginStatus()).isEqualTo("Available");
-            });
+    startWithTwoHealthyAttachments();
 
     ns1.exec("ip", "link", "del", "eth0");
     await()
@@ -149,6 +131,66 @@ class AttachmentCheckIT {
     assertThat(e.getType()).isEqualTo("Warning");
     assertThat(e.getMessage()).contains(spec.getName()).contains("eth0");
     assertThat(eventsOn(p2)).isEmpty();
+  }
+
+  @Test
+  void withLiveAttachmentsAndNothingChangingTheAgentWritesNoStatusAcrossCheckIntervals()
+      throws Exception {
+    // The product's defaults (CHECK and cleanup on, the CniNetwork leaves both unset) but for a
+    // short CHECK interval, which also makes the cleanup pass run every interval.
+    spec.setCheck(new NetworkCheck().withIntervalSeconds(QUIET_INTERVAL_SECONDS));
+    assertThat(spec.getIpamCleanup()).isNull();
+    startWithTwoHealthyAttachments();
+    assertThat(networkStatus().getLastCheckTime()).isNotNull();
+    // The cleanup pass has reported the two reservations: the last change there is to report.
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .ignoreExceptions()
+        .untilAsserted(() -> assertThat(networkStatus().getIpam().getReservations()).isEqualTo(2));
+
+    String before = cniNodes.get(node.name).getMetadata().getResourceVersion();
+    long passesBefore = checkPasses();
+    Thread.sleep(Duration.ofSeconds(QUIET_INTERVAL_SECONDS * 4L).toMillis());
+    long passes = checkPasses() - passesBefore;
+    String after = cniNodes.get(node.name).getMetadata().getResourceVersion();
+    System.out.printf(
+        "quiet-node check-interval=%ds check-passes=%d status-writes=%s%n",
+        QUIET_INTERVAL_SECONDS, passes, before.equals(after) ? "0" : "some");
+    assertThat(passes).as("CHECK passes while watching").isGreaterThanOrEqualTo(3);
+    assertThat(after).as("the CniNode's resourceVersion across the CHECK passes").isEqualTo(before);
+  }
+
+  /** The agent, two attachments of live pods (library and cnitool), both CHECKed healthy. */
+  private void startWithTwoHealthyAttachments() throws Exception {
+    cniNodes.put(node.name, List.of(spec));
+    agent =
+        AgentProcess.start(
+            node.name, node.paths.withCacheDir(LIBCNI_CACHE), cp.kubeconfigFile(), node.log());
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> node.conflist(spec.getFileName()).toFile().exists());
+    attachments = new Attachments(node.paths.binDir(), LIBCNI_CACHE, spec.getContent());
+    attachments.add(p1, ns1);
+    cnitool("add", ns2, p2).orThrow("cnitool add");
+
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .ignoreExceptions()
+        .untilAsserted(
+            () -> {
+              AttachmentSummary a = networkStatus().getAttachments();
+              assertThat(a.getTotal()).isEqualTo(2);
+              assertThat(a.getHealthy()).isEqualTo(2);
+              assertThat(networkStatus().getPluginStatus()).isEqualTo("Available");
+            });
+  }
+
+  private long checkPasses() throws Exception {
+    return agent
+        .log()
+        .lines()
+        .filter(l -> l.contains("event=check-pass network=" + spec.getName() + " "))
+        .count();
   }
 
   private NodeNetworkStatus networkStatus() {

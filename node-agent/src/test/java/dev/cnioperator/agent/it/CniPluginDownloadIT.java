@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.cnioperator.agent.host.Sha256;
+import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.NetworkState;
 import dev.cnioperator.api.v1alpha1.NodeNetwork;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
@@ -18,6 +19,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -34,6 +38,7 @@ class CniPluginDownloadIT {
   private HttpServer server;
   private byte[] reference;
   private byte[] debian;
+  private final Map<String, AtomicInteger> requests = new ConcurrentHashMap<>();
 
   @BeforeEach
   void setUp() throws Exception {
@@ -51,6 +56,7 @@ class CniPluginDownloadIT {
     server.createContext(
         path,
         ex -> {
+          requests.computeIfAbsent(path, k -> new AtomicInteger()).incrementAndGet();
           ex.sendResponseHeaders(200, body.length);
           try (OutputStream out = ex.getResponseBody()) {
             out.write(body);
@@ -119,6 +125,30 @@ class CniPluginDownloadIT {
     assertThat(Files.readString(node.conflist(n.getFileName()))).isEqualTo(n.getContent());
     assertThat(node.paths.binDir().toFile().list())
         .containsExactlyInAnyOrder("bridge", "host-local", "tuning");
+
+    // Passes go on (each CniNode change makes one), but the refused binary waits out its back-off
+    // and the status says when it is tried next.
+    for (int i = 0; i < 3; i++) {
+      String pass = Integer.toString(i);
+      cniNodes
+          .controlPlane
+          .client()
+          .resources(CniNode.class)
+          .withName(node.name)
+          .edit(
+              c -> {
+                c.getMetadata().setLabels(Map.of("pass", pass));
+                return c;
+              });
+      Thread.sleep(1000);
+    }
+    assertThat(requests.get("/debian/tuning")).hasValue(1);
+    assertThat(agent.log().split("event=plugin-refused plugin=tuning", -1)).hasSize(2);
+    assertThat(
+            NodeAgentLifecycleIT.status(cniNodes.get(node.name), "tuned")
+                .orElseThrow()
+                .getMessage())
+        .contains("attempt 1; next attempt after");
   }
 
   @Test

@@ -107,11 +107,12 @@ class NodeStatusBuilderTest {
     health.update(
         "b",
         h ->
-            h.withAttachments(
+            h.withCheck(
                     new AttachmentSummary()
                         .withTotal(3)
                         .withHealthy(2)
                         .withFailing(List.of(new FailingAttachment().withContainerId("c1"))),
+                    null,
                     "2026-01-01T00:00:00Z")
                 .withCleanup(null, "brake: 8 of 10"));
     CniNodeStatus s = at("2026-01-01T00:00:00Z").build(PASS, health, null, 1L);
