@@ -10,6 +10,7 @@ import dev.cnioperator.cni.CniException;
 import dev.cnioperator.cni.cache.CachedAttachment;
 import dev.cnioperator.cni.cache.ResultCache;
 import dev.cnioperator.cni.config.GcAttachment;
+import dev.cnioperator.cni.config.NetworkConfigList;
 import dev.cnioperator.cni.exec.Attachment;
 import dev.cnioperator.cni.runtime.CniRuntime;
 import java.io.IOException;
@@ -26,6 +27,7 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
@@ -135,8 +137,17 @@ public final class StaleAttachmentCleaner {
             "event=cleanup-dry-run network={} due={} stale={}", name, d.deletions(), d.stale());
       }
     } else {
-      released = release(network, d, byKey);
+      List<String> unusable = new ArrayList<>();
+      released = release(network, d, byKey, unusable);
       gc(network);
+      if (!unusable.isEmpty()) {
+        message =
+            (message == null ? "" : message + "; ")
+                + "not released, "
+                + AttachmentChecker.unusableMessage(unusable.size())
+                + ": "
+                + String.join(", ", unusable);
+      }
     }
     int total = reclaimed.merge(name, released, Integer::sum);
     return new Report(
@@ -148,18 +159,24 @@ public final class StaleAttachmentCleaner {
   }
 
   private int release(
-      ManagedNetwork network, StaleDecision d, Map<String, CachedAttachment> byKey) {
+      ManagedNetwork network,
+      StaleDecision d,
+      Map<String, CachedAttachment> byKey,
+      List<String> unusable) {
     int released = 0;
     Map<String, Instant> networkMarks = marks.get(network.name());
     for (CachedRef ref : d.delete()) {
       CachedAttachment entry = byKey.get(ref.key());
+      Optional<NetworkConfigList> list = AttachmentChecker.listFor(network, entry);
+      if (list.isEmpty()) {
+        unusable.add(entry.containerId() + "/" + entry.ifName());
+        continue;
+      }
       if (del(
           network,
           entry.containerId(),
           entry.ifName(),
-          () ->
-              runtime.delNetworkList(
-                  AttachmentChecker.listFor(network, entry), entry.attachment()))) {
+          () -> runtime.delNetworkList(list.get(), entry.attachment()))) {
         released++;
         networkMarks.remove(ref.key());
       }

@@ -16,10 +16,12 @@ import dev.cnioperator.testkit.TestNames;
 import dev.cnioperator.testkit.ToolPaths;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -44,6 +46,7 @@ class AttachmentCheckIT {
   private Attachments attachments;
   private String network;
   private NodeNetwork spec;
+  private Supplier<CommandResult> runtimeAttachment;
 
   @BeforeEach
   void setUp() throws Exception {
@@ -78,6 +81,9 @@ class AttachmentCheckIT {
       attachments.delQuietly(p1, ns1);
       cnitool("del", ns2, p2);
     }
+    if (runtimeAttachment != null) {
+      runtimeAttachment.get();
+    }
     ns1.close();
     ns2.close();
     Pods.delete(cp.client(), p1.getMetadata().getName());
@@ -87,6 +93,10 @@ class AttachmentCheckIT {
   }
 
   private CommandResult cnitool(String verb, NetworkNamespace ns, Pod pod) {
+    return cnitool(verb, ns, pod, node.paths.confDir());
+  }
+
+  private CommandResult cnitool(String verb, NetworkNamespace ns, Pod pod, Path confDir) {
     String args =
         Attachments.podArgs(pod).stream()
             .map(a -> a.key() + "=" + a.value())
@@ -95,7 +105,7 @@ class AttachmentCheckIT {
         List.of(ToolPaths.cnitool().toString(), verb, network, ns.path().toString()),
         Map.of(
             "NETCONFPATH",
-            node.paths.confDir().toString(),
+            confDir.toString(),
             "CNI_PATH",
             node.paths.binDir().toString(),
             "CNI_ARGS",
@@ -107,13 +117,7 @@ class AttachmentCheckIT {
   @Test
   void attachmentsOfLivePodsAreHealthyAndABrokenOneIsReportedWithAnEventOnItsPod()
       throws Exception {
-    cniNodes.put(node.name, List.of(spec));
-    agent =
-        AgentProcess.start(
-            node.name, node.paths.withCacheDir(LIBCNI_CACHE), cp.kubeconfigFile(), node.log());
-    await()
-        .atMost(Duration.ofSeconds(30))
-        .until(() -> node.conflist(spec.getFileName()).toFile().exists());
+    startAgent();
     attachments = new Attachments(node.paths.binDir(), LIBCNI_CACHE, spec.getContent());
     attachments.add(p1, ns1);
     cnitool("add", ns2, p2).orThrow("cnitool add");
@@ -149,6 +153,50 @@ class AttachmentCheckIT {
     assertThat(e.getType()).isEqualTo("Warning");
     assertThat(e.getMessage()).contains(spec.getName()).contains("eth0");
     assertThat(eventsOn(p2)).isEmpty();
+  }
+
+  /**
+   * A runtime cached a config of this network that breaks only a policy rule of ours (a reserved
+   * key) and differs from the current one (another host-local data dir): CHECK must run with the
+   * cached config, under which the attachment is healthy, not with the current one, under which
+   * host-local finds no reservation.
+   */
+  @Test
+  void aCachedConfigThatBreaksOnlyAPolicyRuleIsCheckedAsCached() throws Exception {
+    Path runtimeConf = node.root.resolve("runtime-net.d");
+    Files.createDirectories(runtimeConf);
+    Files.writeString(
+        runtimeConf.resolve("10-" + network + ".conflist"),
+        "{\"cniVersion\":\"1.1.0\",\"name\":\""
+            + network
+            + "\",\"plugins\":[{\"type\":\"ptp\",\"cni.dev/note\":\"made by a runtime\","
+            + "\"ipam\":{\"type\":\"host-local\",\"subnet\":\"10.200.62.0/24\",\"dataDir\":\""
+            + node.root.resolve("runtime-ipam")
+            + "\"}}]}");
+    startAgent();
+    runtimeAttachment = () -> cnitool("del", ns2, p2, runtimeConf);
+    cnitool("add", ns2, p2, runtimeConf).orThrow("cnitool add");
+
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .ignoreExceptions()
+        .untilAsserted(
+            () -> {
+              AttachmentSummary a = networkStatus().getAttachments();
+              assertThat(a.getTotal()).isEqualTo(1);
+              assertThat(a.getHealthy()).isEqualTo(1);
+            });
+  }
+
+  /** Starts this node's agent on libcni's cache and waits until it wrote the network's file. */
+  private void startAgent() throws Exception {
+    cniNodes.put(node.name, List.of(spec));
+    agent =
+        AgentProcess.start(
+            node.name, node.paths.withCacheDir(LIBCNI_CACHE), cp.kubeconfigFile(), node.log());
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> node.conflist(spec.getFileName()).toFile().exists());
   }
 
   private NodeNetworkStatus networkStatus() {
