@@ -8,6 +8,7 @@ import dev.cnioperator.cni.cache.ResultCache;
 import dev.cnioperator.cni.config.ConfigDirectory;
 import dev.cnioperator.cni.config.NetworkConfigList;
 import dev.cnioperator.cni.config.PluginConfig;
+import dev.cnioperator.cni.config.ValidationLevel;
 import dev.cnioperator.cni.exec.Attachment;
 import dev.cnioperator.cni.exec.CniArg;
 import dev.cnioperator.cni.exec.PluginExecutor;
@@ -69,7 +70,9 @@ public final class CniTool {
     try {
       NetworkConfigList list =
           ConfigDirectory.load(
-              Path.of(env.getOrDefault("NETCONFPATH", DEFAULT_NETCONFPATH)), args[1]);
+              Path.of(env.getOrDefault("NETCONFPATH", DEFAULT_NETCONFPATH)),
+              args[1],
+              ValidationLevel.EXECUTABLE);
       CniRuntime runtime =
           new CniRuntime(
               executor,

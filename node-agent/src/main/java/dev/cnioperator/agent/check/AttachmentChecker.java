@@ -9,6 +9,7 @@ import dev.cnioperator.cni.CniException;
 import dev.cnioperator.cni.cache.CachedAttachment;
 import dev.cnioperator.cni.cache.ResultCache;
 import dev.cnioperator.cni.config.NetworkConfigList;
+import dev.cnioperator.cni.config.ValidationLevel;
 import dev.cnioperator.cni.exec.Attachment;
 import dev.cnioperator.cni.runtime.CniRuntime;
 import java.util.ArrayList;
@@ -16,6 +17,7 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
@@ -110,8 +112,13 @@ public final class AttachmentChecker {
   }
 
   private FailingAttachment checkOne(ManagedNetwork network, CachedAttachment entry) {
+    Optional<NetworkConfigList> list = listFor(network, entry);
+    if (list.isEmpty()) {
+      metrics.check(network.name(), "failing");
+      return failing(entry, unusableMessage(entry));
+    }
     try {
-      runtime.checkNetworkList(listFor(network, entry), attachment(entry));
+      runtime.checkNetworkList(list.get(), attachment(entry));
       metrics.check(network.name(), "healthy");
       return null;
     } catch (CniException e) {
@@ -123,14 +130,18 @@ public final class AttachmentChecker {
           entry.ifName(),
           e.code(),
           e.getMessage());
-      PodRef pod = PodRef.of(entry.cniArgs());
-      return new FailingAttachment()
-          .withPod(pod.name())
-          .withNamespace(pod.namespace())
-          .withContainerId(entry.containerId())
-          .withIfName(entry.ifName())
-          .withError(e.getMessage());
+      return failing(entry, e.getMessage());
     }
+  }
+
+  private static FailingAttachment failing(CachedAttachment entry, String error) {
+    PodRef pod = PodRef.of(entry.cniArgs());
+    return new FailingAttachment()
+        .withPod(pod.name())
+        .withNamespace(pod.namespace())
+        .withContainerId(entry.containerId())
+        .withIfName(entry.ifName())
+        .withError(error);
   }
 
   /** The cached attachment, with the runtime's netns where the cache has none. */
@@ -146,21 +157,44 @@ public final class AttachmentChecker {
   }
 
   /**
-   * The configuration an attachment was added with (libcni caches it); the current one when the
-   * cache holds none or it no longer parses.
+   * The configuration an attachment was added with (libcni caches it), read at {@link
+   * ValidationLevel#EXECUTABLE}: containerd or CRI-O wrote it, and a rule that is only this
+   * project's policy must not replace it. The current configuration only when the entry caches
+   * none; empty when it caches one that cannot be executed, so that CHECK and DEL never run
+   * silently with a configuration the attachment was not added with.
    */
-  public static NetworkConfigList listFor(ManagedNetwork network, CachedAttachment entry) {
-    if (entry.config().length > 0) {
-      try {
-        return NetworkConfigList.parse(entry.config(), "cached config of " + entry.containerId());
-      } catch (CniException e) {
-        LOG.debug(
-            "event=cached-config-unusable container={} error=\"{}\"",
-            entry.containerId(),
-            e.getMessage());
-      }
+  public static Optional<NetworkConfigList> listFor(
+      ManagedNetwork network, CachedAttachment entry) {
+    if (entry.config().length == 0) {
+      return Optional.of(network.list());
     }
-    return network.list();
+    try {
+      return Optional.of(
+          NetworkConfigList.parse(
+              entry.config(),
+              "cached config of " + entry.containerId(),
+              ValidationLevel.EXECUTABLE));
+    } catch (CniException e) {
+      LOG.warn(
+          "event=cached-config-unusable network={} container={} ifName={} error=\"{}\"",
+          network.name(),
+          entry.containerId(),
+          entry.ifName(),
+          e.getMessage());
+      return Optional.empty();
+    }
+  }
+
+  /** Why {@link #listFor} found nothing to run, for the status. */
+  static String unusableMessage(CachedAttachment entry) {
+    return "cached config of container "
+        + entry.containerId()
+        + " cannot be executed; not run with the current config";
+  }
+
+  /** As {@link #unusableMessage(CachedAttachment)}, for {@code count} attachments. */
+  public static String unusableMessage(int count) {
+    return count + " cached config(s) cannot be executed and were not run with the current config";
   }
 
   private void announceNewFailures(String network, List<FailingAttachment> failing) {

@@ -10,6 +10,7 @@ import dev.cnioperator.cni.CniException;
 import dev.cnioperator.cni.cache.CachedAttachment;
 import dev.cnioperator.cni.cache.ResultCache;
 import dev.cnioperator.cni.config.GcAttachment;
+import dev.cnioperator.cni.config.NetworkConfigList;
 import dev.cnioperator.cni.exec.Attachment;
 import dev.cnioperator.cni.runtime.CniRuntime;
 import java.io.IOException;
@@ -26,6 +27,7 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
@@ -142,8 +144,17 @@ public final class StaleAttachmentCleaner {
             "event=cleanup-dry-run network={} due={} stale={}", name, d.deletions(), d.stale());
       }
     } else {
-      released = release(network, d, byKey);
+      List<String> unusable = new ArrayList<>();
+      released = release(network, d, byKey, unusable);
       gc(network);
+      if (!unusable.isEmpty()) {
+        message =
+            (message == null ? "" : message + "; ")
+                + "not released, "
+                + AttachmentChecker.unusableMessage(unusable.size())
+                + ": "
+                + String.join(", ", unusable);
+      }
     }
     int total = reclaimed.merge(name, released, Integer::sum);
     return new Report(
@@ -157,14 +168,24 @@ public final class StaleAttachmentCleaner {
   /**
    * DELs what the decision releases, on the shared plugin workers (as many at once as CHECK runs):
    * the decision is made before, whole, and each DEL is one attachment's own; only the counting and
-   * the marks are done here, on the pass's thread.
+   * the marks are done here, on the pass's thread. An entry whose cached config cannot be executed
+   * is not DELed at all (never with the current config instead): it is added to {@code unusable}.
    */
-  private int release(ManagedNetwork network, StaleDecision d, Map<String, CachedAttachment> byKey)
+  private int release(
+      ManagedNetwork network,
+      StaleDecision d,
+      Map<String, CachedAttachment> byKey,
+      List<String> unusable)
       throws InterruptedException {
     List<String> keys = new ArrayList<>();
     List<Callable<Boolean>> dels = new ArrayList<>();
     for (CachedRef ref : d.delete()) {
       CachedAttachment entry = byKey.get(ref.key());
+      Optional<NetworkConfigList> list = AttachmentChecker.listFor(network, entry);
+      if (list.isEmpty()) {
+        unusable.add(entry.containerId() + "/" + entry.ifName());
+        continue;
+      }
       keys.add(ref.key());
       dels.add(
           () ->
@@ -172,9 +193,7 @@ public final class StaleAttachmentCleaner {
                   network,
                   entry.containerId(),
                   entry.ifName(),
-                  () ->
-                      runtime.delNetworkList(
-                          AttachmentChecker.listFor(network, entry), entry.attachment())));
+                  () -> runtime.delNetworkList(list.get(), entry.attachment())));
     }
     for (Reservation r : d.release()) {
       keys.add(r.key());

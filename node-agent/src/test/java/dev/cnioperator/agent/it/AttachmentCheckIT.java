@@ -16,10 +16,12 @@ import dev.cnioperator.testkit.TestNames;
 import dev.cnioperator.testkit.ToolPaths;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -44,6 +46,7 @@ class AttachmentCheckIT {
   private Pod p1;
   private Pod p2;
   private Attachments attachments;
+  private Supplier<CommandResult> runtimeAttachment;
   private String network;
   private NodeNetwork spec;
 
@@ -76,6 +79,9 @@ class AttachmentCheckIT {
     if (agent != null) {
       agent.close();
     }
+    if (runtimeAttachment != null) {
+      runtimeAttachment.get();
+    }
     if (attachments != null) {
       attachments.delQuietly(p1, ns1);
       cnitool("del", ns2, p2);
@@ -89,6 +95,10 @@ class AttachmentCheckIT {
   }
 
   private CommandResult cnitool(String verb, NetworkNamespace ns, Pod pod) {
+    return cnitool(verb, ns, pod, node.paths.confDir());
+  }
+
+  private CommandResult cnitool(String verb, NetworkNamespace ns, Pod pod, Path confDir) {
     String args =
         Attachments.podArgs(pod).stream()
             .map(a -> a.key() + "=" + a.value())
@@ -97,7 +107,7 @@ class AttachmentCheckIT {
         List.of(ToolPaths.cnitool().toString(), verb, network, ns.path().toString()),
         Map.of(
             "NETCONFPATH",
-            node.paths.confDir().toString(),
+            confDir.toString(),
             "CNI_PATH",
             node.paths.binDir().toString(),
             "CNI_ARGS",
@@ -162,13 +172,7 @@ class AttachmentCheckIT {
 
   /** The agent, two attachments of live pods (library and cnitool), both CHECKed healthy. */
   private void startWithTwoHealthyAttachments() throws Exception {
-    cniNodes.put(node.name, List.of(spec));
-    agent =
-        AgentProcess.start(
-            node.name, node.paths.withCacheDir(LIBCNI_CACHE), cp.kubeconfigFile(), node.log());
-    await()
-        .atMost(Duration.ofSeconds(30))
-        .until(() -> node.conflist(spec.getFileName()).toFile().exists());
+    startAgent();
     attachments = new Attachments(node.paths.binDir(), LIBCNI_CACHE, spec.getContent());
     attachments.add(p1, ns1);
     cnitool("add", ns2, p2).orThrow("cnitool add");
@@ -191,6 +195,50 @@ class AttachmentCheckIT {
         .lines()
         .filter(l -> l.contains("event=check-pass network=" + spec.getName() + " "))
         .count();
+  }
+
+  /**
+   * A runtime cached a config of this network that breaks only a policy rule of ours (a reserved
+   * key) and differs from the current one (another host-local data dir): CHECK must run with the
+   * cached config, under which the attachment is healthy, not with the current one, under which
+   * host-local finds no reservation.
+   */
+  @Test
+  void aCachedConfigThatBreaksOnlyAPolicyRuleIsCheckedAsCached() throws Exception {
+    Path runtimeConf = node.root.resolve("runtime-net.d");
+    Files.createDirectories(runtimeConf);
+    Files.writeString(
+        runtimeConf.resolve("10-" + network + ".conflist"),
+        "{\"cniVersion\":\"1.1.0\",\"name\":\""
+            + network
+            + "\",\"plugins\":[{\"type\":\"ptp\",\"cni.dev/note\":\"made by a runtime\","
+            + "\"ipam\":{\"type\":\"host-local\",\"subnet\":\"10.200.62.0/24\",\"dataDir\":\""
+            + node.root.resolve("runtime-ipam")
+            + "\"}}]}");
+    startAgent();
+    runtimeAttachment = () -> cnitool("del", ns2, p2, runtimeConf);
+    cnitool("add", ns2, p2, runtimeConf).orThrow("cnitool add");
+
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .ignoreExceptions()
+        .untilAsserted(
+            () -> {
+              AttachmentSummary a = networkStatus().getAttachments();
+              assertThat(a.getTotal()).isEqualTo(1);
+              assertThat(a.getHealthy()).isEqualTo(1);
+            });
+  }
+
+  /** Starts this node's agent on libcni's cache and waits until it wrote the network's file. */
+  private void startAgent() throws Exception {
+    cniNodes.put(node.name, List.of(spec));
+    agent =
+        AgentProcess.start(
+            node.name, node.paths.withCacheDir(LIBCNI_CACHE), cp.kubeconfigFile(), node.log());
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> node.conflist(spec.getFileName()).toFile().exists());
   }
 
   private NodeNetworkStatus networkStatus() {
