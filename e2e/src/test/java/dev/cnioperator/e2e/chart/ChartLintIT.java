@@ -283,6 +283,69 @@ class ChartLintIT {
   }
 
   @Test
+  void operatorStartsBeforeAnyPodNetworkExists() {
+    PodSpec pod =
+        helm.render().single("Deployment", Deployment.class).getSpec().getTemplate().getSpec();
+
+    assertThat(pod.getHostNetwork()).isTrue();
+    assertThat(pod.getDnsPolicy()).isEqualTo("ClusterFirstWithHostNet");
+    assertThat(pod.getPriorityClassName()).isEqualTo("system-cluster-critical");
+    assertThat(pod.getTolerations())
+        .extracting(t -> t.getKey())
+        .contains(
+            "node.kubernetes.io/not-ready",
+            "node.kubernetes.io/network-unavailable",
+            "node.cloudprovider.kubernetes.io/uninitialized")
+        .doesNotContainNull();
+  }
+
+  @Test
+  void operatorOnThePodNetworkWhenHostNetworkIsOff() {
+    PodSpec pod =
+        helm.render("--set", "operator.hostNetwork=false")
+            .single("Deployment", Deployment.class)
+            .getSpec()
+            .getTemplate()
+            .getSpec();
+
+    assertThat(pod.getHostNetwork()).isNull();
+    assertThat(pod.getDnsPolicy()).isNull();
+  }
+
+  @Test
+  void apiServerEndpointReachesBothProgramsOnlyWhenSet() {
+    RenderedChart withEndpoint =
+        helm.render("--set", "apiServer.host=10.200.0.1", "--set", "apiServer.port=7443");
+    for (PodSpec pod :
+        List.of(
+            withEndpoint.single("Deployment", Deployment.class).getSpec().getTemplate().getSpec(),
+            withEndpoint.single("DaemonSet", DaemonSet.class).getSpec().getTemplate().getSpec())) {
+      Container c = onlyContainer(pod);
+      assertThat(env(c, "KUBERNETES_SERVICE_HOST")).isEqualTo("10.200.0.1");
+      assertThat(env(c, "KUBERNETES_SERVICE_PORT")).isEqualTo("7443");
+    }
+
+    RenderedChart byDefault = helm.render();
+    assertThat(
+            onlyContainer(
+                    byDefault
+                        .single("Deployment", Deployment.class)
+                        .getSpec()
+                        .getTemplate()
+                        .getSpec())
+                .getEnv())
+        .noneSatisfy(e -> assertThat(e.getName()).startsWith("KUBERNETES_SERVICE"));
+  }
+
+  @Test
+  void operatorAndAgentOnOneHostPortAreRefused() {
+    CommandResult result = helm.template("--set", "operator.httpPort=9464");
+
+    assertThat(result.exitCode()).isNotZero();
+    assertThat(result.stderr()).contains("operator.httpPort and agent.httpPort are both 9464");
+  }
+
+  @Test
   void twoHostPathsOnOneDirectoryAreRefusedNamingThem() {
     CommandResult result = helm.template("--set", "agent.hostPaths.stateDir=/var/lib/cni");
 

@@ -64,6 +64,16 @@ class DiskHostFilesTest {
   }
 
   @Test
+  void temporaryFilesNeverCarryANameARuntimeLoads(@TempDir Path dir) throws Exception {
+    // A runtime that reloads net.d must never see a half-written file as a config (kindnet #42).
+    for (String name : new String[] {"50-a.conflist", "50-b.conf", "50-c.json"}) {
+      String temp = files.newTemporaryFile(dir, name).getFileName().toString();
+      assertThat(temp).startsWith(".").doesNotEndWith(".conf").doesNotEndWith(".conflist");
+      assertThat(temp).doesNotEndWith(".json");
+    }
+  }
+
+  @Test
   void leftoverTemporaryFilesAreRemovedButNothingElse(@TempDir Path dir) throws Exception {
     Path ours = files.newTemporaryFile(dir, "50-a.conflist");
     Files.writeString(dir.resolve(".someone-elses.tmp"), "x");
