@@ -99,6 +99,13 @@ public final class LocalProduct implements AutoCloseable {
    */
   public String createNode(String name, Map<String, String> labels) {
     String cidr = TestNames.podCidr();
+    createNode(name, labels, cidr);
+    return cidr;
+  }
+
+  /** Creates a Node object with {@code podCidr}, or none yet when it is null. */
+  public void createNode(String name, Map<String, String> labels, String podCidr) {
+    List<String> cidrs = podCidr == null ? List.of() : List.of(podCidr);
     client()
         .nodes()
         .resource(
@@ -108,12 +115,11 @@ public final class LocalProduct implements AutoCloseable {
                 .withLabels(labels)
                 .endMetadata()
                 .withNewSpec()
-                .withPodCIDR(cidr)
-                .withPodCIDRs(cidr)
+                .withPodCIDR(podCidr)
+                .withPodCIDRs(cidrs)
                 .endSpec()
                 .build())
         .serverSideApply();
-    return cidr;
   }
 
   /** Starts the operator as its chart ServiceAccount. */
