@@ -3,6 +3,7 @@ package dev.cnioperator.e2e;
 import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.Commands;
 import dev.cnioperator.testkit.LocalControlPlane;
+import dev.cnioperator.testkit.TestNames;
 import dev.cnioperator.testkit.ToolPaths;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -92,8 +93,19 @@ public final class LocalProduct implements AutoCloseable {
         Duration.ofMinutes(3));
   }
 
-  /** Creates a Node object (there is no kubelet to do it). */
-  public void createNode(String name, Map<String, String> labels) {
+  /**
+   * Creates a Node object (there is no kubelet to do it), with a pod CIDR of its own as
+   * kube-controller-manager would assign; returns that pod CIDR.
+   */
+  public String createNode(String name, Map<String, String> labels) {
+    String cidr = TestNames.podCidr();
+    createNode(name, labels, cidr);
+    return cidr;
+  }
+
+  /** Creates a Node object with {@code podCidr}, or none yet when it is null. */
+  public void createNode(String name, Map<String, String> labels, String podCidr) {
+    List<String> cidrs = podCidr == null ? List.of() : List.of(podCidr);
     client()
         .nodes()
         .resource(
@@ -102,6 +114,10 @@ public final class LocalProduct implements AutoCloseable {
                 .withName(name)
                 .withLabels(labels)
                 .endMetadata()
+                .withNewSpec()
+                .withPodCIDR(podCidr)
+                .withPodCIDRs(cidrs)
+                .endSpec()
                 .build())
         .serverSideApply();
   }

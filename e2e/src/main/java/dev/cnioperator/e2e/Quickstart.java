@@ -60,7 +60,8 @@ public final class Quickstart {
                 + NODE
                 + " (no kubelet here: the node is an object and a sandbox"
                 + " directory)");
-        product.createNode(NODE, Map.of("kubernetes.io/os", "linux"));
+        String podCidr = product.createNode(NODE, Map.of("kubernetes.io/os", "linux"));
+        out.println("    pod CIDR " + podCidr + " (the bridge example's host-local range on it)");
 
         step(
             "starting the operator and the node agent as local processes, with tokens of the"

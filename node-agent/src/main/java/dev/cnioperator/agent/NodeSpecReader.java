@@ -58,6 +58,16 @@ public final class NodeSpecReader {
     String invalid = null;
     List<String> types = new ArrayList<>();
     String version = n.getCniVersion() == null ? null : n.getCniVersion().text();
+    if (n.getUnavailable() != null) {
+      // The operator could not render it for this node: hold whatever is there, say why.
+      return new ManagedNetwork(
+          conflist,
+          null,
+          n.getUnavailable(),
+          new NetworkPlugins(n.getName(), version, types),
+          check(n.getCheck()),
+          cleanup(n.getIpamCleanup()));
+    }
     try {
       list = NetworkConfigList.parse(content.getBytes(StandardCharsets.UTF_8), n.getFileName());
       for (PluginConfig p : list.plugins()) {

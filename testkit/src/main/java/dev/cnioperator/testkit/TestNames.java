@@ -11,7 +11,21 @@ public final class TestNames {
   private static final SecureRandom RANDOM = new SecureRandom();
   private static final String ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
 
+  /** The next /24 of 10.240.0.0/13 handed out as a Node's pod CIDR; random start per JVM. */
+  private static final java.util.concurrent.atomic.AtomicInteger POD_CIDR =
+      new java.util.concurrent.atomic.AtomicInteger(RANDOM.nextInt(2048));
+
   private TestNames() {}
+
+  /**
+   * A pod CIDR for a Node object a test creates, as kube-controller-manager would assign one: a /24
+   * of 10.240.0.0/13 (10.240.0.0 to 10.247.255.255, a range the tests own), different for each call
+   * in a JVM.
+   */
+  public static String podCidr() {
+    int n = Math.floorMod(POD_CIDR.getAndIncrement(), 2048);
+    return "10." + (240 + n / 256) + "." + (n % 256) + ".0/24";
+  }
 
   /** {@code ct<base><6 random chars>}, {@code base} cut so the whole is at most 15 characters. */
   public static String unique(String base) {

@@ -65,7 +65,7 @@ public class CniNetworkSpec {
   private LabelSelector nodeSelector;
 
   @JsonPropertyDescription(
-      "The chain of plugin configuration objects, in order. Each is free-form and passed through to the plugin unchanged; 'type' is required and names the plugin binary. The keys runtimeConfig, args and any key starting with cni.dev/ are reserved for the runtime and refused.")
+      "The chain of plugin configuration objects, in order. Each is free-form and passed through to the plugin unchanged; 'type' is required and names the plugin binary. The keys runtimeConfig, args and any key starting with cni.dev/ are reserved for the runtime and refused. Per-node values: a string that is exactly \"$(node.X)\" is replaced, as a whole JSON value, by that value of each node the network lands on: node.name, node.podCIDR, node.podCIDR.ipv4, node.podCIDR.ipv6, node.podCIDRs (a list), node.hostLocalRanges (host-local's ranges, one range set per pod CIDR), node.internalIP, node.internalIPs (a list), node.labels[KEY], node.annotations[KEY]. A node lacking the value does not get the network. Write $$( for a literal $(.")
   @Required
   @Size(min = 1, max = 32)
   @SchemaFrom(type = PluginConfigSchema[].class)

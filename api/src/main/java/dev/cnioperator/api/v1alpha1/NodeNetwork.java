@@ -4,10 +4,17 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.ValidationRule;
 import java.util.Objects;
 
-/** One configuration list a node must hold, rendered by the operator. */
+/**
+ * One configuration list a node must hold, rendered by the operator for this node; or, when the
+ * node lacks a value the network uses, why it cannot have it ({@code unavailable}).
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(
+    value = "has(self.unavailable) != (has(self.content) && has(self.sha256))",
+    message = "either content and sha256, or unavailable")
 public class NodeNetwork {
 
   @JsonPropertyDescription("The CniNetwork this comes from.")
@@ -20,13 +27,18 @@ public class NodeNetwork {
   private String fileName;
 
   @JsonPropertyDescription("Lower-case hex sha256 of content.")
-  @Required
   @Pattern("^[a-f0-9]{64}$")
   private String sha256;
 
-  @JsonPropertyDescription("The configuration list, byte for byte.")
-  @Required
+  @JsonPropertyDescription(
+      "The configuration list, byte for byte, rendered with this node's values.")
   private String content;
+
+  @JsonPropertyDescription(
+      "Set instead of content when this node lacks a value the network uses (a pod CIDR, a label,"
+          + " an annotation): the node does not get the network, whatever it holds of it stays,"
+          + " and its agent reports it Failed with this message.")
+  private String unavailable;
 
   @JsonPropertyDescription("The CNI version of the configuration list.")
   private SpecVersion cniVersion;
@@ -89,6 +101,19 @@ public class NodeNetwork {
     return this;
   }
 
+  public String getUnavailable() {
+    return unavailable;
+  }
+
+  public void setUnavailable(String unavailable) {
+    this.unavailable = unavailable;
+  }
+
+  public NodeNetwork withUnavailable(String unavailable) {
+    this.unavailable = unavailable;
+    return this;
+  }
+
   public SpecVersion getCniVersion() {
     return cniVersion;
   }
@@ -140,6 +165,7 @@ public class NodeNetwork {
         && Objects.equals(fileName, other.fileName)
         && Objects.equals(sha256, other.sha256)
         && Objects.equals(content, other.content)
+        && Objects.equals(unavailable, other.unavailable)
         && Objects.equals(cniVersion, other.cniVersion)
         && Objects.equals(check, other.check)
         && Objects.equals(ipamCleanup, other.ipamCleanup);
@@ -147,7 +173,8 @@ public class NodeNetwork {
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, fileName, sha256, content, cniVersion, check, ipamCleanup);
+    return Objects.hash(
+        name, fileName, sha256, content, unavailable, cniVersion, check, ipamCleanup);
   }
 
   @Override
@@ -160,6 +187,8 @@ public class NodeNetwork {
         + sha256
         + ", content="
         + content
+        + ", unavailable="
+        + unavailable
         + ", cniVersion="
         + cniVersion
         + ", check="

@@ -46,6 +46,7 @@ class ChartWalkthroughIT {
     KubernetesClient admin = controlPlane.client();
     String run = TestNames.unique("walk");
     Path sandbox = Path.of("target/chart-walkthrough", run).toAbsolutePath();
+    String podCidr = TestNames.podCidr();
     // The network selects this node only, so Nodes of other tests cannot hold Ready back.
     Node node =
         admin
@@ -56,6 +57,10 @@ class ChartWalkthroughIT {
                     .withName(run + "-node")
                     .addToLabels("cnioperator.dev/walkthrough", run)
                     .endMetadata()
+                    .withNewSpec()
+                    .withPodCIDR(podCidr)
+                    .withPodCIDRs(podCidr)
+                    .endSpec()
                     .build())
             .create();
     String network = run + "-bridge";
@@ -84,7 +89,8 @@ class ChartWalkthroughIT {
         JsonNode written = new ObjectMapper().readTree(conflist.toFile());
         assertThat(written.at("/plugins/0/type").asText()).isEqualTo("bridge");
         assertThat(written.at("/plugins/0/ipam/ranges/0/0/subnet").asText())
-            .isEqualTo("10.200.0.0/24");
+            .as("the node's own pod CIDR")
+            .isEqualTo(podCidr);
         assertThat(operator.log() + standby.log() + agent.log())
             .doesNotContainIgnoringCase("forbidden");
 

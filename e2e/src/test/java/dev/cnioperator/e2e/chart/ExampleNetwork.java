@@ -4,12 +4,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.cnioperator.operator.template.NodeTemplate;
+import dev.cnioperator.operator.template.NodeValues;
 import dev.cnioperator.testkit.ToolPaths;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /**
@@ -50,8 +53,29 @@ record ExampleNetwork(Path file, JsonNode resource) {
     return spec().path("networkName").asText(resourceName());
   }
 
-  /** The configuration list the spec stands for. */
+  /**
+   * The node the examples are run for: pod CIDR 10.200.0.0/24 and, for macvlan's master, an uplink
+   * named uplink0 (the interface ExamplesIT makes).
+   */
+  static final NodeValues NODE =
+      new NodeValues(
+          "example-node",
+          List.of("10.200.0.0/24"),
+          List.of("10.200.255.1"),
+          Map.of("cnioperator.dev/macvlan-master", "uplink0"),
+          Map.of());
+
+  /** The configuration list the spec stands for, rendered for {@link #NODE}. */
   ObjectNode conflist() {
+    NodeTemplate.Result rendered = NodeTemplate.render(template(), NODE);
+    if (rendered instanceof NodeTemplate.Result.Rendered r) {
+      return r.conflist();
+    }
+    throw new IllegalStateException(file + " needs a value the example node lacks: " + rendered);
+  }
+
+  /** The configuration list as the spec declares it, placeholders and all. */
+  ObjectNode template() {
     ObjectNode list = JSON.createObjectNode();
     list.put("cniVersion", spec().path("cniVersion").asText("1.0.0"));
     if (spec().has("cniVersions")) {

@@ -90,7 +90,7 @@ class ExamplesIT {
   private static void addCheckDel(
       ExampleNetwork example, Path confDir, NetworkNamespace node, NetworkNamespace pod)
       throws IOException {
-    // macvlan without "master" takes the interface of the default route: the node's uplink (a
+    // macvlan's master is the node's uplink (ExampleNetwork.NODE labels it uplink0; a
     // veth pair, as this kernel may have no dummy driver).
     node.exec("ip", "link", "add", "uplink0", "type", "veth", "peer", "name", "uplink0p");
     node.exec("ip", "link", "set", "uplink0p", "up");

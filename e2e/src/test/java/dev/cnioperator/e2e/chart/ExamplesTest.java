@@ -38,7 +38,7 @@ class ExamplesTest {
   @MethodSource("examples")
   void exampleAddressesAreIn10dot200(Path file) {
     List<String> addresses = new ArrayList<>();
-    collectAddresses(ExampleNetwork.read(file).spec().path("plugins"), addresses);
+    collectAddresses(ExampleNetwork.read(file).conflist().path("plugins"), addresses);
 
     assertThat(addresses).isNotEmpty().allMatch(a -> a.startsWith("10.200."));
   }

@@ -43,10 +43,11 @@ public final class ConflistSync {
         actions.add(new Reject(d, problem.get()));
       } else if (!claimed.add(d.fileName())) {
         actions.add(new Reject(d, "fileName " + d.fileName() + " is listed twice in the spec"));
+      } else if (heldBack.containsKey(d.network())) {
+        // Before the sha256 check: an entry the node cannot have yet carries no content at all.
+        actions.add(new Hold(d, heldBack.get(d.network())));
       } else if (!Sha256.hex(d.bytes()).equals(d.sha256())) {
         actions.add(new Reject(d, "content does not match its sha256 " + d.sha256()));
-      } else if (heldBack.containsKey(d.network())) {
-        actions.add(new Hold(d, heldBack.get(d.network())));
       } else {
         actions.add(decide(d, manifest.conflist(d.fileName()), onDisk.get(d.fileName())));
       }

@@ -164,4 +164,15 @@ class ConflistSyncTest {
             List.of(a), Map.of("a", "plugin macvlan missing"), m, Map.of(a.fileName(), sha("{1}")));
     assertThat(actions).containsExactly(new Hold(a, "plugin macvlan missing"));
   }
+
+  @Test
+  void anEntryTheNodeCannotHaveYetHasNoContentAndKeepsTheOldFile() {
+    // The operator could not render it for this node (a value is missing): no content, no sha256.
+    DesiredConflist a = new DesiredConflist("a", "50-a.conflist", null, "");
+    Manifest m = Manifest.empty().withConflist(a.fileName(), sha("{1}"), "a");
+    String why = "node n1 has no spec.podCIDR";
+    List<ConflistAction> actions =
+        sync.plan(List.of(a), Map.of("a", why), m, Map.of(a.fileName(), sha("{1}")));
+    assertThat(actions).containsExactly(new Hold(a, why));
+  }
 }

@@ -8,9 +8,11 @@ import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
 import dev.cnioperator.operator.OperatorMetrics;
 import dev.cnioperator.operator.node.CniNodeWriter;
-import dev.cnioperator.operator.node.NodeLabelsChanged;
+import dev.cnioperator.operator.node.NodeValuesChanged;
 import dev.cnioperator.operator.placement.AcceptedRevision;
 import dev.cnioperator.operator.placement.NetworkPlacement;
+import dev.cnioperator.operator.template.NodeConflist;
+import dev.cnioperator.operator.template.NodeValues;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
@@ -88,7 +90,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
                         .list()
                         .map(ResourceID::fromResource)
                         .collect(Collectors.toSet()))
-            .withOnUpdateFilter(new NodeLabelsChanged())
+            .withOnUpdateFilter(new NodeValuesChanged())
             .build();
     var cniNodes =
         InformerEventSourceConfiguration.from(CniNode.class, CniNetwork.class)
@@ -110,11 +112,18 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
             candidates(context, network, accepted),
             name);
     InformerEventSource<CniNode, CniNetwork> cniNodes = source(context, CniNode.class);
+    InformerEventSource<Node, CniNetwork> nodes = source(context, Node.class);
     List<NodeReport> reports =
         placement.holding().stream()
             .map(
                 n ->
-                    new NodeReport(n, reportOf(cniNodes.get(new ResourceID(n)).orElse(null), name)))
+                    new NodeReport(
+                        n,
+                        reportOf(cniNodes.get(new ResourceID(n)).orElse(null), name),
+                        nodes
+                            .get(new ResourceID(n))
+                            .map(node -> NodeConflist.of(accepted, NodeValues.of(node)))
+                            .orElse(null)))
             .toList();
 
     CniNetworkStatus status =

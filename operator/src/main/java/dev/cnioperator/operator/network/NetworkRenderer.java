@@ -7,10 +7,13 @@ import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNetworkSpec;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
 import dev.cnioperator.api.v1alpha1.SpecVersion;
+import dev.cnioperator.cni.config.CanonicalJson;
 import dev.cnioperator.cni.config.ConfigProblem;
 import dev.cnioperator.cni.config.ConfigValidator;
 import dev.cnioperator.cni.config.NetworkConfigList;
 import dev.cnioperator.operator.placement.LabelSelectors;
+import dev.cnioperator.operator.template.NodeTemplate;
+import dev.cnioperator.operator.template.NodeValues;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -37,12 +40,19 @@ public final class NetworkRenderer {
       return new Rendering.Refused(REASON_INVALID_SELECTOR, selectorProblems);
     }
     ObjectNode conflist = conflist(network);
-    List<ConfigProblem> problems =
-        ConfigValidator.validate(conflist).stream().map(p -> underSpec(p, spec)).toList();
-    if (!problems.isEmpty()) {
-      return new Rendering.Refused(REASON_INVALID_CONFIG, problems);
+    boolean template = NodeTemplate.isTemplate(conflist);
+    List<ConfigProblem> problems = template ? templateProblems(conflist) : List.of();
+    // A template is checked as rendered for a node that has every value.
+    ObjectNode checked = problems.isEmpty() && template ? sample(conflist) : conflist;
+    if (problems.isEmpty()) {
+      problems = ConfigValidator.validate(checked);
     }
-    NetworkConfigList list = NetworkConfigList.fromJson(conflist);
+    if (!problems.isEmpty()) {
+      return new Rendering.Refused(
+          REASON_INVALID_CONFIG, problems.stream().map(p -> underSpec(p, spec)).toList());
+    }
+    NetworkConfigList list = NetworkConfigList.fromJson(checked);
+    byte[] content = template ? CanonicalJson.render(conflist) : list.render();
     int priority = spec.getPriority() == null ? DEFAULT_PRIORITY : spec.getPriority();
     String fileName = String.format("%02d-%s.conflist", priority, list.name());
     if (fileName.getBytes(StandardCharsets.UTF_8).length > MAX_FILE_NAME_BYTES) {
@@ -62,10 +72,30 @@ public final class NetworkRenderer {
             .withCniVersion(SpecVersion.of(list.cniVersion()))
             .withNodeSelector(spec.getNodeSelector())
             .withFileName(fileName)
-            .withSha256(list.sha256())
-            .withContent(new String(list.render(), StandardCharsets.UTF_8))
+            .withSha256(CanonicalJson.sha256Hex(content))
+            .withContent(new String(content, StandardCharsets.UTF_8))
             .withGeneration(network.getMetadata().getGeneration());
     return new Rendering.Accepted(rendered);
+  }
+
+  /**
+   * The problems of a template's placeholders; a tree too deep to walk is left to the validator,
+   * which refuses it by its depth.
+   */
+  private static List<ConfigProblem> templateProblems(ObjectNode conflist) {
+    List<ConfigProblem> depth =
+        ConfigValidator.validate(conflist).stream()
+            .filter(p -> p.rule().equals("nesting-depth"))
+            .toList();
+    return depth.isEmpty() ? NodeTemplate.problems(conflist) : depth;
+  }
+
+  private static ObjectNode sample(ObjectNode template) {
+    NodeTemplate.Result result = NodeTemplate.render(template, NodeValues.SAMPLE);
+    if (result instanceof NodeTemplate.Result.Rendered r) {
+      return r.conflist();
+    }
+    throw new IllegalStateException("the sample node lacks a value: " + result);
   }
 
   /** The configuration list as the spec declares it, keys in the spec's order. */

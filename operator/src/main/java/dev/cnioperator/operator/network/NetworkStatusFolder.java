@@ -29,7 +29,8 @@ public final class NetworkStatusFolder {
       List<NodeReport> applied,
       List<NodeReport> healthy,
       List<NodeReport> failedApply,
-      List<NodeReport> failingPods) {
+      List<NodeReport> failingPods,
+      List<NodeReport> waiting) {
 
     static Tally of(List<NodeReport> reports, RenderedConfig accepted) {
       List<NodeReport> applied = reports.stream().filter(r -> holds(r, accepted)).toList();
@@ -37,8 +38,11 @@ public final class NetworkStatusFolder {
           reports,
           applied,
           applied.stream().filter(r -> failing(r).isEmpty()).toList(),
-          reports.stream().filter(NetworkStatusFolder::failedApply).toList(),
-          reports.stream().filter(r -> !failing(r).isEmpty()).toList());
+          reports.stream()
+              .filter(r -> r.waitingFor() == null && NetworkStatusFolder.failedApply(r))
+              .toList(),
+          reports.stream().filter(r -> !failing(r).isEmpty()).toList(),
+          reports.stream().filter(r -> r.waitingFor() != null).toList());
     }
   }
 
@@ -130,12 +134,30 @@ public final class NetworkStatusFolder {
           type, false, "NoNodesSelected", "spec.nodeSelector selects no node that can hold it");
     }
     String holding =
-        tally.applied().size() + "/" + selected + " nodes hold sha256 " + shortSha(accepted);
+        tally.applied().size()
+            + "/"
+            + selected
+            + " nodes hold "
+            + (accepted.getContent() != null && accepted.getContent().contains("$(node.")
+                ? "their rendering of template sha256 "
+                : "sha256 ")
+            + shortSha(accepted);
     if (!tally.failedApply().isEmpty()) {
       return stamp.set(type, false, "ApplyFailed", applyFailures(tally.failedApply()));
     }
     if (tally.healthy().size() == selected) {
       return stamp.set(type, true, "Ready", holding + ", no failing attachments");
+    }
+    if (!tally.waiting().isEmpty()) {
+      return stamp.set(
+          type,
+          false,
+          "WaitingForNodeValues",
+          tally.waiting().size()
+              + " of "
+              + selected
+              + " nodes lack a value the network uses and do not get it: "
+              + join(tally.waiting().stream().map(NodeReport::waitingFor).toList()));
     }
     if (tally.applied().size() == selected) {
       return stamp.set(type, false, "AttachmentsFailing", attachmentFailures(tally.failingPods()));
@@ -163,7 +185,8 @@ public final class NetworkStatusFolder {
     return accepted != null
         && r.report() != null
         && r.report().getState() == NetworkState.Applied
-        && accepted.getSha256().equals(r.report().getAppliedSha256());
+        && r.report().getAppliedSha256() != null
+        && r.report().getAppliedSha256().equals(r.expectedSha256(accepted.getSha256()));
   }
 
   private static boolean failedApply(NodeReport r) {

@@ -13,6 +13,9 @@ import dev.cnioperator.cni.config.PluginConfig;
 import dev.cnioperator.operator.placement.AcceptedRevision;
 import dev.cnioperator.operator.placement.LabelSelectors;
 import dev.cnioperator.operator.placement.NodePlacement;
+import dev.cnioperator.operator.template.NodeConflist;
+import dev.cnioperator.operator.template.NodeValues;
+import io.fabric8.kubernetes.api.model.Node;
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.Comparator;
@@ -35,9 +38,11 @@ public final class DesiredNodeSpec {
 
   private DesiredNodeSpec() {}
 
-  /** The spec of the CniNode of a node with {@code labels}. */
+  /** The spec of the CniNode of {@code node}. */
   public static CniNodeSpec compute(
-      Map<String, String> labels, Collection<CniNetwork> networks, Collection<CniPlugin> plugins) {
+      Node node, Collection<CniNetwork> networks, Collection<CniPlugin> plugins) {
+    NodeValues values = NodeValues.of(node);
+    Map<String, String> labels = values.labels();
     Map<String, CniNetwork> byName =
         networks.stream()
             .collect(Collectors.toMap(n -> n.getMetadata().getName(), Function.identity()));
@@ -45,21 +50,27 @@ public final class DesiredNodeSpec {
         networks.stream().map(AcceptedRevision::of).flatMap(Optional::stream).toList();
     List<NodeNetwork> placed =
         NodePlacement.onNode(labels, candidates).placed().stream()
-            .map(r -> nodeNetwork(r, byName.get(r.resource()).getSpec()))
+            .map(r -> nodeNetwork(r, byName.get(r.resource()).getSpec(), values))
             .sorted(Comparator.comparing(NodeNetwork::getFileName))
             .toList();
     TreeSet<String> binaries = new TreeSet<>();
-    placed.forEach(n -> binaries.addAll(binariesOf(n)));
+    placed.stream()
+        .filter(n -> n.getContent() != null)
+        .forEach(n -> binaries.addAll(binariesOf(n)));
     List<NodePlugin> needed = binaries.stream().map(b -> nodePlugin(b, labels, plugins)).toList();
     return new CniNodeSpec().withNetworks(placed).withPlugins(needed);
   }
 
-  private static NodeNetwork nodeNetwork(AcceptedRevision revision, CniNetworkSpec spec) {
-    return new NodeNetwork()
+  private static NodeNetwork nodeNetwork(
+      AcceptedRevision revision, CniNetworkSpec spec, NodeValues node) {
+    NodeConflist conflist = NodeConflist.of(revision.rendered(), node);
+    NodeNetwork network =
+        conflist instanceof NodeConflist.Ready r
+            ? new NodeNetwork().withSha256(r.sha256()).withContent(r.content())
+            : new NodeNetwork().withUnavailable(((NodeConflist.Waiting) conflist).message());
+    return network
         .withName(revision.resource())
         .withFileName(revision.fileName())
-        .withSha256(revision.rendered().getSha256())
-        .withContent(revision.rendered().getContent())
         .withCniVersion(revision.rendered().getCniVersion())
         .withCheck(checkWithDefaults(spec.getCheck()))
         .withIpamCleanup(cleanupWithDefaults(spec.getIpamCleanup()));

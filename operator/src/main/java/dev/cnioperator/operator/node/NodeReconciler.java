@@ -29,7 +29,7 @@ import java.util.stream.Collectors;
     name = NodeReconciler.NAME,
     fieldManager = CniNodeWriter.FIELD_MANAGER,
     generationAwareEventProcessing = false,
-    informer = @Informer(onUpdateFilter = NodeLabelsChanged.class))
+    informer = @Informer(onUpdateFilter = NodeValuesChanged.class))
 public class NodeReconciler implements Reconciler<Node> {
   public static final String NAME = "node";
 
@@ -68,8 +68,7 @@ public class NodeReconciler implements Reconciler<Node> {
   public UpdateControl<Node> reconcile(Node node, Context<Node> context) {
     List<CniNetwork> networks = all(context, CniNetwork.class);
     List<CniPlugin> plugins = all(context, CniPlugin.class);
-    CniNodeSpec desired =
-        DesiredNodeSpec.compute(node.getMetadata().getLabels(), networks, plugins);
+    CniNodeSpec desired = DesiredNodeSpec.compute(node, networks, plugins);
     CniNode existing = context.getSecondaryResource(CniNode.class).orElse(null);
     writer.write(node, existing, desired);
     return UpdateControl.noUpdate();

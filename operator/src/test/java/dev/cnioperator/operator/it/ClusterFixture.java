@@ -50,6 +50,7 @@ final class ClusterFixture implements AutoCloseable {
 
   String node(String base, Map<String, String> labels) {
     String name = TestNames.unique(base);
+    String cidr = TestNames.podCidr();
     client
         .nodes()
         .resource(
@@ -58,6 +59,10 @@ final class ClusterFixture implements AutoCloseable {
                 .withName(name)
                 .withLabels(labels)
                 .endMetadata()
+                .withNewSpec()
+                .withPodCIDR(cidr)
+                .withPodCIDRs(cidr)
+                .endSpec()
                 .build())
         .create();
     nodes.add(name);

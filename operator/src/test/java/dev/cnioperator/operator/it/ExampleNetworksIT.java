@@ -43,7 +43,7 @@ class ExampleNetworksIT {
     }
     assertThat(examples).isNotEmpty();
     String plain = cluster.node("expl");
-    String lan = cluster.node("expl", Map.of("cnioperator.dev/macvlan", "true"));
+    String lan = cluster.node("expl", Map.of("cnioperator.dev/macvlan-master", "eth1"));
 
     for (Path example : examples) {
       CommandResult applied = cluster.controlPlane.kubectl("apply", "-f", example.toString());

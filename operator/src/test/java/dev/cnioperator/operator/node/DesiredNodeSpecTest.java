@@ -14,12 +14,15 @@ import dev.cnioperator.api.v1alpha1.NodePlugin;
 import dev.cnioperator.operator.network.NetworkRenderer;
 import dev.cnioperator.operator.network.Rendering;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class DesiredNodeSpecTest {
+  private static final Node NODE =
+      new NodeBuilder().withNewMetadata().withName("n1").withUid("u1").endMetadata().build();
 
   /** A network as the operator leaves it after an accepted reconcile. */
   private static CniNetwork accepted(String name, String created, int priority, String... plugins) {
@@ -47,7 +50,7 @@ class DesiredNodeSpecTest {
     CniNetwork late = accepted("late", "2026-01-01T00:00:00Z", 90, "{\"type\":\"bridge\"}");
     CniNetwork early = accepted("early", "2026-01-02T00:00:00Z", 10, "{\"type\":\"loopback\"}");
 
-    CniNodeSpec spec = DesiredNodeSpec.compute(Map.of(), List.of(late, early), List.of());
+    CniNodeSpec spec = DesiredNodeSpec.compute(NODE, List.of(late, early), List.of());
 
     assertThat(spec.getNetworks())
         .extracting(NodeNetwork::getFileName)
@@ -74,8 +77,7 @@ class DesiredNodeSpecTest {
         .getSpec()
         .setNodeSelector(new LabelSelectorBuilder().addToMatchLabels("gpu", "true").build());
 
-    CniNodeSpec spec =
-        DesiredNodeSpec.compute(Map.of(), List.of(n), List.of(newer, older, elsewhere));
+    CniNodeSpec spec = DesiredNodeSpec.compute(NODE, List.of(n), List.of(newer, older, elsewhere));
 
     assertThat(spec.getPlugins())
         .extracting(NodePlugin::getName, NodePlugin::getSource)
@@ -89,7 +91,7 @@ class DesiredNodeSpecTest {
     CniNetwork deleting = accepted("deleting", "2026-01-01T00:00:00Z", 50, "{\"type\":\"bridge\"}");
     deleting.getMetadata().setDeletionTimestamp("2026-01-03T00:00:00Z");
 
-    CniNodeSpec spec = DesiredNodeSpec.compute(Map.of(), List.of(fresh, deleting), List.of());
+    CniNodeSpec spec = DesiredNodeSpec.compute(NODE, List.of(fresh, deleting), List.of());
 
     assertThat(spec.getNetworks()).isEmpty();
     assertThat(spec.getPlugins()).isEmpty();
@@ -103,7 +105,6 @@ class DesiredNodeSpecTest {
         .getRendered()
         .setContent("{\"cniVersion\":\"1.0.0\",\"name\":\"t\",\"plugins\":[{\"type\":\"evil\"}]}");
 
-    assertThat(DesiredNodeSpec.compute(Map.of(), List.of(tampered), List.of()).getNetworks())
-        .isEmpty();
+    assertThat(DesiredNodeSpec.compute(NODE, List.of(tampered), List.of()).getNetworks()).isEmpty();
   }
 }

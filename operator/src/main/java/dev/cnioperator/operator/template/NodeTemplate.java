@@ -1,0 +1,317 @@
+package dev.cnioperator.operator.template;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.cnioperator.cni.config.ConfigProblem;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Per-node values in a configuration list: a JSON string that is exactly {@code "$(node.<value>)"}
+ * is replaced, as a whole JSON value, by that value of the node the list is rendered for (a CIDR
+ * stays a string, a list stays a list), and {@code "$$("} is written as a literal {@code "$("}.
+ *
+ * <p>The values: {@code node.name}; {@code node.podCIDR} (the first pod CIDR), {@code
+ * node.podCIDR.ipv4}, {@code node.podCIDR.ipv6}, {@code node.podCIDRs} (a list); {@code
+ * node.hostLocalRanges} (host-local's {@code ranges}: one range set per pod CIDR, so one per family
+ * on a dual-stack node); {@code node.internalIP}, {@code node.internalIPs} (a list); {@code
+ * node.labels[<key>]} and {@code node.annotations[<key>]}. Text such as {@code "$(FOO)"} that does
+ * not start with {@code node.} is not ours and passes through unchanged.
+ */
+public final class NodeTemplate {
+
+  /** The rule id of every problem found here. */
+  public static final String RULE = "node-placeholder";
+
+  private static final String OPEN = "$(node.";
+  private static final String ESCAPED_OPEN = "$$(";
+  private static final Pattern PLACEHOLDER =
+      Pattern.compile("^\\$\\(node\\.(?<value>[A-Za-z0-9.]+)(?:\\[(?<key>[^\\]\\)]+)\\])?\\)$");
+
+  /** Keys whose value plugins read as a string (host-local, bridge, macvlan, ipvlan, routes). */
+  private static final Set<String> STRING_KEYS =
+      Set.of("subnet", "rangeStart", "rangeEnd", "gateway", "master", "bridge", "dst", "gw");
+
+  /** What a placeholder stands for. */
+  enum Value {
+    NAME("name", false),
+    POD_CIDR("podCIDR", false),
+    POD_CIDR_IPV4("podCIDR.ipv4", false),
+    POD_CIDR_IPV6("podCIDR.ipv6", false),
+    POD_CIDRS("podCIDRs", true),
+    HOST_LOCAL_RANGES("hostLocalRanges", true),
+    INTERNAL_IP("internalIP", false),
+    INTERNAL_IPS("internalIPs", true),
+    LABEL("labels", false),
+    ANNOTATION("annotations", false);
+
+    final String text;
+    final boolean list;
+
+    Value(String text, boolean list) {
+      this.text = text;
+      this.list = list;
+    }
+
+    boolean keyed() {
+      return this == LABEL || this == ANNOTATION;
+    }
+
+    static Optional<Value> named(String text) {
+      for (Value v : values()) {
+        if (v.text.equals(text)) {
+          return Optional.of(v);
+        }
+      }
+      return Optional.empty();
+    }
+
+    static String known() {
+      return "node.name, node.podCIDR, node.podCIDR.ipv4, node.podCIDR.ipv6, node.podCIDRs,"
+          + " node.hostLocalRanges, node.internalIP, node.internalIPs, node.labels[<key>],"
+          + " node.annotations[<key>]";
+    }
+  }
+
+  /** One well-formed placeholder. */
+  record Placeholder(Value value, String key) {
+    String text() {
+      return "$(node." + value.text + (key == null ? "" : "[" + key + "]") + ")";
+    }
+  }
+
+  /** The outcome of rendering a template for one node. */
+  public sealed interface Result {
+    /** Every placeholder had its value. */
+    record Rendered(ObjectNode conflist) implements Result {}
+
+    /** The node lacks values; each message names the node, the value and where it is used. */
+    record Missing(List<String> messages) implements Result {
+      public String message() {
+        return String.join("; ", messages);
+      }
+    }
+  }
+
+  private NodeTemplate() {}
+
+  /** Whether {@code conflist} holds any placeholder or escape, so it differs per node. */
+  public static boolean isTemplate(JsonNode conflist) {
+    Deque<JsonNode> todo = new ArrayDeque<>();
+    todo.push(conflist);
+    while (!todo.isEmpty()) {
+      JsonNode n = todo.pop();
+      if (n.isTextual() && (n.textValue().contains(OPEN) || n.textValue().contains(ESCAPED_OPEN))) {
+        return true;
+      }
+      n.elements().forEachRemaining(todo::push);
+    }
+    return false;
+  }
+
+  /**
+   * Every misuse of a placeholder in {@code conflist}: unknown values, text around a placeholder, a
+   * list where a string is read, a placeholder in a plugin's type. Paths as the cni validator's.
+   */
+  public static List<ConfigProblem> problems(ObjectNode conflist) {
+    List<ConfigProblem> problems = new ArrayList<>();
+    Deque<Located> todo = new ArrayDeque<>();
+    todo.push(new Located("", null, conflist));
+    while (!todo.isEmpty()) {
+      Located at = todo.pop();
+      JsonNode n = at.node();
+      if (n.isTextual()) {
+        check(at, problems);
+      } else if (n.isObject()) {
+        Iterator<Map.Entry<String, JsonNode>> fields = n.fields();
+        while (fields.hasNext()) {
+          Map.Entry<String, JsonNode> f = fields.next();
+          todo.push(new Located(child(at.path(), f.getKey()), f.getKey(), f.getValue()));
+        }
+      } else if (n.isArray()) {
+        for (int i = 0; i < n.size(); i++) {
+          todo.push(new Located(at.path() + "[" + i + "]", null, n.get(i)));
+        }
+      }
+    }
+    problems.sort(java.util.Comparator.comparing(ConfigProblem::path));
+    return problems;
+  }
+
+  /** {@code conflist} with every placeholder replaced by {@code node}'s value. */
+  public static Result render(ObjectNode conflist, NodeValues node) {
+    List<String> missing = new ArrayList<>();
+    ObjectNode out = (ObjectNode) substitute(conflist, "", node, missing);
+    return missing.isEmpty() ? new Result.Rendered(out) : new Result.Missing(List.copyOf(missing));
+  }
+
+  private record Located(String path, String key, JsonNode node) {}
+
+  private static void check(Located at, List<ConfigProblem> problems) {
+    String text = at.node().textValue();
+    int open = unescapedOpen(text);
+    if (open < 0) {
+      return;
+    }
+    Optional<Placeholder> placeholder = parse(text);
+    if (open > 0 || placeholder.isEmpty() && !text.endsWith(")")) {
+      problems.add(
+          problem(
+              at,
+              "a $(node...) placeholder must be the whole value, with nothing around it; write"
+                  + " $$( for a literal $("));
+      return;
+    }
+    if (placeholder.isEmpty()) {
+      problems.add(
+          problem(at, "unknown placeholder " + text + "; the known values are " + Value.known()));
+      return;
+    }
+    Placeholder p = placeholder.get();
+    if ("type".equals(at.key())) {
+      problems.add(
+          problem(at, "a plugin's type names one binary on every node; it cannot be " + text));
+    } else if ("ranges".equals(at.key()) && p.value() != Value.HOST_LOCAL_RANGES) {
+      problems.add(
+          problem(
+              at,
+              "ranges is a list of range sets; only $(node.hostLocalRanges) can stand for it, not "
+                  + text));
+    } else if (STRING_KEYS.contains(at.key()) && p.value().list) {
+      problems.add(problem(at, at.key() + " is a string, but " + text + " is a list"));
+    }
+  }
+
+  private static ConfigProblem problem(Located at, String message) {
+    return new ConfigProblem(at.path(), RULE, message);
+  }
+
+  /** The index of the first "$(node." not written as "$$(node.", or -1. */
+  private static int unescapedOpen(String text) {
+    int from = 0;
+    while (true) {
+      int i = text.indexOf(OPEN, from);
+      if (i < 0) {
+        return -1;
+      }
+      if (i == 0 || text.charAt(i - 1) != '$') {
+        return i;
+      }
+      from = i + 1;
+    }
+  }
+
+  private static Optional<Placeholder> parse(String text) {
+    Matcher m = PLACEHOLDER.matcher(text);
+    if (!m.matches()) {
+      return Optional.empty();
+    }
+    Optional<Value> value = Value.named(m.group("value"));
+    String key = m.group("key");
+    if (value.isEmpty() || value.get().keyed() != (key != null)) {
+      return Optional.empty();
+    }
+    return Optional.of(new Placeholder(value.get(), key));
+  }
+
+  private static JsonNode substitute(
+      JsonNode n, String path, NodeValues node, List<String> missing) {
+    if (n.isTextual()) {
+      String text = n.textValue();
+      if (unescapedOpen(text) == 0) {
+        Placeholder p =
+            parse(text)
+                .orElseThrow(() -> new IllegalArgumentException("unchecked placeholder " + text));
+        return valueOf(p, node)
+            .orElseGet(
+                () -> {
+                  missing.add(lacks(p, node) + " (" + p.text() + " at spec." + path + ")");
+                  return n;
+                });
+      }
+      return text.contains(ESCAPED_OPEN) ? TextNode.valueOf(text.replace(ESCAPED_OPEN, "$(")) : n;
+    }
+    if (n.isObject()) {
+      ObjectNode copy = JsonNodeFactory.instance.objectNode();
+      n.fields()
+          .forEachRemaining(
+              f ->
+                  copy.set(
+                      f.getKey(),
+                      substitute(f.getValue(), child(path, f.getKey()), node, missing)));
+      return copy;
+    }
+    if (n.isArray()) {
+      ArrayNode copy = JsonNodeFactory.instance.arrayNode();
+      for (int i = 0; i < n.size(); i++) {
+        copy.add(substitute(n.get(i), path + "[" + i + "]", node, missing));
+      }
+      return copy;
+    }
+    return n.deepCopy();
+  }
+
+  private static Optional<JsonNode> valueOf(Placeholder p, NodeValues node) {
+    JsonNodeFactory json = JsonNodeFactory.instance;
+    List<String> cidrs = node.podCidrs();
+    return switch (p.value()) {
+      case NAME -> Optional.of(json.textNode(node.name()));
+      case POD_CIDR -> cidrs.stream().findFirst().map(json::textNode);
+      case POD_CIDR_IPV4 ->
+          cidrs.stream().filter(c -> !NodeValues.isIpv6(c)).findFirst().map(json::textNode);
+      case POD_CIDR_IPV6 ->
+          cidrs.stream().filter(NodeValues::isIpv6).findFirst().map(json::textNode);
+      case POD_CIDRS -> cidrs.isEmpty() ? Optional.empty() : Optional.of(strings(cidrs));
+      case HOST_LOCAL_RANGES -> {
+        if (cidrs.isEmpty()) {
+          yield Optional.empty();
+        }
+        ArrayNode ranges = json.arrayNode();
+        cidrs.forEach(c -> ranges.addArray().addObject().put("subnet", c));
+        yield Optional.of(ranges);
+      }
+      case INTERNAL_IP -> node.internalIps().stream().findFirst().map(json::textNode);
+      case INTERNAL_IPS ->
+          node.internalIps().isEmpty()
+              ? Optional.empty()
+              : Optional.of(strings(node.internalIps()));
+      case LABEL -> node.label(p.key()).map(json::textNode);
+      case ANNOTATION -> node.annotation(p.key()).map(json::textNode);
+    };
+  }
+
+  private static String lacks(Placeholder p, NodeValues node) {
+    String what =
+        switch (p.value()) {
+          case NAME -> "a name";
+          case POD_CIDR, POD_CIDRS, HOST_LOCAL_RANGES -> "no spec.podCIDR";
+          case POD_CIDR_IPV4 -> "no IPv4 pod CIDR in spec.podCIDRs";
+          case POD_CIDR_IPV6 -> "no IPv6 pod CIDR in spec.podCIDRs";
+          case INTERNAL_IP, INTERNAL_IPS -> "no InternalIP in status.addresses";
+          case LABEL -> "no label " + p.key();
+          case ANNOTATION -> "no annotation " + p.key();
+        };
+    return "node " + node.name() + " has " + what;
+  }
+
+  private static ArrayNode strings(List<String> values) {
+    ArrayNode list = JsonNodeFactory.instance.arrayNode();
+    values.forEach(list::add);
+    return list;
+  }
+
+  private static String child(String path, String key) {
+    return path.isEmpty() ? key : path + "." + key;
+  }
+}
