@@ -250,6 +250,44 @@ class ChartLintIT {
   }
 
   @Test
+  void operatorStartsBeforeAnyPodNetworkExists() {
+    PodSpec pod =
+        helm.render().single("Deployment", Deployment.class).getSpec().getTemplate().getSpec();
+
+    assertThat(pod.getHostNetwork()).isTrue();
+    assertThat(pod.getDnsPolicy()).isEqualTo("ClusterFirstWithHostNet");
+    assertThat(pod.getPriorityClassName()).isEqualTo("system-cluster-critical");
+    assertThat(pod.getTolerations())
+        .extracting(t -> t.getKey())
+        .contains(
+            "node.kubernetes.io/not-ready",
+            "node.kubernetes.io/network-unavailable",
+            "node.cloudprovider.kubernetes.io/uninitialized")
+        .doesNotContainNull();
+  }
+
+  @Test
+  void operatorOnThePodNetworkWhenHostNetworkIsOff() {
+    PodSpec pod =
+        helm.render("--set", "operator.hostNetwork=false")
+            .single("Deployment", Deployment.class)
+            .getSpec()
+            .getTemplate()
+            .getSpec();
+
+    assertThat(pod.getHostNetwork()).isNull();
+    assertThat(pod.getDnsPolicy()).isNull();
+  }
+
+  @Test
+  void operatorAndAgentOnOneHostPortAreRefused() {
+    CommandResult result = helm.template("--set", "operator.httpPort=9464");
+
+    assertThat(result.exitCode()).isNotZero();
+    assertThat(result.stderr()).contains("operator.httpPort and agent.httpPort are both 9464");
+  }
+
+  @Test
   void twoHostPathsOnOneDirectoryAreRefusedNamingThem() {
     CommandResult result = helm.template("--set", "agent.hostPaths.stateDir=/var/lib/cni");
 
