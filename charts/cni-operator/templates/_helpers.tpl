@@ -90,3 +90,13 @@ netnsDir: {{ $hp.netnsDir | clean }}
 stateDir: {{ $hp.stateDir | clean }}
 criSocket: {{ default $profile.criSocket .Values.agent.criSocket.path | clean }}
 {{- end }}
+
+{{/* KUBERNETES_SERVICE_HOST/PORT when apiServer.host is set: the clients skip the kubernetes Service. */}}
+{{- define "cni-operator.apiServerEnv" -}}
+{{- with .Values.apiServer.host }}
+- name: KUBERNETES_SERVICE_HOST
+  value: {{ . | quote }}
+- name: KUBERNETES_SERVICE_PORT
+  value: {{ $.Values.apiServer.port | quote }}
+{{- end }}
+{{- end }}

@@ -280,6 +280,31 @@ class ChartLintIT {
   }
 
   @Test
+  void apiServerEndpointReachesBothProgramsOnlyWhenSet() {
+    RenderedChart withEndpoint =
+        helm.render("--set", "apiServer.host=10.200.0.1", "--set", "apiServer.port=7443");
+    for (PodSpec pod :
+        List.of(
+            withEndpoint.single("Deployment", Deployment.class).getSpec().getTemplate().getSpec(),
+            withEndpoint.single("DaemonSet", DaemonSet.class).getSpec().getTemplate().getSpec())) {
+      Container c = onlyContainer(pod);
+      assertThat(env(c, "KUBERNETES_SERVICE_HOST")).isEqualTo("10.200.0.1");
+      assertThat(env(c, "KUBERNETES_SERVICE_PORT")).isEqualTo("7443");
+    }
+
+    RenderedChart byDefault = helm.render();
+    assertThat(
+            onlyContainer(
+                    byDefault
+                        .single("Deployment", Deployment.class)
+                        .getSpec()
+                        .getTemplate()
+                        .getSpec())
+                .getEnv())
+        .noneSatisfy(e -> assertThat(e.getName()).startsWith("KUBERNETES_SERVICE"));
+  }
+
+  @Test
   void operatorAndAgentOnOneHostPortAreRefused() {
     CommandResult result = helm.template("--set", "operator.httpPort=9464");
 
