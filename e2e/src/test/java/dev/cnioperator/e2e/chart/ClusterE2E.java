@@ -258,12 +258,48 @@ class ClusterE2E {
             "--timeout=" + ROLLOUT.toSeconds() + "s");
     assertThat(status.exitCode())
         .as(
-            "kubectl rollout status %s: %s%s\npods:\n%s",
+            "kubectl rollout status %s: %s%s\npods:\n%s\nlogs:\n%s",
             workload,
             status.stdout(),
             status.stderr(),
-            cp.kubectl("-n", release.namespace(), "get", "pods", "-o", "wide").stdout())
+            cp.kubectl("-n", release.namespace(), "get", "pods", "-o", "wide").stdout(),
+            containerLogs(release.namespace()))
         .isZero();
+  }
+
+  /**
+   * The last lines of every container log of {@code namespace} on every node, read from the nodes'
+   * {@code /var/log/pods} (kubectl logs needs a kubelet client certificate the API server lacks).
+   */
+  private static String containerLogs(String namespace) {
+    StringBuilder out = new StringBuilder();
+    for (KubeletNode node : cluster.nodes()) {
+      Path pods = node.hostPath("/var/log/pods");
+      if (!Files.isDirectory(pods)) {
+        continue;
+      }
+      try (Stream<Path> files = Files.walk(pods)) {
+        for (Path log :
+            files
+                .filter(f -> f.toString().endsWith(".log"))
+                .filter(f -> pods.relativize(f).toString().startsWith(namespace + "_"))
+                .sorted()
+                .toList()) {
+          List<String> lines = Files.readAllLines(log);
+          out.append("== ")
+              .append(node.name())
+              .append(' ')
+              .append(pods.relativize(log))
+              .append('\n');
+          lines
+              .subList(Math.max(0, lines.size() - 25), lines.size())
+              .forEach(l -> out.append(l).append('\n'));
+        }
+      } catch (IOException e) {
+        out.append("(cannot read ").append(pods).append(": ").append(e).append(")\n");
+      }
+    }
+    return out.toString();
   }
 
   /** A bridge + host-local network for one node, on that node's podCIDR. */
