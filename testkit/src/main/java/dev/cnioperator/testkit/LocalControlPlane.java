@@ -91,7 +91,7 @@ public final class LocalControlPlane implements AutoCloseable {
 
   /** Starts a private control plane; fails (CI) or skips when the binaries are not built. */
   public static LocalControlPlane start() {
-    return start(null);
+    return start(null, List.of());
   }
 
   /**
@@ -105,9 +105,18 @@ public final class LocalControlPlane implements AutoCloseable {
    * kube-apiserver through a wrapper that drops those two (see {@link #NODE_APISERVER_WRAPPER}).
    */
   public static LocalControlPlane startForNodes(String clusterCidr) {
+    return startForNodes(clusterCidr, List.of());
+  }
+
+  /**
+   * {@link #startForNodes(String)} with a serving certificate that also names {@code
+   * serverAddresses}: the addresses nodes and their pods reach the API server at (a proxy on the
+   * node bridge), so that they verify it without naming another host.
+   */
+  public static LocalControlPlane startForNodes(String clusterCidr, List<String> serverAddresses) {
     Prerequisites.requireExecutable(
         ToolPaths.kubernetesBinDir().resolve("kube-scheduler"), "kube-scheduler");
-    return start(clusterCidr);
+    return start(clusterCidr, serverAddresses);
   }
 
   /**
@@ -138,7 +147,8 @@ public final class LocalControlPlane implements AutoCloseable {
    * A kube-api-test directory of its own: the shared binaries (kube-apiserver behind {@link
    * #NODE_APISERVER_WRAPPER}) and certificates that can sign node certificates ({@link LocalPki}).
    */
-  private static LocalPki nodeTestDir(Path bin, KubeAPIServerConfigBuilder config)
+  private static LocalPki nodeTestDir(
+      Path bin, KubeAPIServerConfigBuilder config, List<String> serverAddresses)
       throws IOException {
     Path testDir = Files.createTempDirectory("cni-operator-kubeapitest");
     Path ownBin = Files.createDirectories(testDir.resolve("k8s").resolve(bin.getFileName()));
@@ -153,10 +163,10 @@ public final class LocalControlPlane implements AutoCloseable {
     Files.writeString(wrapper, NODE_APISERVER_WRAPPER.formatted(bin.resolve("kube-apiserver")));
     wrapper.toFile().setExecutable(true);
     config.withTestDir(testDir.toString());
-    return LocalPki.create(testDir);
+    return LocalPki.create(testDir, serverAddresses);
   }
 
-  private static LocalControlPlane start(String clusterCidr) {
+  private static LocalControlPlane start(String clusterCidr, List<String> serverAddresses) {
     Path bin = ToolPaths.kubernetesBinDir();
     for (String b : List.of("kube-apiserver", "etcd", "kubectl", "kube-controller-manager")) {
       Prerequisites.requireExecutable(bin.resolve(b), b);
@@ -172,7 +182,7 @@ public final class LocalControlPlane implements AutoCloseable {
     LocalPki pki = null;
     if (clusterCidr != null) {
       try {
-        pki = nodeTestDir(bin, config);
+        pki = nodeTestDir(bin, config, serverAddresses);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }

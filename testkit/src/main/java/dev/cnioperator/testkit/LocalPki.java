@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * The certificates of a control plane with real nodes, made with openssl in the kube-api-test
@@ -23,8 +24,13 @@ public final class LocalPki {
     this.dir = dir;
   }
 
-  /** Writes {@code client.crt/key} (a CA) and {@code apiserver.crt/key} into {@code dir}. */
-  static LocalPki create(Path dir) {
+  /**
+   * Writes {@code client.crt/key} (a CA) and {@code apiserver.crt/key} into {@code dir}; the
+   * serving certificate names 127.0.0.1, the {@code kubernetes} Service's names and {@code
+   * extraAddresses} (IP addresses the API server is reached at from nodes and their pods, such as a
+   * proxy on a node bridge).
+   */
+  static LocalPki create(Path dir, List<String> extraAddresses) {
     Prerequisites.requireCommand("openssl");
     selfSigned(
         dir,
@@ -32,7 +38,15 @@ public final class LocalPki {
         "/O=system:masters/CN=kubeapitest",
         "basicConstraints=critical,CA:TRUE",
         "keyUsage=critical,digitalSignature,keyEncipherment,keyCertSign");
-    selfSigned(dir, "apiserver", "/CN=kubernetes", "subjectAltName=" + SERVER_NAMES);
+    StringBuilder names = new StringBuilder(SERVER_NAMES);
+    for (String a : extraAddresses) {
+      if (!a.matches("[0-9.]+|[0-9a-fA-F:]+")) {
+        throw new IllegalArgumentException(
+            "not an IP address for the API server certificate: " + a);
+      }
+      names.append(",IP:").append(a);
+    }
+    selfSigned(dir, "apiserver", "/CN=kubernetes", "subjectAltName=" + names);
     return new LocalPki(dir);
   }
 
@@ -41,7 +55,10 @@ public final class LocalPki {
     return dir;
   }
 
-  /** The API server's serving certificate, valid for 127.0.0.1 and the name {@code kubernetes}. */
+  /**
+   * The API server's serving certificate (self-signed, so also the CA pods get as {@code ca.crt}),
+   * valid for 127.0.0.1, the name {@code kubernetes} and the extra addresses given at creation.
+   */
   public Path apiServerCert() {
     return dir.resolve("apiserver.crt");
   }

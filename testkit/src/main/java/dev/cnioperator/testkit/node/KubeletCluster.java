@@ -26,10 +26,11 @@ public final class KubeletCluster implements AutoCloseable {
 
   /** Starts the control plane and {@code nodeCount} nodes, all registered (NotReady, no CNI). */
   public static KubeletCluster start(int nodeCount) {
-    LocalControlPlane cp = LocalControlPlane.startForNodes(CLUSTER_CIDR);
+    String hostAddress = NodeBridge.freeHostAddress();
+    LocalControlPlane cp = LocalControlPlane.startForNodes(CLUSTER_CIDR, List.of(hostAddress));
     KubeletCluster cluster;
     try {
-      cluster = new KubeletCluster(cp, NodeBridge.create(cp));
+      cluster = new KubeletCluster(cp, NodeBridge.create(cp, hostAddress));
     } catch (RuntimeException e) {
       cp.close();
       throw e;

@@ -48,6 +48,13 @@ public final class KubeletNode implements AutoCloseable {
   private static final List<String> PLUGINS =
       List.of("bridge", "host-local", "loopback", "portmap");
 
+  /**
+   * Where every node shows its containerd's CRI socket (a symlink in the node's own {@code /etc}):
+   * one path on all nodes, as a DaemonSet mounting the runtime's socket (the chart's {@code
+   * agent.criSocket.path}) expects, while each containerd listens in its own directory.
+   */
+  public static final String CRI_SOCKET = "/etc/kubelet-node/containerd.sock";
+
   private final String name;
   private final String address;
   private final Path dir;
@@ -92,6 +99,7 @@ public final class KubeletNode implements AutoCloseable {
       node.containerd =
           ContainerdFixture.start(
               dir, Path.of("/etc/cni/net.d"), Path.of("/opt/cni/bin"), node.launcher());
+      node.linkCriSocket();
       node.startKubelet(bridge);
       node.awaitRegistered();
     } catch (RuntimeException e) {
@@ -250,6 +258,18 @@ public final class KubeletNode implements AutoCloseable {
     }
   }
 
+  private void linkCriSocket() {
+    String link = CRI_SOCKET;
+    exec(
+            "sh",
+            "-c",
+            "mkdir -p \"$(dirname \"$1\")\" && ln -sfn \"$2\" \"$1\"",
+            "sh",
+            link,
+            containerd.socket().toString())
+        .orThrow("ln -s " + containerd.socket() + " " + link + " in node " + name);
+  }
+
   private void startKubelet(NodeBridge bridge) {
     Path pki = dir.resolve("pki");
     try {
@@ -268,7 +288,6 @@ public final class KubeletNode implements AutoCloseable {
             cluster:
               server: %s
               certificate-authority: %s
-              tls-server-name: kubernetes
           users:
           - name: node
             user:

@@ -29,12 +29,29 @@ public final class NodeBridge implements AutoCloseable {
     this.proxy = proxy;
   }
 
-  /** Creates the bridge and the API server proxy on it. */
-  public static NodeBridge create(LocalControlPlane controlPlane) {
+  /**
+   * The host address ({@code .1}) of a 10.231.x /24 no host interface uses yet: picked before the
+   * control plane starts, so that its serving certificate can name the address the nodes and their
+   * pods reach it at ({@link LocalControlPlane#startForNodes(String, java.util.List)}).
+   */
+  public static String freeHostAddress() {
+    Prerequisites.requireCommand("ip");
+    return freePrefix() + ".1";
+  }
+
+  /**
+   * Creates the bridge with the host at {@code hostAddress} (from {@link #freeHostAddress}) and the
+   * API server proxy listening there.
+   */
+  public static NodeBridge create(LocalControlPlane controlPlane, String hostAddress) {
     Prerequisites.requireRoot();
     Prerequisites.requireCommand("ip");
+    if (!hostAddress.matches("10\\.231\\.\\d{1,3}\\.1")) {
+      throw new IllegalArgumentException(
+          "a node bridge's host address is 10.231.x.1, not " + hostAddress);
+    }
     String name = TestNames.unique("nbr");
-    String prefix = freePrefix();
+    String prefix = hostAddress.substring(0, hostAddress.length() - 2);
     Commands.run("ip", "link", "add", name, "type", "bridge").orThrow("ip link add " + name);
     try {
       Commands.run("ip", "addr", "add", prefix + ".1/24", "dev", name).orThrow("ip addr add");
