@@ -48,11 +48,11 @@ import org.junit.jupiter.api.TestMethodOrder;
  *
  * <p>Bootstrap: the Nodes start NotReady (no CNI configuration); the operator (hostNetwork,
  * tolerating not-ready nodes) and the agents start and reach the API server through the {@code
- * apiServer} values, since no Service routing exists; one bridge network per node on that node's
- * podCIDR makes both Nodes Ready; pause pods spread over the nodes get addresses from their own
- * node's podCIDR and pods on one node reach each other. Uninstall (after Bootstrap, on what it left
- * running): {@code helm uninstall} removes the product's workloads and leaves the conflists, so a
- * new pod still starts.
+ * apiServer} values, since no Service routing exists; one bridge network, whose host-local range is
+ * each node's own podCIDR ({@code $(node.hostLocalRanges)}), makes both Nodes Ready; pause pods
+ * spread over the nodes get addresses from their own node's podCIDR and pods on one node reach each
+ * other. Uninstall (after Bootstrap, on what it left running): {@code helm uninstall} removes the
+ * product's workloads and leaves the conflists, so a new pod still starts.
  *
  * <p>Each phase's duration is printed ({@code event=cluster-e2e}); nothing here asserts a time.
  */
@@ -119,9 +119,9 @@ class ClusterE2E {
       String cidr = client.nodes().withName(node.name()).get().getSpec().getPodCIDR();
       assertThat(cidr).as("podCIDR of %s", node.name()).startsWith("10.232.").endsWith("/24");
       podCidrs.put(node.name(), cidr);
-      cp.kubectlWithInput(network(node.name(), cidr), "apply", "-f", "-")
-          .orThrow("kubectl apply of the network of " + node.name());
     }
+    // One network for the whole cluster; each node's range is its own podCIDR.
+    cp.kubectlWithInput(NETWORK, "apply", "-f", "-").orThrow("kubectl apply of the pod network");
     // The agent is ready once its node's conflists are written, so the networks come first.
     String fullname = release.name() + "-cni-operator";
     rollout("daemonset/" + fullname + "-agent");
@@ -302,30 +302,28 @@ class ClusterE2E {
     return out.toString();
   }
 
-  /** A bridge + host-local network for one node, on that node's podCIDR. */
-  private static String network(String node, String podCidr) {
-    return """
-        apiVersion: cnioperator.dev/v1alpha1
-        kind: CniNetwork
-        metadata:
-          name: boot-%1$s
-        spec:
-          cniVersion: "1.0.0"
-          priority: 10
-          nodeSelector:
-            matchLabels:
-              kubernetes.io/hostname: %1$s
-          plugins:
-            - type: bridge
-              bridge: %2$s
-              isGateway: true
-              ipam:
-                type: host-local
-                ranges:
-                  - - subnet: %3$s
-        """
-        .formatted(node, BRIDGE, podCidr);
-  }
+  /**
+   * The pod network: a bridge on every node, host-local addresses from each node's own podCIDR
+   * (kube-controller-manager's --allocate-node-cidrs), rendered per node by the operator.
+   */
+  private static final String NETWORK =
+      """
+      apiVersion: cnioperator.dev/v1alpha1
+      kind: CniNetwork
+      metadata:
+        name: boot
+      spec:
+        cniVersion: "1.0.0"
+        priority: 10
+        plugins:
+          - type: bridge
+            bridge: %s
+            isGateway: true
+            ipam:
+              type: host-local
+              ranges: "$(node.hostLocalRanges)"
+      """
+          .formatted(BRIDGE);
 
   private static io.fabric8.kubernetes.api.model.apps.Deployment pauseDeployment(int replicas) {
     Map<String, String> labels = Map.of("app", "pause");
