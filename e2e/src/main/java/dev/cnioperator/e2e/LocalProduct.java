@@ -265,6 +265,9 @@ public final class LocalProduct implements AutoCloseable {
     for (ProductProcess p : processes) {
       p.stop();
     }
+    // The release name is fixed and the control plane is shared: a release left installed makes
+    // the next test's helm install fail ("cannot re-use a name that is still in use").
+    helm(List.of("uninstall", RELEASE, "--namespace", NAMESPACE, "--ignore-not-found"));
   }
 
   static int freePort() {
