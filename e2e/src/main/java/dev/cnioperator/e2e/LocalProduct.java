@@ -260,11 +260,17 @@ public final class LocalProduct implements AutoCloseable {
         List.of("uninstall", RELEASE, "--namespace", NAMESPACE, "--wait", "--timeout", "120s"));
   }
 
-  @Override
-  public void close() {
+  /** Stops the operator and agent processes; the release stays installed. */
+  public void stopProcesses() {
     for (ProductProcess p : processes) {
       p.stop();
     }
+  }
+
+  /** Stops the processes and uninstalls the release if it is still installed. */
+  @Override
+  public void close() {
+    stopProcesses();
     // The release name is fixed and the control plane is shared: a release left installed makes
     // the next test's helm install fail ("cannot re-use a name that is still in use").
     helm(List.of("uninstall", RELEASE, "--namespace", NAMESPACE, "--ignore-not-found"));

@@ -88,9 +88,8 @@ class ContainerdProductE2E {
       containerd.close();
     }
     if (product != null) {
-      product.close();
       cp.kubectl("delete", "cninetwork", network, "--ignore-not-found", "--timeout=60s");
-      product.uninstall();
+      product.close();
     }
     if (cp != null) {
       cp.client().namespaces().withName(podNamespace).delete();

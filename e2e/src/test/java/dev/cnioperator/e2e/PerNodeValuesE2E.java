@@ -95,7 +95,6 @@ class PerNodeValuesE2E {
       cp.kubectl("delete", "cninetwork", network, "--ignore-not-found", "--timeout=60s");
     }
     if (product != null) {
-      product.uninstall();
       product.close();
     }
     if (cp != null && podNamespace != null) {

@@ -332,7 +332,7 @@ class ProductE2E {
                 List.of(
                     "get", "manifest", LocalProduct.RELEASE, "--namespace", LocalProduct.NAMESPACE))
             .orThrow("helm get manifest");
-    product.close();
+    product.stopProcesses();
     product.uninstall().orThrow("helm uninstall");
 
     CommandResult left =

@@ -284,6 +284,5 @@ public final class FaultProduct implements AutoCloseable {
           .delete();
     }
     bridges.values().forEach(b -> Commands.run("ip", "link", "del", b));
-    product.uninstall();
   }
 }
