@@ -26,6 +26,10 @@ import io.fabric8.kubernetes.model.annotation.Version;
     jsonPath = PrinterColumns.NETWORK_NODES,
     type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(
+    name = "Updated",
+    jsonPath = PrinterColumns.NETWORK_UPDATED,
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
     name = "Ready",
     jsonPath = PrinterColumns.NETWORK_READY,
     type = AdditionalPrinterColumn.Type.STRING)
@@ -63,7 +67,7 @@ public class CniNetwork extends CustomResource<CniNetworkSpec, CniNetworkStatus>
 
   @Override
   @JsonPropertyDescription(
-      "What the operator observed: the accepted revision, how many selected nodes hold it, and the conditions Accepted, Ready and Degraded.")
+      "What the operator observed: the accepted revision, how many selected nodes hold it, its rollout, and the conditions Accepted, Ready, Degraded and RolledOut.")
   public CniNetworkStatus getStatus() {
     return super.getStatus();
   }

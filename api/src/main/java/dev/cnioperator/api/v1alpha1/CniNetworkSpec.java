@@ -80,6 +80,11 @@ public class CniNetworkSpec {
   @Default("{}")
   private IpamCleanup ipamCleanup;
 
+  @JsonPropertyDescription(
+      "How a changed revision goes out to the nodes that hold the network: in batches, each node proving it with a probe before the next batch, a failure rolling back (or pausing). A new network, held by no node yet, goes to every selected node at once.")
+  @Default("{}")
+  private Rollout rollout;
+
   public String getNetworkName() {
     return networkName;
   }
@@ -210,6 +215,19 @@ public class CniNetworkSpec {
     return this;
   }
 
+  public Rollout getRollout() {
+    return rollout;
+  }
+
+  public void setRollout(Rollout rollout) {
+    this.rollout = rollout;
+  }
+
+  public CniNetworkSpec withRollout(Rollout rollout) {
+    this.rollout = rollout;
+    return this;
+  }
+
   @Override
   public boolean equals(Object o) {
     if (this == o) {
@@ -227,7 +245,8 @@ public class CniNetworkSpec {
         && Objects.equals(nodeSelector, other.nodeSelector)
         && Objects.equals(plugins, other.plugins)
         && Objects.equals(check, other.check)
-        && Objects.equals(ipamCleanup, other.ipamCleanup);
+        && Objects.equals(ipamCleanup, other.ipamCleanup)
+        && Objects.equals(rollout, other.rollout);
   }
 
   @Override
@@ -242,7 +261,8 @@ public class CniNetworkSpec {
         nodeSelector,
         plugins,
         check,
-        ipamCleanup);
+        ipamCleanup,
+        rollout);
   }
 
   @Override
@@ -267,6 +287,8 @@ public class CniNetworkSpec {
         + check
         + ", ipamCleanup="
         + ipamCleanup
+        + ", rollout="
+        + rollout
         + "}";
   }
 }

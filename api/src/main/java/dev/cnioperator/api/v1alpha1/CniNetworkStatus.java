@@ -29,8 +29,12 @@ public class CniNetworkStatus {
   private NodeCounts nodes;
 
   @JsonPropertyDescription(
-      "Accepted (the spec is valid and not in conflict), Ready (every selected node holds the current rendering and reports no failure) and Degraded (some node reports a failed apply or failing attachments).")
+      "Accepted (the spec is valid and not in conflict), Ready (every selected node holds the current rendering and reports no failure), Degraded (some node reports a failed apply or failing attachments) and RolledOut (every selected node holds and proved the current rendering; False with reason Progressing, Paused or RolledBack otherwise).")
   private List<Condition> conditions;
+
+  @JsonPropertyDescription(
+      "The rollout of status.rendered: which revision is stable, how many nodes hold and proved the new one, and which node failed and why.")
+  private RolloutStatus rollout;
 
   public Long getObservedGeneration() {
     return observedGeneration;
@@ -97,6 +101,19 @@ public class CniNetworkStatus {
     return this;
   }
 
+  public RolloutStatus getRollout() {
+    return rollout;
+  }
+
+  public void setRollout(RolloutStatus rollout) {
+    this.rollout = rollout;
+  }
+
+  public CniNetworkStatus withRollout(RolloutStatus rollout) {
+    this.rollout = rollout;
+    return this;
+  }
+
   @Override
   public boolean equals(Object o) {
     if (this == o) {
@@ -109,12 +126,13 @@ public class CniNetworkStatus {
         && Objects.equals(networkName, other.networkName)
         && Objects.equals(rendered, other.rendered)
         && Objects.equals(nodes, other.nodes)
-        && Objects.equals(conditions, other.conditions);
+        && Objects.equals(conditions, other.conditions)
+        && Objects.equals(rollout, other.rollout);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(observedGeneration, networkName, rendered, nodes, conditions);
+    return Objects.hash(observedGeneration, networkName, rendered, nodes, conditions, rollout);
   }
 
   @Override
@@ -129,6 +147,8 @@ public class CniNetworkStatus {
         + nodes
         + ", conditions="
         + conditions
+        + ", rollout="
+        + rollout
         + "}";
   }
 }

@@ -49,6 +49,15 @@ public class NodeNetwork {
   @JsonPropertyDescription("Cleanup settings, with defaults filled in; disableGC is in content.")
   private IpamCleanup ipamCleanup;
 
+  @JsonPropertyDescription(
+      "The CniNetwork revision this content is rendered from: the sha256 of the network's template (CniNetwork status.rendered, or status.rollout.stable while a rollout holds this node back).")
+  @Pattern("^[a-f0-9]{64}$")
+  private String revision;
+
+  @JsonPropertyDescription(
+      "How the agent proves a new content before the operator counts the node as updated, with defaults filled in.")
+  private RolloutProbe probe;
+
   public String getName() {
     return name;
   }
@@ -153,6 +162,32 @@ public class NodeNetwork {
     return this;
   }
 
+  public String getRevision() {
+    return revision;
+  }
+
+  public void setRevision(String revision) {
+    this.revision = revision;
+  }
+
+  public NodeNetwork withRevision(String revision) {
+    this.revision = revision;
+    return this;
+  }
+
+  public RolloutProbe getProbe() {
+    return probe;
+  }
+
+  public void setProbe(RolloutProbe probe) {
+    this.probe = probe;
+  }
+
+  public NodeNetwork withProbe(RolloutProbe probe) {
+    this.probe = probe;
+    return this;
+  }
+
   @Override
   public boolean equals(Object o) {
     if (this == o) {
@@ -168,13 +203,24 @@ public class NodeNetwork {
         && Objects.equals(unavailable, other.unavailable)
         && Objects.equals(cniVersion, other.cniVersion)
         && Objects.equals(check, other.check)
-        && Objects.equals(ipamCleanup, other.ipamCleanup);
+        && Objects.equals(ipamCleanup, other.ipamCleanup)
+        && Objects.equals(revision, other.revision)
+        && Objects.equals(probe, other.probe);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(
-        name, fileName, sha256, content, unavailable, cniVersion, check, ipamCleanup);
+        name,
+        fileName,
+        sha256,
+        content,
+        unavailable,
+        cniVersion,
+        check,
+        ipamCleanup,
+        revision,
+        probe);
   }
 
   @Override
@@ -195,6 +241,10 @@ public class NodeNetwork {
         + check
         + ", ipamCleanup="
         + ipamCleanup
+        + ", revision="
+        + revision
+        + ", probe="
+        + probe
         + "}";
   }
 }

@@ -36,6 +36,10 @@ public class NodeNetworkStatus {
       "Outcome of the CNI STATUS verb (1.1.0 networks): \"Available\", or the error the plugin returned.")
   private String pluginStatus;
 
+  @JsonPropertyDescription(
+      "The agent's probe of the content it applied: a probe attachment (ADD, CHECK, DEL in a namespace of its own), STATUS on 1.1.0, and a CHECK of the live attachments.")
+  private ProbeReport probe;
+
   public String getName() {
     return name;
   }
@@ -140,6 +144,19 @@ public class NodeNetworkStatus {
     return this;
   }
 
+  public ProbeReport getProbe() {
+    return probe;
+  }
+
+  public void setProbe(ProbeReport probe) {
+    this.probe = probe;
+  }
+
+  public NodeNetworkStatus withProbe(ProbeReport probe) {
+    this.probe = probe;
+    return this;
+  }
+
   @Override
   public boolean equals(Object o) {
     if (this == o) {
@@ -155,13 +172,14 @@ public class NodeNetworkStatus {
         && Objects.equals(attachments, other.attachments)
         && Objects.equals(ipam, other.ipam)
         && Objects.equals(lastCheckTime, other.lastCheckTime)
-        && Objects.equals(pluginStatus, other.pluginStatus);
+        && Objects.equals(pluginStatus, other.pluginStatus)
+        && Objects.equals(probe, other.probe);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(
-        name, appliedSha256, state, message, attachments, ipam, lastCheckTime, pluginStatus);
+        name, appliedSha256, state, message, attachments, ipam, lastCheckTime, pluginStatus, probe);
   }
 
   @Override
@@ -182,6 +200,8 @@ public class NodeNetworkStatus {
         + lastCheckTime
         + ", pluginStatus="
         + pluginStatus
+        + ", probe="
+        + probe
         + "}";
   }
 }

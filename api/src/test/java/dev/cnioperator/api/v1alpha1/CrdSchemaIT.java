@@ -164,6 +164,7 @@ class CrdSchemaIT {
             .orElseThrow();
 
     assertThat(header.split("\\s+"))
-        .containsExactly("NAME", "AGE", "CNI", "NETWORK", "NODES", "READY", "DEGRADED", "REASON");
+        .containsExactly(
+            "NAME", "AGE", "CNI", "NETWORK", "NODES", "UPDATED", "READY", "DEGRADED", "REASON");
   }
 }

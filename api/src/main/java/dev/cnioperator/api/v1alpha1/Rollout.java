@@ -1,0 +1,146 @@
+package dev.cnioperator.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Pattern;
+import java.util.Objects;
+
+/** How a changed revision of a network goes out to the nodes that already hold the network. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class Rollout {
+
+  /** A count of nodes ("3") or a percentage of the selected nodes ("25%"), rounded up. */
+  public static final String MAX_NODES_PATTERN = "^([1-9][0-9]{0,5}|([1-9][0-9]?|100)%)$";
+
+  @JsonPropertyDescription(
+      "How many nodes may hold the new revision without having proven it yet, after the canary batch: a count (\"3\") or a percentage of the selected nodes (\"25%\", rounded up, at least one node).")
+  @Pattern(MAX_NODES_PATTERN)
+  @Default("25%")
+  private String maxNodes;
+
+  @JsonPropertyDescription(
+      "How many nodes take a new revision first, alone, before any batch of maxNodes; 0 starts with a batch of maxNodes.")
+  @Min(0)
+  @Max(1000)
+  @Default("1")
+  private Integer canaryNodes;
+
+  @JsonPropertyDescription(
+      "When a node fails to prove the new revision: Rollback gives the nodes that took it the stable revision back and stops; Pause leaves them as they are and admits no further node until the failure clears or the spec changes.")
+  @Default("Rollback")
+  private RolloutFailurePolicy onFailure;
+
+  @JsonPropertyDescription(
+      "Seconds to wait after every node of a batch has proven the revision before the next batch starts.")
+  @Min(0)
+  @Max(86400)
+  @Default("0")
+  private Integer pauseSeconds;
+
+  @JsonPropertyDescription("How a node proves a new revision.")
+  @Default("{}")
+  private RolloutProbe probe;
+
+  public String getMaxNodes() {
+    return maxNodes;
+  }
+
+  public void setMaxNodes(String maxNodes) {
+    this.maxNodes = maxNodes;
+  }
+
+  public Rollout withMaxNodes(String maxNodes) {
+    this.maxNodes = maxNodes;
+    return this;
+  }
+
+  public Integer getCanaryNodes() {
+    return canaryNodes;
+  }
+
+  public void setCanaryNodes(Integer canaryNodes) {
+    this.canaryNodes = canaryNodes;
+  }
+
+  public Rollout withCanaryNodes(Integer canaryNodes) {
+    this.canaryNodes = canaryNodes;
+    return this;
+  }
+
+  public RolloutFailurePolicy getOnFailure() {
+    return onFailure;
+  }
+
+  public void setOnFailure(RolloutFailurePolicy onFailure) {
+    this.onFailure = onFailure;
+  }
+
+  public Rollout withOnFailure(RolloutFailurePolicy onFailure) {
+    this.onFailure = onFailure;
+    return this;
+  }
+
+  public Integer getPauseSeconds() {
+    return pauseSeconds;
+  }
+
+  public void setPauseSeconds(Integer pauseSeconds) {
+    this.pauseSeconds = pauseSeconds;
+  }
+
+  public Rollout withPauseSeconds(Integer pauseSeconds) {
+    this.pauseSeconds = pauseSeconds;
+    return this;
+  }
+
+  public RolloutProbe getProbe() {
+    return probe;
+  }
+
+  public void setProbe(RolloutProbe probe) {
+    this.probe = probe;
+  }
+
+  public Rollout withProbe(RolloutProbe probe) {
+    this.probe = probe;
+    return this;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof Rollout other)) {
+      return false;
+    }
+    return Objects.equals(maxNodes, other.maxNodes)
+        && Objects.equals(canaryNodes, other.canaryNodes)
+        && Objects.equals(onFailure, other.onFailure)
+        && Objects.equals(pauseSeconds, other.pauseSeconds)
+        && Objects.equals(probe, other.probe);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(maxNodes, canaryNodes, onFailure, pauseSeconds, probe);
+  }
+
+  @Override
+  public String toString() {
+    return "Rollout{maxNodes="
+        + maxNodes
+        + ", canaryNodes="
+        + canaryNodes
+        + ", onFailure="
+        + onFailure
+        + ", pauseSeconds="
+        + pauseSeconds
+        + ", probe="
+        + probe
+        + "}";
+  }
+}

@@ -1,0 +1,222 @@
+package dev.cnioperator.operator.rollout;
+
+import dev.cnioperator.api.v1alpha1.RenderedConfig;
+import dev.cnioperator.api.v1alpha1.RolloutFailure;
+import dev.cnioperator.api.v1alpha1.RolloutFailurePolicy;
+import dev.cnioperator.api.v1alpha1.RolloutPhase;
+import dev.cnioperator.api.v1alpha1.RolloutStatus;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+/**
+ * Decides the next status.rollout of a network from the previous one and what the nodes hold and
+ * report: which batch is admitted to the new revision, when it counts as proven, and whether a
+ * failed probe pauses or rolls back. Pure: the same input always gives the same step.
+ *
+ * <p>Rules: a network no node held before (no stable revision) goes to every selected node at once.
+ * Otherwise nodes are admitted in batches (the canary batch first, then maxNodes), the next only
+ * once every admitted node has proven the revision and pauseSeconds have passed; nodes that hold a
+ * revision of a superseded rollout are admitted first, since they have been changed already. A node
+ * that joins mid-rollout holds the stable revision until its turn. A failed probe of an admitted
+ * node stops admitting; with Rollback every node not holding the stable revision gets it back. A
+ * changed revision starts a new rollout from the last stable one.
+ */
+public final class RolloutMachine {
+
+  private RolloutMachine() {}
+
+  /**
+   * What the machine reads.
+   *
+   * @param revision the accepted rendering now: the revision to roll out
+   * @param previousRendered status.rendered before this step, null if there was none
+   * @param previous status.rollout before this step, null if there was none
+   * @param nodes every node the revision selects and can be rendered for
+   */
+  public record Input(
+      RenderedConfig revision,
+      RenderedConfig previousRendered,
+      RolloutStatus previous,
+      BatchSize batchSize,
+      RolloutFailurePolicy onFailure,
+      Duration pause,
+      List<NodeProgress> nodes,
+      Instant now) {}
+
+  /** The next status.rollout, and when to look again if only time can move it on. */
+  public record Step(RolloutStatus status, Optional<Duration> recheckAfter) {}
+
+  public static Step next(Input in) {
+    RolloutStatus start = start(in);
+    RolloutStatus status =
+        switch (start.getPhase()) {
+          case Complete, RolledBack -> start;
+          case Progressing, Paused -> null;
+        };
+    if (status != null) {
+      return new Step(counted(status, in.nodes()), Optional.empty());
+    }
+    return progress(in, start);
+  }
+
+  /** The rollout this step continues, or a new one when the revision changed. */
+  private static RolloutStatus start(Input in) {
+    String revision = in.revision().getSha256();
+    RolloutStatus previous = in.previous();
+    if (previous != null && revision.equals(previous.getRevision())) {
+      return copy(previous);
+    }
+    RenderedConfig stable = lastStable(in);
+    if (stable == null || stable.getSha256().equals(revision)) {
+      // Nothing proven to protect, or back to the stable revision itself: every node takes it now.
+      return new RolloutStatus()
+          .withRevision(revision)
+          .withStableRevision(stable == null ? null : revision)
+          .withPhase(stable == null ? RolloutPhase.Progressing : RolloutPhase.Complete)
+          .withBatch(List.of());
+    }
+    return new RolloutStatus()
+        .withRevision(revision)
+        .withStableRevision(stable.getSha256())
+        .withStable(stable)
+        .withPhase(RolloutPhase.Progressing)
+        .withBatch(List.of());
+  }
+
+  /** The last revision every node held and proved, or null when there is none. */
+  private static RenderedConfig lastStable(Input in) {
+    RolloutStatus previous = in.previous();
+    if (previous == null || previous.getPhase() == RolloutPhase.Complete) {
+      // Before rollouts existed, status.rendered was on every node; after one, it completed.
+      return in.previousRendered();
+    }
+    return previous.getStable();
+  }
+
+  private static Step progress(Input in, RolloutStatus status) {
+    List<NodeProgress> nodes = in.nodes();
+    Set<String> batch = new TreeSet<>(Objects.requireNonNullElse(status.getBatch(), List.of()));
+    boolean everyone = status.getStableRevision() == null;
+    List<NodeProgress> admitted =
+        nodes.stream()
+            .filter(n -> everyone || n.holdsRevision() || batch.contains(n.node()))
+            .toList();
+    Optional<NodeProgress> failed = admitted.stream().filter(NodeProgress::failedProbe).findFirst();
+    if (failed.isPresent()) {
+      return new Step(counted(failure(in, status, failed.get()), nodes), Optional.empty());
+    }
+    status.setPhase(RolloutPhase.Progressing);
+    status.setFailure(null);
+    if (!admitted.stream().allMatch(NodeProgress::proven)) {
+      return new Step(counted(status, nodes), Optional.empty());
+    }
+    Set<String> admittedNames =
+        admitted.stream().map(NodeProgress::node).collect(Collectors.toSet());
+    List<NodeProgress> pending =
+        nodes.stream().filter(n -> !admittedNames.contains(n.node())).toList();
+    if (pending.isEmpty()) {
+      return new Step(counted(complete(status), nodes), Optional.empty());
+    }
+    if (admitted.isEmpty()) {
+      return new Step(counted(admit(in, status, pending, true), nodes), Optional.empty());
+    }
+    Instant passedAt =
+        status.getBatchPassedTime() == null
+            ? seconds(in.now())
+            : Instant.parse(status.getBatchPassedTime());
+    Instant nextAt = passedAt.plus(in.pause());
+    if (in.now().isBefore(nextAt)) {
+      status.setBatchPassedTime(passedAt.toString());
+      return new Step(counted(status, nodes), Optional.of(Duration.between(in.now(), nextAt)));
+    }
+    return new Step(counted(admit(in, status, pending, false), nodes), Optional.empty());
+  }
+
+  /** Admits the next batch from {@code pending}: changed nodes first, then by name. */
+  private static RolloutStatus admit(
+      Input in, RolloutStatus status, List<NodeProgress> pending, boolean first) {
+    int size = in.batchSize().next(in.nodes().size(), first);
+    List<String> next =
+        pending.stream()
+            .sorted(
+                Comparator.comparing((NodeProgress n) -> n.holding() != NodeProgress.Holding.OTHER)
+                    .thenComparing(NodeProgress::node))
+            .limit(size)
+            .map(NodeProgress::node)
+            .sorted()
+            .toList();
+    status.setBatch(next);
+    status.setBatchStartTime(seconds(in.now()).toString());
+    status.setBatchPassedTime(null);
+    return status;
+  }
+
+  /** A failed probe: roll back, or pause (also when there is nothing to roll back to). */
+  private static RolloutStatus failure(Input in, RolloutStatus status, NodeProgress node) {
+    RolloutFailure previous = status.getFailure();
+    boolean same =
+        previous != null
+            && node.node().equals(previous.getNode())
+            && Objects.equals(node.message(), previous.getMessage());
+    status.setFailure(
+        same
+            ? previous
+            : new RolloutFailure()
+                .withNode(node.node())
+                .withRevision(status.getRevision())
+                .withMessage(node.message())
+                .withTime(seconds(in.now()).toString()));
+    boolean rollback =
+        in.onFailure() == RolloutFailurePolicy.Rollback && status.getStableRevision() != null;
+    if (rollback) {
+      status.setPhase(RolloutPhase.RolledBack);
+      status.setBatch(List.of());
+      status.setBatchPassedTime(null);
+    } else {
+      status.setPhase(RolloutPhase.Paused);
+    }
+    return status;
+  }
+
+  private static RolloutStatus complete(RolloutStatus status) {
+    return status
+        .withPhase(RolloutPhase.Complete)
+        .withStableRevision(status.getRevision())
+        .withStable(null)
+        .withBatch(List.of())
+        .withBatchPassedTime(null)
+        .withFailure(null);
+  }
+
+  private static RolloutStatus counted(RolloutStatus status, List<NodeProgress> nodes) {
+    int updated = (int) nodes.stream().filter(NodeProgress::proven).count();
+    return status
+        .withSelectedNodes(nodes.size())
+        .withUpdatedNodes(updated)
+        .withUpdated(updated + "/" + nodes.size());
+  }
+
+  private static RolloutStatus copy(RolloutStatus s) {
+    return new RolloutStatus()
+        .withRevision(s.getRevision())
+        .withStableRevision(s.getStableRevision())
+        .withStable(s.getStable())
+        .withPhase(Objects.requireNonNullElse(s.getPhase(), RolloutPhase.Progressing))
+        .withBatch(s.getBatch() == null ? List.of() : List.copyOf(s.getBatch()))
+        .withBatchStartTime(s.getBatchStartTime())
+        .withBatchPassedTime(s.getBatchPassedTime())
+        .withFailure(s.getFailure());
+  }
+
+  private static Instant seconds(Instant now) {
+    return now.truncatedTo(ChronoUnit.SECONDS);
+  }
+}

@@ -1,0 +1,97 @@
+package dev.cnioperator.operator.rollout;
+
+import dev.cnioperator.api.v1alpha1.RenderedConfig;
+import dev.cnioperator.api.v1alpha1.RolloutFailurePolicy;
+import dev.cnioperator.api.v1alpha1.RolloutStatus;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.function.BiPredicate;
+
+/**
+ * Nodes as the rollout sees them, for the machine's tests: what each CniNode spec holds (written as
+ * {@link NodeRevisionChoice} says, as the Node reconciler will), and agents whose probe of a
+ * revision passes or fails at once as {@code probe} says.
+ */
+final class FakeCluster {
+  final Map<String, String> held = new TreeMap<>();
+  final Map<String, List<String>> writes = new TreeMap<>();
+  BiPredicate<String, String> probe = (node, revision) -> true;
+  RenderedConfig rendered;
+  RolloutStatus status;
+  Instant now = Instant.parse("2026-11-23T10:00:00Z");
+  BatchSize batchSize = new BatchSize(1, "25%");
+  RolloutFailurePolicy onFailure = RolloutFailurePolicy.Rollback;
+  Duration pause = Duration.ZERO;
+  RolloutMachine.Step lastStep;
+
+  /** A cluster of {@code count} nodes node-00.. holding {@code revision} (null: nothing). */
+  static FakeCluster of(int count, RenderedConfig revision) {
+    FakeCluster cluster = new FakeCluster();
+    for (int i = 0; i < count; i++) {
+      cluster.held.put(
+          String.format("node-%02d", i), revision == null ? null : revision.getSha256());
+    }
+    cluster.rendered = revision;
+    return cluster;
+  }
+
+  static RenderedConfig revision(String name) {
+    String sha = String.format("%64s", Integer.toHexString(name.hashCode())).replace(' ', '0');
+    return new RenderedConfig().withSha256(sha).withContent("{\"name\":\"" + name + "\"}");
+  }
+
+  /** One reconcile of the network with {@code revision} accepted, then the Node reconciler. */
+  RolloutStatus step(RenderedConfig revision) {
+    String previousStable =
+        status != null
+            ? status.getStableRevision()
+            : rendered == null ? null : rendered.getSha256();
+    List<NodeProgress> nodes = new ArrayList<>();
+    held.forEach((node, h) -> nodes.add(progress(node, h, revision.getSha256(), previousStable)));
+    lastStep =
+        RolloutMachine.next(
+            new RolloutMachine.Input(
+                revision, rendered, status, batchSize, onFailure, pause, nodes, now));
+    status = lastStep.status();
+    rendered = revision;
+    held.replaceAll((node, h) -> write(node, h, revision.getSha256()));
+    return status;
+  }
+
+  private NodeProgress progress(String node, String held, String revision, String stable) {
+    if (revision.equals(held)) {
+      return probe.test(node, revision)
+          ? NodeProgress.passed(node)
+          : NodeProgress.failed(node, "ADD: plugin bridge: failed to set MTU 70000 on cni0");
+    }
+    NodeProgress.Holding holding =
+        held == null
+            ? NodeProgress.Holding.NOTHING
+            : held.equals(stable) ? NodeProgress.Holding.STABLE : NodeProgress.Holding.OTHER;
+    return NodeProgress.holding(node, holding);
+  }
+
+  private String write(String node, String held, String revision) {
+    String target =
+        NodeRevisionChoice.of(status, node, held) == NodeRevisionChoice.Choice.REVISION
+            ? revision
+            : status.getStableRevision();
+    if (!Objects.equals(target, held)) {
+      writes.computeIfAbsent(node, n -> new ArrayList<>()).add(target);
+    }
+    return target;
+  }
+
+  /** Nodes holding {@code revision}. */
+  List<String> holding(RenderedConfig revision) {
+    return held.entrySet().stream()
+        .filter(e -> revision.getSha256().equals(e.getValue()))
+        .map(Map.Entry::getKey)
+        .toList();
+  }
+}
