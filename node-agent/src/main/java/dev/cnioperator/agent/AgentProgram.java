@@ -19,6 +19,9 @@ import dev.cnioperator.agent.observe.HealthServer;
 import dev.cnioperator.agent.observe.TimedPluginExecutor;
 import dev.cnioperator.agent.plugin.PluginInstaller;
 import dev.cnioperator.agent.plugin.PluginVersions;
+import dev.cnioperator.agent.probe.ProbeIdentity;
+import dev.cnioperator.agent.probe.ProbeNamespaces;
+import dev.cnioperator.agent.probe.RevisionProbe;
 import dev.cnioperator.agent.status.CniNodeClient;
 import dev.cnioperator.agent.status.HealthBoard;
 import dev.cnioperator.agent.status.NodeStatusBuilder;
@@ -135,11 +138,12 @@ public final class AgentProgram implements AutoCloseable {
             new PodEvents(client, s.nodeName(), clock),
             metrics,
             cri == null ? SandboxNetns.NONE : new CriSandboxNetns(cri));
+    HostLocalStore hostLocal = new HostLocalStore(paths.cacheDir().resolve("networks"));
     StaleAttachmentCleaner cleaner =
         new StaleAttachmentCleaner(
             runtime,
             cache,
-            new HostLocalStore(paths.cacheDir().resolve("networks")),
+            hostLocal,
             sourceOfTruth(s, client, cri),
             paths.netnsDir(),
             metrics,
@@ -147,7 +151,20 @@ public final class AgentProgram implements AutoCloseable {
             checkWorkers);
     NetworkLoops loops =
         new NetworkLoops(
-            agent::networks, checker, cleaner, runtime, health, agent::requestStatus, clock);
+            agent::networks,
+            checker,
+            cleaner,
+            new RevisionProbe(
+                runtime,
+                checker,
+                hostLocal,
+                new ProbeNamespaces(),
+                ProbeIdentity.forNode(s.nodeName()),
+                clock),
+            runtime,
+            health,
+            agent::requestStatus,
+            clock);
     HealthServer server =
         new HealthServer(
             s.listen(), () -> agent.live() && loops.live(), agent::ready, metrics::scrape);

@@ -10,6 +10,7 @@ import java.time.Duration;
  *
  * @param list the parsed conflist; null when the content is not a valid one ({@code invalid} says
  *     why)
+ * @param proof how a new content is proven, as the operator asks (it asks when it rolls out)
  */
 public record ManagedNetwork(
     DesiredConflist conflist,
@@ -17,10 +18,23 @@ public record ManagedNetwork(
     String invalid,
     NetworkPlugins plugins,
     CheckSettings check,
-    CleanupSettings cleanup) {
+    CleanupSettings cleanup,
+    Proof proof) {
 
   public String name() {
     return conflist.network();
+  }
+
+  /** How the agent proves a new content of the network. */
+  public enum Proof {
+    /** Not asked for (no rollout settings in the spec): nothing is probed or reported. */
+    NONE,
+    /** STATUS (1.1.0) and no live attachment turning unhealthy; no probe attachment. */
+    CHECKS,
+    /**
+     * As CHECKS, and first a probe attachment: ADD, CHECK, DEL in a namespace of the agent's own.
+     */
+    ATTACHMENT
   }
 
   /** When and how often attachments of this network are CHECKed. */

@@ -6,6 +6,7 @@ import dev.cnioperator.agent.status.CniNodeClient;
 import dev.cnioperator.agent.status.HealthBoard;
 import dev.cnioperator.agent.status.NodeStatusBuilder;
 import dev.cnioperator.api.v1alpha1.CniNode;
+import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
@@ -120,6 +121,7 @@ public final class NodeAgent implements AutoCloseable {
     try {
       List<ManagedNetwork> current = reader.networks(node.get().getSpec());
       NodeSync.Result result = sync.sync(current, reader.plugins(node.get().getSpec()));
+      recallProbes(node.get());
       networks.set(applied(current, result));
       lastPass.set(new AppliedPass(result, node.get().getMetadata().getGeneration()));
       health.retain(new HashSet<>(current.stream().map(ManagedNetwork::name).toList()));
@@ -130,6 +132,21 @@ public final class NodeAgent implements AutoCloseable {
     } catch (RuntimeException | java.io.IOException e) {
       LOG.error("event=pass-failed node={} error=\"{}\"", api.nodeName(), e.toString(), e);
       metrics.pass("error");
+    }
+  }
+
+  /**
+   * Takes back the probe reports of the status for networks the board knows no probe of (after a
+   * restart), so that content proven before is not probed again; one that changed since is.
+   */
+  private void recallProbes(CniNode node) {
+    if (node.getStatus() == null || node.getStatus().getNetworks() == null) {
+      return;
+    }
+    for (NodeNetworkStatus n : node.getStatus().getNetworks()) {
+      if (n.getProbe() != null && health.get(n.getName()).probe() == null) {
+        health.update(n.getName(), h -> h.probe() == null ? h.withProbe(n.getProbe()) : h);
+      }
     }
   }
 

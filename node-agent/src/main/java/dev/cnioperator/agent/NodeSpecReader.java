@@ -10,6 +10,7 @@ import dev.cnioperator.api.v1alpha1.IpamCleanup;
 import dev.cnioperator.api.v1alpha1.NetworkCheck;
 import dev.cnioperator.api.v1alpha1.NodeNetwork;
 import dev.cnioperator.api.v1alpha1.NodePlugin;
+import dev.cnioperator.api.v1alpha1.RolloutProbe;
 import dev.cnioperator.cni.CniException;
 import dev.cnioperator.cni.config.NetworkConfigList;
 import dev.cnioperator.cni.config.PluginConfig;
@@ -66,7 +67,8 @@ public final class NodeSpecReader {
           n.getUnavailable(),
           new NetworkPlugins(n.getName(), version, types),
           check(n.getCheck()),
-          cleanup(n.getIpamCleanup()));
+          cleanup(n.getIpamCleanup()),
+          proof(n.getProbe()));
     }
     try {
       list = NetworkConfigList.parse(content.getBytes(StandardCharsets.UTF_8), n.getFileName());
@@ -84,7 +86,17 @@ public final class NodeSpecReader {
         invalid,
         new NetworkPlugins(n.getName(), version, types),
         check(n.getCheck()),
-        cleanup(n.getIpamCleanup()));
+        cleanup(n.getIpamCleanup()),
+        proof(n.getProbe()));
+  }
+
+  private static ManagedNetwork.Proof proof(RolloutProbe probe) {
+    if (probe == null) {
+      return ManagedNetwork.Proof.NONE;
+    }
+    return Boolean.FALSE.equals(probe.getEnabled())
+        ? ManagedNetwork.Proof.CHECKS
+        : ManagedNetwork.Proof.ATTACHMENT;
   }
 
   private static CheckSettings check(NetworkCheck c) {

@@ -3,6 +3,7 @@ package dev.cnioperator.agent.check;
 import dev.cnioperator.agent.ManagedNetwork;
 import dev.cnioperator.agent.kube.PodEvents;
 import dev.cnioperator.agent.observe.AgentMetrics;
+import dev.cnioperator.agent.probe.ProbeIdentity;
 import dev.cnioperator.api.v1alpha1.AttachmentSummary;
 import dev.cnioperator.api.v1alpha1.FailingAttachment;
 import dev.cnioperator.cni.CniException;
@@ -76,7 +77,11 @@ public final class AttachmentChecker {
   /** One CHECK pass over {@code network}'s cached attachments. */
   public AttachmentSummary check(ManagedNetwork network) throws InterruptedException {
     // libcni keys its cache by the conflist's own name, which may differ from the CniNetwork's.
-    List<CachedAttachment> entries = cache.list(network.list().name());
+    // A probe's attachment is the agent's own, never a pod's (RevisionProbe runs its CHECK).
+    List<CachedAttachment> entries =
+        cache.list(network.list().name()).stream()
+            .filter(e -> !ProbeIdentity.isProbe(e.containerId()))
+            .toList();
     List<Callable<FailingAttachment>> tasks = new ArrayList<>();
     for (CachedAttachment entry : entries) {
       tasks.add(() -> checkOne(network, entry));

@@ -2,8 +2,11 @@ package dev.cnioperator.agent.check;
 
 import dev.cnioperator.agent.ManagedNetwork;
 import dev.cnioperator.agent.cleanup.StaleAttachmentCleaner;
+import dev.cnioperator.agent.probe.RevisionProbe;
 import dev.cnioperator.agent.status.HealthBoard;
 import dev.cnioperator.api.v1alpha1.AttachmentSummary;
+import dev.cnioperator.api.v1alpha1.ProbeReport;
+import dev.cnioperator.api.v1alpha1.ProbeResult;
 import dev.cnioperator.cni.CniException;
 import dev.cnioperator.cni.runtime.CniRuntime;
 import java.time.Clock;
@@ -12,6 +15,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -22,9 +26,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs, per applied network, the CHECK pass every {@code check.intervalSeconds}, the cleanup pass
- * often enough to sweep soon after the grace period, and STATUS for 1.1.0 networks; results go to
- * the health board and a status write is asked for.
+ * Runs, per applied network, the probe of each new content (and again every {@code
+ * check.intervalSeconds} while it fails), the CHECK pass every {@code check.intervalSeconds}, the
+ * cleanup pass often enough to sweep soon after the grace period, and STATUS for 1.1.0 networks;
+ * results go to the health board and a status write is asked for.
  */
 public final class NetworkLoops implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(NetworkLoops.class);
@@ -33,6 +38,7 @@ public final class NetworkLoops implements AutoCloseable {
   private final Supplier<List<ManagedNetwork>> networks;
   private final AttachmentChecker checker;
   private final StaleAttachmentCleaner cleaner;
+  private final RevisionProbe probe;
   private final CniRuntime runtime;
   private final HealthBoard health;
   private final Runnable statusChanged;
@@ -44,12 +50,15 @@ public final class NetworkLoops implements AutoCloseable {
   private final Map<String, Instant> nextCheck = new ConcurrentHashMap<>();
   private final Map<String, Instant> nextCleanup = new ConcurrentHashMap<>();
   private final Map<String, Boolean> running = new ConcurrentHashMap<>();
+  private final Set<String> swept = ConcurrentHashMap.newKeySet();
+  private final Map<String, Instant> lastProbe = new ConcurrentHashMap<>();
   private volatile long lastTickNanos = System.nanoTime();
 
   public NetworkLoops(
       Supplier<List<ManagedNetwork>> networks,
       AttachmentChecker checker,
       StaleAttachmentCleaner cleaner,
+      RevisionProbe probe,
       CniRuntime runtime,
       HealthBoard health,
       Runnable statusChanged,
@@ -57,6 +66,7 @@ public final class NetworkLoops implements AutoCloseable {
     this.networks = networks;
     this.checker = checker;
     this.cleaner = cleaner;
+    this.probe = probe;
     this.runtime = runtime;
     this.health = health;
     this.statusChanged = statusChanged;
@@ -82,10 +92,11 @@ public final class NetworkLoops implements AutoCloseable {
       if (n.list() == null || running.putIfAbsent(n.name(), true) != null) {
         continue;
       }
+      boolean prove = probeDue(n, health.get(n.name()).probe(), lastProbe.get(n.name()), now);
       boolean check = n.checkable() && !now.isBefore(nextCheck.getOrDefault(n.name(), Instant.MIN));
       boolean clean =
           n.cleanup().enabled() && !now.isBefore(nextCleanup.getOrDefault(n.name(), Instant.MIN));
-      if (!check && !clean) {
+      if (!prove && !check && !clean && swept.contains(n.name())) {
         running.remove(n.name());
         continue;
       }
@@ -95,8 +106,36 @@ public final class NetworkLoops implements AutoCloseable {
       if (clean) {
         nextCleanup.put(n.name(), now.plus(cleanupInterval(n)));
       }
-      passes.execute(() -> run(n, check, clean));
+      passes.execute(() -> run(n, prove, check, clean));
     }
+  }
+
+  /**
+   * A content is proven once, when the operator asks for proof; a failed proof again every CHECK
+   * interval, so that a node fixed meanwhile can let a paused rollout go on.
+   *
+   * @param attempted when this agent last probed the network, null if not since it started
+   */
+  static boolean probeDue(ManagedNetwork n, ProbeReport last, Instant attempted, Instant now) {
+    if (n.proof() == ManagedNetwork.Proof.NONE) {
+      return false;
+    }
+    if (last == null || !n.conflist().sha256().equals(last.getSha256())) {
+      return true;
+    }
+    Instant since = attempted != null ? attempted : Instant.parse(last.getTime());
+    return last.getResult() == ProbeResult.Failed
+        && !now.isBefore(since.plus(n.check().interval()));
+  }
+
+  /** The earlier report when the outcome is the same, so that a retry writes no status. */
+  static ProbeReport unlessSame(ProbeReport previous, ProbeReport next) {
+    boolean same =
+        previous != null
+            && previous.getSha256().equals(next.getSha256())
+            && previous.getResult() == next.getResult()
+            && java.util.Objects.equals(previous.getMessage(), next.getMessage());
+    return same ? previous : next;
   }
 
   /** Often enough that a stale item is swept soon after its grace period ends. */
@@ -107,8 +146,18 @@ public final class NetworkLoops implements AutoCloseable {
     return wanted.compareTo(n.check().interval()) < 0 ? wanted : n.check().interval();
   }
 
-  private void run(ManagedNetwork n, boolean check, boolean clean) {
+  private void run(ManagedNetwork n, boolean prove, boolean check, boolean clean) {
     try {
+      if (prove) {
+        lastProbe.put(n.name(), Instant.now(clock));
+        ProbeReport report = probe.prove(n);
+        health.update(n.name(), h -> h.withProbe(unlessSame(h.probe(), report)));
+        swept.add(n.name());
+      } else if (swept.add(n.name())) {
+        // Proven before a restart (the report came back from the status): a probe killed with the
+        // agent may still have left something.
+        probe.sweep(n);
+      }
       if (check) {
         AttachmentSummary summary = checker.check(n);
         String at = Instant.now(clock).truncatedTo(ChronoUnit.SECONDS).toString();

@@ -5,6 +5,7 @@ import dev.cnioperator.agent.ManagedNetwork.CleanupSettings;
 import dev.cnioperator.agent.check.AttachmentChecker;
 import dev.cnioperator.agent.check.PodRef;
 import dev.cnioperator.agent.observe.AgentMetrics;
+import dev.cnioperator.agent.probe.ProbeIdentity;
 import dev.cnioperator.api.v1alpha1.IpamSummary;
 import dev.cnioperator.cni.CniException;
 import dev.cnioperator.cni.cache.CachedAttachment;
@@ -107,7 +108,12 @@ public final class StaleAttachmentCleaner {
       return new Report(null, "no cleanup: " + e.getMessage());
     }
     // libcni keys its cache by the conflist's own name, which may differ from the CniNetwork's.
-    List<CachedAttachment> entries = cache.list(network.list().name());
+    // A probe's attachment and reservation are the probe's to remove (RevisionProbe sweeps them),
+    // never a pod's: neither stale nor counted.
+    List<CachedAttachment> entries =
+        cache.list(network.list().name()).stream()
+            .filter(e -> !ProbeIdentity.isProbe(e.containerId()))
+            .toList();
     Map<String, CachedAttachment> byKey = new HashMap<>();
     List<CachedRef> cached = new ArrayList<>();
     for (CachedAttachment e : entries) {
@@ -118,7 +124,10 @@ public final class StaleAttachmentCleaner {
       cached.add(ref);
       byKey.put(ref.key(), e);
     }
-    List<Reservation> reservations = hostLocal.reservations(network.list());
+    List<Reservation> reservations =
+        hostLocal.reservations(network.list()).stream()
+            .filter(r -> !ProbeIdentity.isProbe(r.containerId()))
+            .toList();
     StaleDecision d =
         finder.find(
             cached,

@@ -2,6 +2,7 @@ package dev.cnioperator.agent.status;
 
 import dev.cnioperator.api.v1alpha1.AttachmentSummary;
 import dev.cnioperator.api.v1alpha1.IpamSummary;
+import dev.cnioperator.api.v1alpha1.ProbeReport;
 import java.util.Objects;
 
 /**
@@ -11,15 +12,17 @@ import java.util.Objects;
  *     from the one before: it moves only with a result, so that an unchanged node writes nothing
  * @param pluginStatus "Available" or the STATUS error (1.1.0 networks)
  * @param cleanupMessage why the last cleanup did not run or what stopped it; null when it ran
+ * @param probe the last probe of the network's applied content
  */
 public record NetworkHealth(
     AttachmentSummary attachments,
     IpamSummary ipam,
     String lastCheckTime,
     String pluginStatus,
-    String cleanupMessage) {
+    String cleanupMessage,
+    ProbeReport probe) {
 
-  public static final NetworkHealth UNKNOWN = new NetworkHealth(null, null, null, null, null);
+  public static final NetworkHealth UNKNOWN = new NetworkHealth(null, null, null, null, null, null);
 
   /**
    * A CHECK pass's result; {@code checkedAt} becomes the last CHECK time only when the result
@@ -30,7 +33,8 @@ public record NetworkHealth(
         lastCheckTime != null
             && Objects.equals(a, attachments)
             && Objects.equals(status, pluginStatus);
-    return new NetworkHealth(a, ipam, same ? lastCheckTime : checkedAt, status, cleanupMessage);
+    return new NetworkHealth(
+        a, ipam, same ? lastCheckTime : checkedAt, status, cleanupMessage, probe);
   }
 
   /** The last cleanup's summary (kept from before when it could not run) and message. */
@@ -40,6 +44,12 @@ public record NetworkHealth(
         i == null ? ipam : i,
         lastCheckTime,
         pluginStatus,
-        message == null || message.isEmpty() ? null : message);
+        message == null || message.isEmpty() ? null : message,
+        probe);
+  }
+
+  /** The outcome of a probe of the applied content. */
+  public NetworkHealth withProbe(ProbeReport p) {
+    return new NetworkHealth(attachments, ipam, lastCheckTime, pluginStatus, cleanupMessage, p);
   }
 }

@@ -87,7 +87,8 @@ public final class NodeStatusBuilder {
     return s.withAttachments(h.attachments())
         .withIpam(h.ipam())
         .withLastCheckTime(h.lastCheckTime())
-        .withPluginStatus(h.pluginStatus());
+        .withPluginStatus(h.pluginStatus())
+        .withProbe(h.probe());
   }
 
   private static String message(String apply, String cleanup) {

@@ -1,0 +1,236 @@
+package dev.cnioperator.agent.probe;
+
+import dev.cnioperator.agent.ManagedNetwork;
+import dev.cnioperator.agent.check.AttachmentChecker;
+import dev.cnioperator.agent.cleanup.HostLocalStore;
+import dev.cnioperator.agent.cleanup.Reservation;
+import dev.cnioperator.api.v1alpha1.AttachmentSummary;
+import dev.cnioperator.api.v1alpha1.FailingAttachment;
+import dev.cnioperator.api.v1alpha1.ProbeReport;
+import dev.cnioperator.api.v1alpha1.ProbeResult;
+import dev.cnioperator.cni.CniException;
+import dev.cnioperator.cni.cache.CachedAttachment;
+import dev.cnioperator.cni.config.NetworkConfigList;
+import dev.cnioperator.cni.exec.Attachment;
+import dev.cnioperator.cni.exec.CniArg;
+import dev.cnioperator.cni.runtime.CniRuntime;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.temporal.ChronoUnit;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Proves the content of a network the agent just applied: STATUS (1.1.0), a probe attachment in a
+ * namespace of its own (ADD, CHECK, DEL; unless the network turns the probe off), and a CHECK of
+ * the live attachments before and after, so that none that was healthy turns unhealthy. One probe
+ * at a time per node; each starts by sweeping what a killed probe of the network left behind.
+ */
+public class RevisionProbe {
+  private static final Logger LOG = LoggerFactory.getLogger(RevisionProbe.class);
+  private static final int MAX_MESSAGE = 1024;
+
+  private final CniRuntime runtime;
+  private final AttachmentChecker checker;
+  private final HostLocalStore hostLocal;
+  private final ProbeNamespaces namespaces;
+  private final ProbeIdentity identity;
+  private final Clock clock;
+
+  public RevisionProbe(
+      CniRuntime runtime,
+      AttachmentChecker checker,
+      HostLocalStore hostLocal,
+      ProbeNamespaces namespaces,
+      ProbeIdentity identity,
+      Clock clock) {
+    this.runtime = runtime;
+    this.checker = checker;
+    this.hostLocal = hostLocal;
+    this.namespaces = namespaces;
+    this.identity = identity;
+    this.clock = clock;
+  }
+
+  /** A step of the probe that failed, with the words for the status. */
+  private static final class Failure extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    Failure(String message) {
+      super(message);
+    }
+  }
+
+  /** Proves {@code network}'s applied content (its list must be valid). */
+  public synchronized ProbeReport prove(ManagedNetwork network) throws InterruptedException {
+    String sha = network.conflist().sha256();
+    NetworkConfigList list = network.list();
+    try {
+      sweep(network);
+      if (list.cniVersion().supportsGcAndStatus()) {
+        step("STATUS", () -> runtime.getStatusNetworkList(list));
+      }
+      AttachmentSummary before = network.checkable() ? checker.check(network) : null;
+      if (network.proof() == ManagedNetwork.Proof.ATTACHMENT) {
+        attach(list, identity.containerId(sha));
+      }
+      if (before != null) {
+        noneTurnedUnhealthy(before, checker.check(network));
+      }
+    } catch (Failure f) {
+      LOG.warn(
+          "event=probe-failed network={} sha256={} error=\"{}\"",
+          network.name(),
+          sha,
+          f.getMessage());
+      return report(sha, ProbeResult.Failed, f.getMessage());
+    }
+    LOG.info(
+        "event=probe-passed network={} sha256={} proof={}", network.name(), sha, network.proof());
+    return report(sha, ProbeResult.Passed, null);
+  }
+
+  private void attach(NetworkConfigList list, String id) throws Failure {
+    Path netns;
+    try {
+      netns = namespaces.create(id);
+    } catch (IOException e) {
+      throw new Failure("probe network namespace: " + e.getMessage());
+    }
+    Attachment probe =
+        new Attachment(
+            id,
+            netns.toString(),
+            ProbeIdentity.IF_NAME,
+            List.of(new CniArg("IgnoreUnknown", "1")),
+            Map.of());
+    Failure failure = null;
+    try {
+      step("ADD", () -> runtime.addNetworkList(list, probe));
+      if (list.cniVersion().supportsCheck() && !list.disableCheck()) {
+        step("CHECK", () -> runtime.checkNetworkList(list, probe));
+      }
+    } catch (Failure f) {
+      failure = f;
+    }
+    // DEL even after a failed ADD: a plugin may have reserved or created something before failing.
+    try {
+      step("DEL", () -> runtime.delNetworkList(list, probe));
+    } catch (Failure f) {
+      failure = failure == null ? f : failure;
+    }
+    try {
+      namespaces.delete(id);
+    } catch (IOException e) {
+      failure =
+          failure == null ? new Failure("probe network namespace: " + e.getMessage()) : failure;
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  private static void noneTurnedUnhealthy(AttachmentSummary before, AttachmentSummary after)
+      throws Failure {
+    Set<String> failingBefore = new HashSet<>();
+    before.getFailing().forEach(f -> failingBefore.add(key(f)));
+    Optional<FailingAttachment> turned =
+        after.getFailing().stream().filter(f -> !failingBefore.contains(key(f))).findFirst();
+    if (turned.isPresent()) {
+      FailingAttachment f = turned.get();
+      String pod = f.getPod() == null ? "" : " (pod " + f.getNamespace() + "/" + f.getPod() + ")";
+      throw new Failure(
+          "live attachment "
+              + f.getContainerId()
+              + "/"
+              + f.getIfName()
+              + pod
+              + " healthy before fails CHECK after the change: "
+              + f.getError());
+    }
+  }
+
+  /**
+   * Removes what a killed probe of {@code network} left: cached probe attachments and host-local
+   * reservations of this node's probe ids (DEL), then this node's probe namespaces.
+   */
+  public synchronized void sweep(ManagedNetwork network) {
+    NetworkConfigList list = network.list();
+    Set<String> deleted = new HashSet<>();
+    for (CachedAttachment entry : runtime.cache().list(list.name())) {
+      if (identity.isOwn(entry.containerId())) {
+        NetworkConfigList cached = AttachmentChecker.listFor(network, entry).orElse(list);
+        delLeftover(network, cached, entry.containerId(), entry.ifName());
+        deleted.add(entry.containerId() + "/" + entry.ifName());
+      }
+    }
+    try {
+      for (Reservation r : hostLocal.reservations(list)) {
+        if (identity.isOwn(r.containerId()) && deleted.add(r.containerId() + "/" + r.ifName())) {
+          delLeftover(network, list, r.containerId(), r.ifName());
+        }
+      }
+      for (String name : namespaces.owned(identity)) {
+        namespaces.delete(name);
+        LOG.info("event=probe-leftover-removed network={} netns={}", network.name(), name);
+      }
+    } catch (IOException e) {
+      LOG.warn("event=probe-sweep-failed network={} error=\"{}\"", network.name(), e.getMessage());
+    }
+  }
+
+  private void delLeftover(
+      ManagedNetwork network, NetworkConfigList list, String containerId, String ifName) {
+    Path netns = ProbeNamespaces.RUN_DIR.resolve(containerId);
+    String path = Files.exists(netns) ? netns.toString() : "";
+    try {
+      runtime.delNetworkList(list, Attachment.of(containerId, path, ifName));
+      LOG.info(
+          "event=probe-leftover-removed network={} container={} ifName={}",
+          network.name(),
+          containerId,
+          ifName);
+    } catch (CniException e) {
+      LOG.warn(
+          "event=probe-leftover-del-failed network={} container={} error=\"{}\"",
+          network.name(),
+          containerId,
+          e.getMessage());
+    }
+  }
+
+  private interface Verb {
+    void run();
+  }
+
+  private static void step(String verb, Verb call) throws Failure {
+    try {
+      call.run();
+    } catch (CniException e) {
+      throw new Failure(verb + ": " + e.getMessage());
+    }
+  }
+
+  private ProbeReport report(String sha, ProbeResult result, String message) {
+    String text =
+        message == null || message.length() <= MAX_MESSAGE
+            ? message
+            : message.substring(0, MAX_MESSAGE) + "...";
+    return new ProbeReport()
+        .withSha256(sha)
+        .withResult(result)
+        .withMessage(text)
+        .withTime(clock.instant().truncatedTo(ChronoUnit.SECONDS).toString());
+  }
+
+  private static String key(FailingAttachment f) {
+    return f.getContainerId() + "/" + f.getIfName();
+  }
+}
