@@ -11,6 +11,7 @@ import dev.cnioperator.operator.node.CniNodeWriter;
 import dev.cnioperator.operator.node.NodeValuesChanged;
 import dev.cnioperator.operator.placement.AcceptedRevision;
 import dev.cnioperator.operator.placement.NetworkPlacement;
+import dev.cnioperator.operator.rollout.RolloutMachine;
 import dev.cnioperator.operator.template.NodeConflist;
 import dev.cnioperator.operator.template.NodeValues;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -37,6 +38,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -113,29 +115,66 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
             name);
     InformerEventSource<CniNode, CniNetwork> cniNodes = source(context, CniNode.class);
     InformerEventSource<Node, CniNetwork> nodes = source(context, Node.class);
+    Function<String, CniNode> cniNode = n -> cniNodes.get(new ResourceID(n)).orElse(null);
+    Function<String, NodeValues> values =
+        n -> nodes.get(new ResourceID(n)).map(NodeValues::of).orElse(null);
+    Instant now = clock.instant();
+    RolloutMachine.Step rollout =
+        accepted == null
+            ? null
+            : NetworkRollout.step(
+                network,
+                accepted,
+                placement.holding().stream()
+                    .filter(n -> values.apply(n) != null)
+                    .filter(
+                        n ->
+                            NodeConflist.of(accepted, values.apply(n))
+                                instanceof NodeConflist.Ready)
+                    .toList(),
+                cniNode,
+                now);
     List<NodeReport> reports =
         placement.holding().stream()
             .map(
                 n ->
                     new NodeReport(
                         n,
-                        reportOf(cniNodes.get(new ResourceID(n)).orElse(null), name),
-                        nodes
-                            .get(new ResourceID(n))
-                            .map(node -> NodeConflist.of(accepted, NodeValues.of(node)))
+                        reportOf(cniNode.apply(n), name),
+                        Optional.ofNullable(values.apply(n))
+                            .map(
+                                v ->
+                                    NodeConflist.of(
+                                        NetworkRollout.revisionFor(
+                                            rollout == null ? null : rollout.status(),
+                                            accepted,
+                                            n,
+                                            cniNode.apply(n),
+                                            name),
+                                        v))
                             .orElse(null)))
             .toList();
 
     CniNetworkStatus status =
-        folder.fold(network, rendering, accepted, reports, placement.clashes(), clock.instant());
+        folder.fold(
+            network,
+            rendering,
+            accepted,
+            reports,
+            placement.clashes(),
+            rollout == null ? null : rollout.status(),
+            now);
     metrics.networkObserved(
         name,
         new OperatorMetrics.NetworkHealth(
             "True".equals(conditionStatus(status, Conditions.ACCEPTED)),
             "True".equals(conditionStatus(status, Conditions.READY)),
             "True".equals(conditionStatus(status, Conditions.DEGRADED))));
+    Optional<Duration> recheck = rollout == null ? Optional.empty() : rollout.recheckAfter();
     if (status.equals(network.getStatus())) {
-      return UpdateControl.noUpdate();
+      return recheck
+          .map(UpdateControl.<CniNetwork>noUpdate()::rescheduleAfter)
+          .orElseGet(UpdateControl::noUpdate);
     }
     metrics.statusWritten();
     recordTransitions(network, status);
@@ -149,7 +188,8 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
     CniNetwork patch = new CniNetwork();
     patch.setMetadata(new ObjectMetaBuilder().withName(name).build());
     patch.setStatus(status);
-    return UpdateControl.patchStatus(patch);
+    UpdateControl<CniNetwork> control = UpdateControl.patchStatus(patch);
+    return recheck.map(control::rescheduleAfter).orElse(control);
   }
 
   /** The revision nodes hold from before, when it is intact. */
@@ -229,9 +269,11 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
     for (Condition after : status.getConditions()) {
       if (Conditions.isTransition(Conditions.find(before, after.getType()), after)) {
         boolean good =
-            after.getType().equals(Conditions.DEGRADED)
-                ? "False".equals(after.getStatus())
-                : "True".equals(after.getStatus());
+            switch (after.getType()) {
+              case Conditions.DEGRADED -> "False".equals(after.getStatus());
+              case Conditions.ROLLED_OUT -> !Conditions.ROLLOUT_STOPPED.contains(after.getReason());
+              default -> "True".equals(after.getStatus());
+            };
         events.record(
             network, !good, after.getReason(), after.getType() + ": " + after.getMessage());
       }

@@ -7,12 +7,17 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /** metav1.Condition values: building them so lastTransitionTime moves only when status does. */
 final class Conditions {
   static final String ACCEPTED = "Accepted";
   static final String READY = "Ready";
   static final String DEGRADED = "Degraded";
+  static final String ROLLED_OUT = "RolledOut";
+
+  /** RolledOut reasons that call for a person: a Warning Event, not a Normal one. */
+  static final Set<String> ROLLOUT_STOPPED = Set.of("Paused", "RolledBack");
 
   private Conditions() {}
 

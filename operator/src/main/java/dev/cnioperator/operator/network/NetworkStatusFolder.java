@@ -7,6 +7,7 @@ import dev.cnioperator.api.v1alpha1.NetworkState;
 import dev.cnioperator.api.v1alpha1.NodeCounts;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
+import dev.cnioperator.api.v1alpha1.RolloutStatus;
 import dev.cnioperator.operator.placement.Clash;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.time.Instant;
@@ -60,6 +61,7 @@ public final class NetworkStatusFolder {
    * @param accepted the revision nodes hold (new, or kept from before), null when none ever was
    * @param reports one per node the network is placed on
    * @param clashes node name to the clash that keeps the network off it
+   * @param rollout the rollout of {@code accepted}, null when nothing was ever accepted
    */
   public CniNetworkStatus fold(
       CniNetwork network,
@@ -67,6 +69,7 @@ public final class NetworkStatusFolder {
       RenderedConfig accepted,
       List<NodeReport> reports,
       Map<String, Clash> clashes,
+      RolloutStatus rollout,
       Instant now) {
     long generation = network.getMetadata().getGeneration();
     Stamp stamp =
@@ -79,6 +82,7 @@ public final class NetworkStatusFolder {
         .withObservedGeneration(generation)
         .withNetworkName(accepted != null ? accepted.getNetworkName() : network.networkName())
         .withRendered(accepted)
+        .withRollout(rollout)
         .withNodes(
             new NodeCounts()
                 .withSelected(reports.size())
@@ -89,7 +93,8 @@ public final class NetworkStatusFolder {
             List.of(
                 accepted(stamp, rendering, accepted, clashes),
                 ready(stamp, rendering, accepted, tally),
-                degraded(stamp, tally)));
+                degraded(stamp, tally),
+                RolloutCondition.of(stamp::set, rollout)));
   }
 
   private static Condition accepted(

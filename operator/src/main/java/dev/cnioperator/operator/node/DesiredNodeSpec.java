@@ -8,11 +8,14 @@ import dev.cnioperator.api.v1alpha1.IpamCleanup;
 import dev.cnioperator.api.v1alpha1.NetworkCheck;
 import dev.cnioperator.api.v1alpha1.NodeNetwork;
 import dev.cnioperator.api.v1alpha1.NodePlugin;
+import dev.cnioperator.api.v1alpha1.Rollout;
+import dev.cnioperator.api.v1alpha1.RolloutProbe;
 import dev.cnioperator.cni.config.NetworkConfigList;
 import dev.cnioperator.cni.config.PluginConfig;
 import dev.cnioperator.operator.placement.AcceptedRevision;
 import dev.cnioperator.operator.placement.LabelSelectors;
 import dev.cnioperator.operator.placement.NodePlacement;
+import dev.cnioperator.operator.rollout.NodeRevisionChoice;
 import dev.cnioperator.operator.template.NodeConflist;
 import dev.cnioperator.operator.template.NodeValues;
 import io.fabric8.kubernetes.api.model.Node;
@@ -38,16 +41,34 @@ public final class DesiredNodeSpec {
 
   private DesiredNodeSpec() {}
 
-  /** The spec of the CniNode of {@code node}. */
+  /** The spec of the CniNode of a {@code node} that holds nothing yet. */
   public static CniNodeSpec compute(
       Node node, Collection<CniNetwork> networks, Collection<CniPlugin> plugins) {
+    return compute(node, networks, plugins, null);
+  }
+
+  /**
+   * The spec of the CniNode of {@code node}, whose spec is {@code held} now (null when it has
+   * none): which revision of a network rolling out it gets depends on the one it holds.
+   */
+  public static CniNodeSpec compute(
+      Node node, Collection<CniNetwork> networks, Collection<CniPlugin> plugins, CniNodeSpec held) {
     NodeValues values = NodeValues.of(node);
+    String nodeName = node.getMetadata().getName();
     Map<String, String> labels = values.labels();
     Map<String, CniNetwork> byName =
         networks.stream()
             .collect(Collectors.toMap(n -> n.getMetadata().getName(), Function.identity()));
     List<AcceptedRevision> candidates =
-        networks.stream().map(AcceptedRevision::of).flatMap(Optional::stream).toList();
+        networks.stream()
+            .map(
+                n ->
+                    AcceptedRevision.forNode(
+                        n,
+                        nodeName,
+                        NodeRevisionChoice.heldRevision(held, n.getMetadata().getName())))
+            .flatMap(Optional::stream)
+            .toList();
     List<NodeNetwork> placed =
         NodePlacement.onNode(labels, candidates).placed().stream()
             .map(r -> nodeNetwork(r, byName.get(r.resource()).getSpec(), values))
@@ -73,7 +94,15 @@ public final class DesiredNodeSpec {
         .withFileName(revision.fileName())
         .withCniVersion(revision.rendered().getCniVersion())
         .withCheck(checkWithDefaults(spec.getCheck()))
-        .withIpamCleanup(cleanupWithDefaults(spec.getIpamCleanup()));
+        .withIpamCleanup(cleanupWithDefaults(spec.getIpamCleanup()))
+        .withRevision(revision.rendered().getSha256())
+        .withProbe(probeWithDefaults(spec.getRollout()));
+  }
+
+  private static RolloutProbe probeWithDefaults(Rollout rollout) {
+    RolloutProbe probe = rollout == null ? null : rollout.getProbe();
+    return new RolloutProbe()
+        .withEnabled(probe == null || !Boolean.FALSE.equals(probe.getEnabled()));
   }
 
   // The API server fills these defaults too; filling them here keeps the spec explicit for the

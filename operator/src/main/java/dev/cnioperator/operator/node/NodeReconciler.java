@@ -68,8 +68,10 @@ public class NodeReconciler implements Reconciler<Node> {
   public UpdateControl<Node> reconcile(Node node, Context<Node> context) {
     List<CniNetwork> networks = all(context, CniNetwork.class);
     List<CniPlugin> plugins = all(context, CniPlugin.class);
-    CniNodeSpec desired = DesiredNodeSpec.compute(node, networks, plugins);
     CniNode existing = context.getSecondaryResource(CniNode.class).orElse(null);
+    CniNodeSpec desired =
+        DesiredNodeSpec.compute(
+            node, networks, plugins, existing == null ? null : existing.getSpec());
     writer.write(node, existing, desired);
     return UpdateControl.noUpdate();
   }

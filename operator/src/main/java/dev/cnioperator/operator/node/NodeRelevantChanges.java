@@ -2,8 +2,11 @@ package dev.cnioperator.operator.node;
 
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNode;
+import dev.cnioperator.api.v1alpha1.RolloutStatus;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.javaoperatorsdk.operator.processing.event.source.filter.OnUpdateFilter;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -12,10 +15,15 @@ import java.util.Objects;
  */
 final class NodeRelevantChanges {
 
-  /** A CniNetwork's accepted revision, its spec (check and cleanup settings) or its deletion. */
+  /**
+   * A CniNetwork's accepted revision, its rollout's say on which node holds which revision, its
+   * spec (check and cleanup settings) or its deletion.
+   */
   static final OnUpdateFilter<CniNetwork> NETWORK =
       (now, before) ->
-          specOrDeletionChanged(now, before) || !Objects.equals(rendered(now), rendered(before));
+          specOrDeletionChanged(now, before)
+              || !Objects.equals(rendered(now), rendered(before))
+              || !Objects.equals(placing(now), placing(before));
 
   /** A CniNode's spec (someone else edited it) or owner; not its status. */
   static final OnUpdateFilter<CniNode> CNI_NODE =
@@ -31,6 +39,16 @@ final class NodeRelevantChanges {
     return !Objects.equals(now.getMetadata().getGeneration(), before.getMetadata().getGeneration())
         || !Objects.equals(
             now.getMetadata().getDeletionTimestamp(), before.getMetadata().getDeletionTimestamp());
+  }
+
+  /** What of status.rollout decides a node's revision; not its counts and times. */
+  private static List<Object> placing(CniNetwork n) {
+    RolloutStatus r = n.getStatus() == null ? null : n.getStatus().getRollout();
+    if (r == null) {
+      return null;
+    }
+    return Arrays.asList(
+        r.getPhase(), r.getRevision(), r.getStableRevision(), r.getStable(), r.getBatch());
   }
 
   private static Object rendered(CniNetwork n) {

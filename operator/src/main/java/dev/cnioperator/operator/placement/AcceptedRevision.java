@@ -2,7 +2,9 @@ package dev.cnioperator.operator.placement;
 
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
+import dev.cnioperator.api.v1alpha1.RolloutStatus;
 import dev.cnioperator.cni.config.CanonicalJson;
+import dev.cnioperator.operator.rollout.NodeRevisionChoice;
 import java.nio.charset.StandardCharsets;
 import java.util.Comparator;
 import java.util.Optional;
@@ -38,6 +40,32 @@ public record AcceptedRevision(String resource, String createdAt, RenderedConfig
       return Optional.empty();
     }
     return Optional.of(withRendering(network, rendered));
+  }
+
+  /**
+   * The revision {@code node} should hold while {@code network} rolls out: the new one once the
+   * node is admitted, else the stable one ({@link NodeRevisionChoice}).
+   *
+   * @param heldRevision the revision the node's CniNode spec holds now, null if none
+   */
+  public static Optional<AcceptedRevision> forNode(
+      CniNetwork network, String node, String heldRevision) {
+    Optional<AcceptedRevision> current = of(network);
+    RolloutStatus rollout = network.getStatus() == null ? null : network.getStatus().getRollout();
+    if (current.isEmpty()
+        || NodeRevisionChoice.of(rollout, node, heldRevision)
+            == NodeRevisionChoice.Choice.REVISION) {
+      return current;
+    }
+    RenderedConfig stable = rollout.getStable();
+    if (stable == null || !isIntact(stable)) {
+      log.warn(
+          "event=stable-revision-damaged network={} node={} reason=kept-new-revision",
+          network.getMetadata().getName(),
+          node);
+      return current;
+    }
+    return Optional.of(withRendering(network, stable));
   }
 
   /**

@@ -1,7 +1,10 @@
 package dev.cnioperator.operator.rollout;
 
+import dev.cnioperator.api.v1alpha1.CniNodeSpec;
+import dev.cnioperator.api.v1alpha1.NodeNetwork;
 import dev.cnioperator.api.v1alpha1.RolloutPhase;
 import dev.cnioperator.api.v1alpha1.RolloutStatus;
+import java.util.Objects;
 
 /** Which revision of a network one node's CniNode spec gets, from the network's status.rollout. */
 public final class NodeRevisionChoice {
@@ -13,6 +16,19 @@ public final class NodeRevisionChoice {
   }
 
   private NodeRevisionChoice() {}
+
+  /** The revision of {@code network} that a CniNode {@code spec} holds, null if none is named. */
+  public static String heldRevision(CniNodeSpec spec, String network) {
+    if (spec == null || spec.getNetworks() == null) {
+      return null;
+    }
+    return spec.getNetworks().stream()
+        .filter(n -> network.equals(n.getName()))
+        .map(NodeNetwork::getRevision)
+        .filter(Objects::nonNull)
+        .findFirst()
+        .orElse(null);
+  }
 
   /**
    * The choice for {@code node}, which holds {@code heldRevision} now (null when nothing).

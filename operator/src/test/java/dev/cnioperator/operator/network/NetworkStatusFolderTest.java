@@ -59,6 +59,7 @@ class NetworkStatusFolderTest {
             rendered,
             List.of(applied("n1", SHA), applied("n2", SHA)),
             Map.of(),
+            null,
             T0);
 
     assertThat(condition(s, "Ready").getStatus()).isEqualTo("True");
@@ -76,6 +77,7 @@ class NetworkStatusFolderTest {
             rendered,
             List.of(applied("n1", SHA), applied("n2", "b".repeat(64)), new NodeReport("n3", null)),
             Map.of(),
+            null,
             T0);
 
     Condition ready = condition(s, "Ready");
@@ -96,7 +98,8 @@ class NetworkStatusFolderTest {
             .withError("no such interface");
 
     CniNetworkStatus s =
-        folder.fold(network, accepted, rendered, List.of(applied("n1", SHA, f)), Map.of(), T0);
+        folder.fold(
+            network, accepted, rendered, List.of(applied("n1", SHA, f)), Map.of(), null, T0);
 
     assertThat(condition(s, "Degraded").getReason()).isEqualTo("AttachmentsFailing");
     assertThat(condition(s, "Degraded").getMessage())
@@ -115,7 +118,8 @@ class NetworkStatusFolderTest {
                 .withState(NetworkState.Conflict)
                 .withMessage("50-dbnet.conflist exists and is not ours"));
 
-    CniNetworkStatus s = folder.fold(network, accepted, rendered, List.of(failed), Map.of(), T0);
+    CniNetworkStatus s =
+        folder.fold(network, accepted, rendered, List.of(failed), Map.of(), null, T0);
 
     assertThat(condition(s, "Ready").getReason()).isEqualTo("ApplyFailed");
     assertThat(condition(s, "Degraded").getMessage())
@@ -136,6 +140,7 @@ class NetworkStatusFolderTest {
             rendered.withGeneration(2L),
             List.of(applied("n1", SHA)),
             Map.of(),
+            null,
             T0);
 
     assertThat(condition(s, "Accepted").getReason()).isEqualTo("InvalidConfiguration");
@@ -154,6 +159,7 @@ class NetworkStatusFolderTest {
             rendered,
             List.of(),
             Map.of("n1", new Clash("older", "network name \"dbnet\"")),
+            null,
             T0);
 
     assertThat(condition(s, "Accepted").getReason()).isEqualTo("Conflict");
@@ -166,13 +172,15 @@ class NetworkStatusFolderTest {
   @Test
   void lastTransitionTimeMovesOnlyWhenTheStatusChanges() {
     CniNetworkStatus first =
-        folder.fold(network, accepted, rendered, List.of(new NodeReport("n1", null)), Map.of(), T0);
+        folder.fold(
+            network, accepted, rendered, List.of(new NodeReport("n1", null)), Map.of(), null, T0);
     network.setStatus(first);
 
     CniNetworkStatus same =
-        folder.fold(network, accepted, rendered, List.of(new NodeReport("n1", null)), Map.of(), T1);
+        folder.fold(
+            network, accepted, rendered, List.of(new NodeReport("n1", null)), Map.of(), null, T1);
     CniNetworkStatus ready =
-        folder.fold(network, accepted, rendered, List.of(applied("n1", SHA)), Map.of(), T1);
+        folder.fold(network, accepted, rendered, List.of(applied("n1", SHA)), Map.of(), null, T1);
 
     assertThat(same).isEqualTo(first);
     assertThat(condition(ready, "Ready").getLastTransitionTime()).isEqualTo(T1.toString());

@@ -1,0 +1,80 @@
+package dev.cnioperator.operator.network;
+
+import dev.cnioperator.api.v1alpha1.CniNetwork;
+import dev.cnioperator.api.v1alpha1.CniNode;
+import dev.cnioperator.api.v1alpha1.RenderedConfig;
+import dev.cnioperator.api.v1alpha1.Rollout;
+import dev.cnioperator.api.v1alpha1.RolloutFailurePolicy;
+import dev.cnioperator.api.v1alpha1.RolloutStatus;
+import dev.cnioperator.operator.rollout.BatchSize;
+import dev.cnioperator.operator.rollout.NodeProgress;
+import dev.cnioperator.operator.rollout.NodeProgressReader;
+import dev.cnioperator.operator.rollout.NodeRevisionChoice;
+import dev.cnioperator.operator.rollout.RolloutMachine;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * The rollout step of one reconcile: reads every node the new revision goes to from its CniNode,
+ * steps the {@link RolloutMachine}, and says which revision each node should hold now.
+ */
+final class NetworkRollout {
+
+  private NetworkRollout() {}
+
+  /**
+   * @param nodes the nodes the accepted revision is placed on and can be rendered for
+   */
+  static RolloutMachine.Step step(
+      CniNetwork network,
+      RenderedConfig accepted,
+      List<String> nodes,
+      Function<String, CniNode> cniNodes,
+      Instant now) {
+    String name = network.getMetadata().getName();
+    RolloutStatus previous = network.getStatus() == null ? null : network.getStatus().getRollout();
+    RenderedConfig previousRendered =
+        network.getStatus() == null ? null : network.getStatus().getRendered();
+    String stable =
+        previous != null
+            ? previous.getStableRevision()
+            : previousRendered == null ? null : previousRendered.getSha256();
+    List<NodeProgress> progress =
+        nodes.stream()
+            .sorted()
+            .map(
+                n ->
+                    NodeProgressReader.read(
+                        n, cniNodes.apply(n), name, accepted.getSha256(), stable))
+            .toList();
+    Rollout settings = network.getSpec() == null ? null : network.getSpec().getRollout();
+    return RolloutMachine.next(
+        new RolloutMachine.Input(
+            accepted,
+            previousRendered,
+            previous,
+            BatchSize.of(settings),
+            settings == null || settings.getOnFailure() == null
+                ? RolloutFailurePolicy.Rollback
+                : settings.getOnFailure(),
+            Duration.ofSeconds(
+                settings == null ? 0 : Objects.requireNonNullElse(settings.getPauseSeconds(), 0)),
+            progress,
+            now));
+  }
+
+  /**
+   * The revision {@code node} should hold under {@code rollout}: the accepted one or the stable.
+   */
+  static RenderedConfig revisionFor(
+      RolloutStatus rollout, RenderedConfig accepted, String node, CniNode cniNode, String name) {
+    String held = NodeRevisionChoice.heldRevision(cniNode == null ? null : cniNode.getSpec(), name);
+    NodeRevisionChoice.Choice choice = NodeRevisionChoice.of(rollout, node, held);
+    return choice == NodeRevisionChoice.Choice.STABLE && rollout.getStable() != null
+        ? rollout.getStable()
+        : accepted;
+  }
+}
