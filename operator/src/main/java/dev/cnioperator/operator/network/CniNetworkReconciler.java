@@ -24,6 +24,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.PrimaryUpdateAndCacheUtils;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
@@ -188,7 +189,11 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
     CniNetwork patch = new CniNetwork();
     patch.setMetadata(new ObjectMetaBuilder().withName(name).build());
     patch.setStatus(status);
-    UpdateControl<CniNetwork> control = UpdateControl.patchStatus(patch);
+    // status.rollout is state the next reconcile builds on (which batch is admitted, whether it was
+    // rolled back): it must read this write, not an informer copy from before it, or it would undo
+    // it. So the patched resource goes into the cache at once.
+    PrimaryUpdateAndCacheUtils.ssaPatchStatusAndCacheResource(network, patch, context);
+    UpdateControl<CniNetwork> control = UpdateControl.noUpdate();
     return recheck.map(control::rescheduleAfter).orElse(control);
   }
 

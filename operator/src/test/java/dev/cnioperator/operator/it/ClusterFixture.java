@@ -10,6 +10,8 @@ import dev.cnioperator.api.v1alpha1.FailingAttachment;
 import dev.cnioperator.api.v1alpha1.NetworkState;
 import dev.cnioperator.api.v1alpha1.NodeNetwork;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
+import dev.cnioperator.api.v1alpha1.ProbeReport;
+import dev.cnioperator.api.v1alpha1.ProbeResult;
 import dev.cnioperator.operator.OperatorClients;
 import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.LocalControlPlane;
@@ -149,10 +151,26 @@ final class ClusterFixture implements AutoCloseable {
     return specOf(node).stream().map(NodeNetwork::getName).toList();
   }
 
-  /** Plays the node's agent: reports every listed network applied (and any given failures). */
+  /**
+   * Plays the node's agent: reports every listed network applied (and any given failures), and its
+   * content proven where the spec asks for proof.
+   */
   void agentReportsApplied(String node, FailingAttachment... failing) {
+    agentReports(node, null, failing);
+  }
+
+  /**
+   * As {@link #agentReportsApplied}, with the probe of {@code network} failed with {@code error}.
+   */
+  void agentReportsProbeFailed(String node, String network, String error) {
+    agentReports(node, network, new FailingAttachment[0], error);
+  }
+
+  private void agentReports(
+      String node, String failedNetwork, FailingAttachment[] failing, String... probeError) {
     List<NodeNetworkStatus> reports = new ArrayList<>();
     for (NodeNetwork n : specOf(node)) {
+      boolean failed = n.getName().equals(failedNetwork);
       reports.add(
           new NodeNetworkStatus()
               .withName(n.getName())
@@ -162,9 +180,27 @@ final class ClusterFixture implements AutoCloseable {
                   new AttachmentSummary()
                       .withTotal(failing.length)
                       .withHealthy(0)
-                      .withFailing(List.of(failing))));
+                      .withFailing(List.of(failing)))
+              .withProbe(
+                  n.getProbe() == null || n.getSha256() == null
+                      ? null
+                      : new ProbeReport()
+                          .withSha256(n.getSha256())
+                          .withResult(failed ? ProbeResult.Failed : ProbeResult.Passed)
+                          .withMessage(failed ? probeError[0] : null)
+                          .withTime("2026-11-23T10:00:00Z")));
     }
     writeStatus(node, new CniNodeStatus().withNetworks(reports));
+  }
+
+  /** The nodes among {@code nodes} whose CniNode spec holds {@code revision} of {@code network}. */
+  List<String> holding(List<String> nodes, String network, String revision) {
+    return nodes.stream()
+        .filter(
+            n ->
+                specOf(n).stream()
+                    .anyMatch(e -> network.equals(e.getName()) && revision.equals(e.getRevision())))
+        .toList();
   }
 
   /** Plays the node's agent after the operator took {@code network} off the node. */

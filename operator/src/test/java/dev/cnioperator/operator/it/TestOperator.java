@@ -52,7 +52,11 @@ final class TestOperator {
     return registry;
   }
 
+  /** Starts the operator unless it runs already (two instances would both reconcile). */
   synchronized void start() {
+    if (operator != null) {
+      return;
+    }
     registry = new SimpleMeterRegistry();
     client = OperatorClients.create(controlPlane.client().getConfiguration());
     operator =
