@@ -26,6 +26,10 @@ import io.fabric8.kubernetes.model.annotation.Version;
     jsonPath = PrinterColumns.NETWORK_NODES,
     type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(
+    name = "Rollout",
+    jsonPath = PrinterColumns.NETWORK_ROLLOUT,
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
     name = "Updated",
     jsonPath = PrinterColumns.NETWORK_UPDATED,
     type = AdditionalPrinterColumn.Type.STRING)

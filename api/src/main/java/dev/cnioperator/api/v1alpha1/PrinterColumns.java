@@ -15,6 +15,7 @@ final class PrinterColumns {
   static final String NETWORK_CNI_VERSION = ".spec.cniVersion";
   static final String NETWORK_NAME = ".status.networkName";
   static final String NETWORK_NODES = ".status.nodes.ready";
+  static final String NETWORK_ROLLOUT = ".status.rollout.phase";
   static final String NETWORK_UPDATED = ".status.rollout.updated";
   static final String NETWORK_READY = ".status['conditions'][?(@.type == \"Ready\")].status";
   static final String NETWORK_DEGRADED = ".status['conditions'][?(@.type==\"Degraded\")].status";

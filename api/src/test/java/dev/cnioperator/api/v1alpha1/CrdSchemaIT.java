@@ -165,6 +165,15 @@ class CrdSchemaIT {
 
     assertThat(header.split("\\s+"))
         .containsExactly(
-            "NAME", "AGE", "CNI", "NETWORK", "NODES", "UPDATED", "READY", "DEGRADED", "REASON");
+            "NAME",
+            "AGE",
+            "CNI",
+            "NETWORK",
+            "NODES",
+            "ROLLOUT",
+            "UPDATED",
+            "READY",
+            "DEGRADED",
+            "REASON");
   }
 }

@@ -92,7 +92,7 @@ public final class NetworkStatusFolder {
         .withConditions(
             List.of(
                 accepted(stamp, rendering, accepted, clashes),
-                ready(stamp, rendering, accepted, tally),
+                ready(stamp, rendering, accepted, tally, rollout),
                 degraded(stamp, tally),
                 RolloutCondition.of(stamp::set, rollout)));
   }
@@ -123,7 +123,11 @@ public final class NetworkStatusFolder {
   }
 
   private static Condition ready(
-      Stamp stamp, Rendering rendering, RenderedConfig accepted, Tally tally) {
+      Stamp stamp,
+      Rendering rendering,
+      RenderedConfig accepted,
+      Tally tally,
+      RolloutStatus rollout) {
     String type = Conditions.READY;
     if (rendering instanceof Rendering.Refused) {
       String kept = accepted == null ? "" : "; nodes keep generation " + accepted.getGeneration();
@@ -146,7 +150,8 @@ public final class NetworkStatusFolder {
             + (accepted.getContent() != null && accepted.getContent().contains("$(node.")
                 ? "their rendering of template sha256 "
                 : "sha256 ")
-            + shortSha(accepted);
+            + shortSha(accepted)
+            + heldBack(rollout);
     if (!tally.failedApply().isEmpty()) {
       return stamp.set(type, false, "ApplyFailed", applyFailures(tally.failedApply()));
     }
@@ -173,6 +178,18 @@ public final class NetworkStatusFolder {
             .map(NodeReport::node)
             .toList();
     return stamp.set(type, false, "Applying", holding + "; waiting for " + listed(waiting));
+  }
+
+  /** While a rollout holds nodes back, they count as holding what they should: the stable one. */
+  private static String heldBack(RolloutStatus rollout) {
+    boolean split =
+        rollout != null
+            && rollout.getStableRevision() != null
+            && !rollout.getStableRevision().equals(rollout.getRevision());
+    return split
+        ? " or, held back by the rollout, stable revision "
+            + rollout.getStableRevision().substring(0, 12)
+        : "";
   }
 
   private static Condition degraded(Stamp stamp, Tally tally) {

@@ -176,6 +176,14 @@ class RolloutIT {
             .filter(e -> "RolledBack".equals(e.getReason()))
             .toList();
     assertThat(events).singleElement().extracting(Event::getType).isEqualTo("Warning");
+    // What a person sees (docs/rollout.md shows it).
+    String table =
+        cluster.controlPlane.kubectl("get", "cninet", name, "-o", "wide").orThrow("get").stdout();
+    assertThat(table).contains("0/3").contains("RolledBack");
+    String described =
+        cluster.controlPlane.kubectl("describe", "cninet", name).orThrow("describe").stdout();
+    assertThat(described).contains("RolledBack").contains(canary);
+    System.out.println("kubectl get -o wide:\n" + table + "kubectl describe:\n" + described);
 
     // A further edit starts a new rollout from the stable revision.
     String fixed = edit(name, "", "10.200.44.0/24");
