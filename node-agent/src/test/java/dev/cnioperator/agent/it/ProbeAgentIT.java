@@ -1,0 +1,153 @@
+package dev.cnioperator.agent.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.cnioperator.agent.probe.ProbeIdentity;
+import dev.cnioperator.agent.probe.ProbeNamespaces;
+import dev.cnioperator.api.v1alpha1.CniNode;
+import dev.cnioperator.api.v1alpha1.NodeNetwork;
+import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
+import dev.cnioperator.api.v1alpha1.ProbeReport;
+import dev.cnioperator.api.v1alpha1.ProbeResult;
+import dev.cnioperator.api.v1alpha1.RolloutProbe;
+import dev.cnioperator.cni.exec.Attachment;
+import dev.cnioperator.testkit.Commands;
+import dev.cnioperator.testkit.HostLocalStore;
+import dev.cnioperator.testkit.LocalControlPlane;
+import dev.cnioperator.testkit.TestNames;
+import dev.cnioperator.testkit.ToolPaths;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The agent as a process proves each content its CniNode asks proof for and reports it in the
+ * status; a bridge MTU no interface accepts fails at ADD; what a probe killed with the agent left
+ * is gone once the agent runs again.
+ */
+class ProbeAgentIT {
+  private static final Duration CONVERGE = Duration.ofSeconds(60);
+
+  private LocalControlPlane cp;
+  private CniNodes cniNodes;
+  private SimulatedNode node;
+  private AgentProcess agent;
+  private String network;
+  private String bridge;
+  private String subnet;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    cp = LocalControlPlane.shared();
+    cniNodes = new CniNodes(cp);
+    node = new SimulatedNode("probe", ToolPaths.pluginDir());
+    network = TestNames.unique("pr");
+    bridge = TestNames.unique("prb");
+    subnet = "10.209." + ThreadLocalRandom.current().nextInt(256) + ".0/24";
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    if (agent != null) {
+      agent.close();
+    }
+    for (String ns : new ProbeNamespaces().owned(ProbeIdentity.forNode(node.name))) {
+      Commands.run("ip", "netns", "delete", ns);
+    }
+    Commands.run("ip", "link", "delete", bridge);
+    cniNodes.delete(node.name);
+    node.close();
+  }
+
+  private NodeNetwork spec(int mtu) {
+    String content =
+        "{\"cniVersion\":\"1.0.0\",\"name\":\""
+            + network
+            + "\",\"plugins\":[{\"type\":\"bridge\",\"bridge\":\""
+            + bridge
+            + "\",\"mtu\":"
+            + mtu
+            + ",\"ipam\":{\"type\":\"host-local\",\"subnet\":\""
+            + subnet
+            + "\",\"dataDir\":\""
+            + ipamDir()
+            + "\"}}]}";
+    return CniNodes.network(network, 50, content)
+        .withRevision(Integer.toHexString(mtu).repeat(64).substring(0, 64))
+        .withProbe(new RolloutProbe().withEnabled(true));
+  }
+
+  private Path ipamDir() {
+    return node.root.resolve("ipam");
+  }
+
+  private Optional<ProbeReport> probeOf(String sha) {
+    CniNode n = cniNodes.get(node.name);
+    if (n == null || n.getStatus() == null || n.getStatus().getNetworks() == null) {
+      return Optional.empty();
+    }
+    return n.getStatus().getNetworks().stream()
+        .filter(s -> network.equals(s.getName()))
+        .map(NodeNetworkStatus::getProbe)
+        .filter(p -> p != null && sha.equals(p.getSha256()))
+        .findFirst();
+  }
+
+  private ProbeReport awaitProbe(String sha) {
+    return await("probe of " + sha)
+        .atMost(CONVERGE)
+        .until(() -> probeOf(sha), Optional::isPresent)
+        .get();
+  }
+
+  private void assertNothingLeft() throws Exception {
+    assertThat(new ProbeNamespaces().owned(ProbeIdentity.forNode(node.name))).isEmpty();
+    assertThat(HostLocalStore.reservedIps(ipamDir().resolve(network))).isEmpty();
+    assertThat(new dev.cnioperator.cni.cache.ResultCache(node.paths.cacheDir()).list(network))
+        .isEmpty();
+  }
+
+  @Test
+  void eachContentIsProvenAndABrokenBridgeMtuFailsAtAdd() throws Exception {
+    NodeNetwork good = spec(1400);
+    cniNodes.put(node.name, List.of(good));
+    agent = AgentProcess.start(node.name, node.paths, cp.kubeconfigFile(), node.log());
+
+    ProbeReport passed = awaitProbe(good.getSha256());
+    assertThat(passed.getResult()).as(passed.getMessage()).isEqualTo(ProbeResult.Passed);
+    assertNothingLeft();
+
+    NodeNetwork bad = spec(70000);
+    cniNodes.put(node.name, List.of(bad));
+    ProbeReport failed = awaitProbe(bad.getSha256());
+
+    assertThat(failed.getResult()).isEqualTo(ProbeResult.Failed);
+    assertThat(failed.getMessage()).startsWith("ADD: ").contains("invalid argument");
+    assertNothingLeft();
+  }
+
+  @Test
+  void whatAProbeKilledWithTheAgentLeftIsGoneOnceItRunsAgain() throws Exception {
+    NodeNetwork good = spec(1400);
+    // As a probe killed after ADD leaves it: its namespace, its cache entry, its reservation.
+    Attachments attachments =
+        new Attachments(ToolPaths.pluginDir(), node.paths.cacheDir(), good.getContent());
+    String id = ProbeIdentity.forNode(node.name).containerId(good.getSha256());
+    Path netns = new ProbeNamespaces().create(id);
+    attachments.runtime.addNetworkList(
+        attachments.list, Attachment.of(id, netns.toString(), ProbeIdentity.IF_NAME));
+    assertThat(HostLocalStore.reservedIps(ipamDir().resolve(network))).hasSize(1);
+
+    cniNodes.put(node.name, List.of(good));
+    agent = AgentProcess.start(node.name, node.paths, cp.kubeconfigFile(), node.log());
+
+    assertThat(awaitProbe(good.getSha256()).getResult()).isEqualTo(ProbeResult.Passed);
+    assertNothingLeft();
+  }
+}

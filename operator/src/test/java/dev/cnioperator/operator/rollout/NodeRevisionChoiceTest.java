@@ -1,0 +1,49 @@
+package dev.cnioperator.operator.rollout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cnioperator.api.v1alpha1.RolloutPhase;
+import dev.cnioperator.api.v1alpha1.RolloutStatus;
+import dev.cnioperator.operator.rollout.NodeRevisionChoice.Choice;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class NodeRevisionChoiceTest {
+  private static final String NEW = "1".repeat(64);
+  private static final String STABLE = "2".repeat(64);
+
+  private static RolloutStatus rollout(RolloutPhase phase, String stable, String... batch) {
+    return new RolloutStatus()
+        .withRevision(NEW)
+        .withStableRevision(stable)
+        .withPhase(phase)
+        .withBatch(List.of(batch));
+  }
+
+  @Test
+  void duringARolloutOnlyAdmittedNodesHoldTheNewRevision() {
+    RolloutStatus r = rollout(RolloutPhase.Progressing, STABLE, "b");
+
+    assertThat(NodeRevisionChoice.of(r, "a", STABLE)).isEqualTo(Choice.STABLE);
+    assertThat(NodeRevisionChoice.of(r, "b", STABLE)).isEqualTo(Choice.REVISION);
+    assertThat(NodeRevisionChoice.of(r, "c", NEW)).isEqualTo(Choice.REVISION);
+    assertThat(NodeRevisionChoice.of(r, "joined", null)).isEqualTo(Choice.STABLE);
+    assertThat(NodeRevisionChoice.of(rollout(RolloutPhase.Paused, STABLE), "c", NEW))
+        .isEqualTo(Choice.REVISION);
+  }
+
+  @Test
+  void rollbackGivesEveryNodeTheStableRevisionAndCompletionTheNewOne() {
+    assertThat(NodeRevisionChoice.of(rollout(RolloutPhase.RolledBack, STABLE), "c", NEW))
+        .isEqualTo(Choice.STABLE);
+    assertThat(NodeRevisionChoice.of(rollout(RolloutPhase.Complete, NEW), "joined", null))
+        .isEqualTo(Choice.REVISION);
+  }
+
+  @Test
+  void withoutAStableRevisionEveryNodeTakesTheNewOne() {
+    assertThat(NodeRevisionChoice.of(null, "a", null)).isEqualTo(Choice.REVISION);
+    assertThat(NodeRevisionChoice.of(rollout(RolloutPhase.Progressing, null), "a", null))
+        .isEqualTo(Choice.REVISION);
+  }
+}
