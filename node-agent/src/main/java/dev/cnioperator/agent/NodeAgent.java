@@ -39,7 +39,6 @@ public final class NodeAgent implements AutoCloseable {
   private final ScheduledExecutorService loop =
       Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "node-pass"));
   private final AtomicBoolean passPending = new AtomicBoolean();
-  private final AtomicBoolean ready = new AtomicBoolean();
   private final AtomicReference<AppliedPass> lastPass = new AtomicReference<>();
   private final AtomicReference<List<ManagedNetwork>> networks = new AtomicReference<>(List.of());
   private volatile long lastLoopNanos = System.nanoTime();
@@ -88,8 +87,10 @@ public final class NodeAgent implements AutoCloseable {
     return networks.get();
   }
 
-  public boolean ready() {
-    return ready.get();
+  /** What the last completed pass found and did, null before the first. */
+  public NodeSync.Result lastResult() {
+    AppliedPass pass = lastPass.get();
+    return pass == null ? null : pass.result();
   }
 
   /** Live while the loop thread keeps coming round. */
@@ -125,7 +126,6 @@ public final class NodeAgent implements AutoCloseable {
       health.retain(new HashSet<>(current.stream().map(ManagedNetwork::name).toList()));
       record(result);
       publish(node.get());
-      ready.set(true);
       metrics.pass("ok");
     } catch (RuntimeException | java.io.IOException e) {
       LOG.error("event=pass-failed node={} error=\"{}\"", api.nodeName(), e.toString(), e);

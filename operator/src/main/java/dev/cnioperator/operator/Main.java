@@ -21,6 +21,7 @@ import picocli.CommandLine.Option;
 @Command(
     name = "cni-operator",
     mixinStandardHelpOptions = true,
+    subcommands = DeleteNetworksCommand.class,
     description = {
       "Validates and renders CniNetworks and writes each node's CniNode spec.",
       "Every option can also be given by the environment variable shown in its description."
@@ -145,7 +146,7 @@ public final class Main implements Callable<Integer> {
     return 0;
   }
 
-  private Config config() throws java.io.IOException {
+  Config config() throws java.io.IOException {
     if (kubeconfig != null) {
       return Config.fromKubeconfig(null, Files.readString(kubeconfig), kubeconfig.toString());
     }

@@ -4,12 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cnioperator.testkit.CommandResult;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import java.util.List;
@@ -335,6 +339,42 @@ class ChartLintIT {
                         .getSpec())
                 .getEnv())
         .noneSatisfy(e -> assertThat(e.getName()).startsWith("KUBERNETES_SERVICE"));
+  }
+
+  @Test
+  void conflistsAreRemovedOnUninstallOnlyWhenAskedByAPreDeleteJobThatDeletesTheNetworks() {
+    assertThat(helm.render().ofKind("Job")).isEmpty();
+
+    RenderedChart chart =
+        helm.render(
+            "--set",
+            "agent.removeConflistsOnUninstall=true",
+            "--set",
+            "agent.removeConflistsTimeoutSeconds=120",
+            "--set",
+            "apiServer.host=10.200.0.1");
+    Job job = chart.single("Job", Job.class);
+    ClusterRole role = chart.named("ClusterRole", "-uninstall", ClusterRole.class);
+    for (HasMetadata hook :
+        List.of(
+            job,
+            role,
+            chart.named("ClusterRoleBinding", "-uninstall", ClusterRoleBinding.class),
+            chart.named("ServiceAccount", "-uninstall", ServiceAccount.class))) {
+      assertThat(hook.getMetadata().getAnnotations())
+          .containsEntry("helm.sh/hook", "pre-delete")
+          .containsEntry("helm.sh/hook-delete-policy", "before-hook-creation,hook-succeeded");
+    }
+    assertThat(rules(role.getRules()))
+        .containsExactly("cnioperator.dev/cninetworks: get,list,delete,deletecollection");
+    PodSpec pod = job.getSpec().getTemplate().getSpec();
+    Container c = onlyContainer(pod);
+    assertThat(c.getImage()).contains("/operator:");
+    assertThat(c.getArgs()).containsExactly("delete-networks", "--timeout=120s");
+    assertThat(env(c, "KUBERNETES_SERVICE_HOST")).isEqualTo("10.200.0.1");
+    assertThat(pod.getHostNetwork()).isTrue();
+    assertThat(pod.getServiceAccountName()).endsWith("-uninstall");
+    assertThat(job.getSpec().getBackoffLimit()).isZero();
   }
 
   @Test
