@@ -45,6 +45,20 @@ public final class ContainerdFixture implements AutoCloseable {
   /** The containerd namespace of everything CRI makes. */
   public static final String K8S_NAMESPACE = "k8s.io";
 
+  /** Where containerd mounts the sandboxes' network namespaces. */
+  public enum NetnsPlacement {
+    /**
+     * Under the fixture's state dir ({@code io.containerd.grpc.v1.cri/netns}), so a fixture on the
+     * machine itself leaves the machine's {@code /var/run/netns} alone.
+     */
+    UNDER_STATE_DIR,
+    /**
+     * containerd's default, {@code /var/run/netns}, as on a real node: for a fixture in a node's
+     * own mount namespace, where that directory is the node's and its agent reads it.
+     */
+    VAR_RUN_NETNS
+  }
+
   /** Longest unix socket path the kernel accepts ({@code sun_path} is 108 bytes with its NUL). */
   private static final int MAX_SOCKET_PATH = 107;
 
@@ -68,16 +82,16 @@ public final class ContainerdFixture implements AutoCloseable {
    * without root, containerd, runc, gcc or crictl.
    */
   public static ContainerdFixture start(Path testDir, Path cniConfDir, Path cniBinDir) {
-    return start(testDir, cniConfDir, cniBinDir, List.of());
+    return start(testDir, cniConfDir, cniBinDir, List.of(), NetnsPlacement.UNDER_STATE_DIR);
   }
 
   /**
    * As {@link #start(Path, Path, Path)}, with containerd started through {@code launcher} (e.g.
    * {@code nsenter} into a node's namespaces, where {@code cniConfDir} and {@code cniBinDir} are
-   * paths as that node sees them).
+   * paths as that node sees them), its sandboxes' network namespaces mounted as {@code netns} says.
    */
   public static ContainerdFixture start(
-      Path testDir, Path cniConfDir, Path cniBinDir, List<String> launcher) {
+      Path testDir, Path cniConfDir, Path cniBinDir, List<String> launcher, NetnsPlacement netns) {
     Prerequisites.requireRoot();
     for (String command : List.of("containerd", "containerd-shim-runc-v2", "ctr", "runc")) {
       Prerequisites.requireCommand(command);
@@ -85,7 +99,9 @@ public final class ContainerdFixture implements AutoCloseable {
     ToolPaths.crictl();
     long startNanos = System.nanoTime();
     Path dir = testDir.toAbsolutePath().resolve("containerd");
-    Path socket = dir.resolve("containerd.sock");
+    // In a directory of its own, as a node's /run/containerd: a DaemonSet mounts that directory,
+    // since containerd makes its socket anew whenever it starts.
+    Path socket = dir.resolve("run").resolve("containerd.sock");
     if (socket.toString().length() + ".ttrpc".length() > MAX_SOCKET_PATH) {
       throw new IllegalArgumentException(
           "containerd socket path " + socket + " is too long for a unix socket; use a shorter dir");
@@ -93,6 +109,7 @@ public final class ContainerdFixture implements AutoCloseable {
     try {
       Files.createDirectories(dir.resolve("image"));
       Files.createDirectories(dir.resolve("pods"));
+      Files.createDirectories(socket.getParent());
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create " + dir, e);
     }
@@ -104,7 +121,8 @@ public final class ContainerdFixture implements AutoCloseable {
             cniConfDir.toAbsolutePath(),
             cniBinDir.toAbsolutePath(),
             PauseImage.NAME,
-            SnapshotterProbe.pick(dir));
+            SnapshotterProbe.pick(dir),
+            netns);
     ContainerdFixture fixture = new ContainerdFixture(dir, config, launcher);
     try {
       fixture.writeConfigFiles();
@@ -123,7 +141,10 @@ public final class ContainerdFixture implements AutoCloseable {
     return fixture;
   }
 
-  /** The CRI (and containerd API) socket. */
+  /**
+   * The CRI (and containerd API) socket, alone in its directory with the ttrpc socket; containerd
+   * replaces the file each time it starts.
+   */
   public Path socket() {
     return config.socket();
   }
@@ -134,8 +155,8 @@ public final class ContainerdFixture implements AutoCloseable {
   }
 
   /**
-   * containerd's state dir; sandbox network namespaces are under {@code
-   * io.containerd.grpc.v1.cri/netns}.
+   * containerd's state dir; with {@link NetnsPlacement#UNDER_STATE_DIR} the sandbox network
+   * namespaces are under {@code io.containerd.grpc.v1.cri/netns}.
    */
   public Path stateDir() {
     return config.state();
