@@ -2,7 +2,7 @@ package dev.cnioperator.agent.kube;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.cnioperator.agent.host.Sha256;
+import dev.cnioperator.cni.io.Sha256;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;

@@ -2,7 +2,7 @@ package dev.cnioperator.agent.kube;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cnioperator.agent.host.Sha256;
+import dev.cnioperator.cni.io.Sha256;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

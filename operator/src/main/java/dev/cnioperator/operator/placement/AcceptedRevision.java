@@ -2,7 +2,7 @@ package dev.cnioperator.operator.placement;
 
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
-import dev.cnioperator.cni.config.CanonicalJson;
+import dev.cnioperator.cni.io.Sha256;
 import java.nio.charset.StandardCharsets;
 import java.util.Comparator;
 import java.util.Optional;
@@ -49,8 +49,7 @@ public record AcceptedRevision(String resource, String createdAt, RenderedConfig
         && r.getSha256() != null
         && r.getFileName() != null
         && r.getNetworkName() != null
-        && r.getSha256()
-            .equals(CanonicalJson.sha256Hex(r.getContent().getBytes(StandardCharsets.UTF_8)));
+        && r.getSha256().equals(Sha256.hex(r.getContent().getBytes(StandardCharsets.UTF_8)));
   }
 
   /** {@code network} holding {@code rendered}, whatever its status says. */
