@@ -33,6 +33,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -503,6 +504,59 @@ class ClusterE2E {
         .as("the Deployment's pods keep running")
         .hasSize(4);
     phase("pod-after-uninstall");
+  }
+
+  @Test
+  @Order(7)
+  void withRemoveConflistsOnUninstallTheHookJobTakesTheNetworkOffEveryNodeBeforeTheReleaseGoes() {
+    assertThat(bootstrapped).as("the Bootstrap scenario ran first and passed").isTrue();
+    KubernetesClient client = cp.client();
+    phaseStart = System.nanoTime();
+    release.close();
+    List<String> values = new ArrayList<>(List.of(installValues()));
+    values.addAll(
+        List.of(
+            "--set",
+            "agent.removeConflistsOnUninstall=true",
+            "--set",
+            "agent.removeConflistsTimeoutSeconds=120"));
+    release = ChartRelease.install(cp, "rm", values.toArray(String[]::new));
+    String fullname = release.name() + "-cni-operator";
+    rollout("daemonset/" + fullname + "-agent");
+    rollout("deployment/" + fullname + "-operator");
+    // The new agents adopt the files the old ones wrote (their manifest is in each node's state
+    // dir), and the network is Ready again under the new operator.
+    cp.kubectl("wait", "--for=condition=Ready", "cninetwork/" + NETWORK_NAME, "--timeout=120s")
+        .orThrow("kubectl wait Ready " + NETWORK_NAME);
+    for (KubeletNode node : cluster.nodes()) {
+      assertThat(NodePods.confFiles(node)).as("conf dir of %s", node.name()).contains(NETWORK_FILE);
+    }
+    phase("reinstall");
+
+    CommandResult uninstall = release.uninstall();
+    assertThat(uninstall.exitCode())
+        .as(
+            "helm uninstall: %s%s\nlogs:\n%s",
+            uninstall.stdout(), uninstall.stderr(), containerLogs(release.namespace()))
+        .isZero();
+    phase("uninstall-hook");
+
+    assertThat(client.resources(CniNetwork.class).list().getItems()).isEmpty();
+    for (KubeletNode node : cluster.nodes()) {
+      assertThat(NodePods.confFiles(node))
+          .as("conflists on %s after the hook", node.name())
+          .doesNotContain(NETWORK_FILE);
+    }
+    // No pod network is left: the runtime says so, and the kubelet makes the Nodes NotReady.
+    awaitEveryNodesReadyCondition(
+        "after the hook removed the conflists",
+        c -> assertThat(c.getMessage()).contains("cni plugin not initialized"));
+    assertThat(client.apps().deployments().inNamespace(release.namespace()).list().getItems())
+        .isEmpty();
+    assertThat(client.batch().v1().jobs().inNamespace(release.namespace()).list().getItems())
+        .as("the hook Job is deleted once it succeeded")
+        .isEmpty();
+    phase("nodes-without-network");
   }
 
   /**
