@@ -539,9 +539,13 @@ class ClusterE2E {
     // Pods go first, as an operator would drain before taking the pod network away: without a
     // conflist the runtime could no longer tear their networks down.
     client.namespaces().withName(apps).delete();
-    await("the pods of " + apps + " are gone")
+    await("the pods of " + apps + " are gone and their sandboxes' networks torn down")
         .atMost(Duration.ofSeconds(120))
-        .until(() -> client.pods().inNamespace(apps).list().getItems().isEmpty());
+        .until(
+            () ->
+                client.pods().inNamespace(apps).list().getItems().isEmpty()
+                    && cluster.nodes().stream()
+                        .allMatch(n -> NodePods.readySandboxes(n, apps).isEmpty()));
     CommandResult uninstall = release.uninstall();
     assertThat(uninstall.exitCode())
         .as(
