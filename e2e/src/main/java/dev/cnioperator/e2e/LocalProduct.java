@@ -166,10 +166,11 @@ public final class LocalProduct implements AutoCloseable {
     cmd.add(ProcessHandle.current().info().command().orElse("java"));
     cmd.addAll(
         List.of(
-            "-jar", ToolPaths.repoRoot().resolve("operator/target/cni-operator.jar").toString()));
+            "-jar",
+            ToolPaths.repoRoot().resolve("operator/target/cni-operator.jar").toString(),
+            "--kubeconfig",
+            kubeconfig.toString()));
     cmd.addAll(args);
-    // After the subcommand's name, so that the subcommand takes it.
-    cmd.addAll(List.of("--kubeconfig", kubeconfig.toString()));
     return Commands.run(cmd, Map.of(), null, timeout);
   }
 

@@ -71,6 +71,7 @@ class ChartLintIT {
     assertThat(operator.getResources().getRequests()).containsKeys("cpu", "memory");
     assertThat(operator.getResources().getLimits()).containsKey("memory");
     assertThat(operator.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");
+    assertThat(operator.getStartupProbe().getHttpGet().getPath()).isEqualTo("/healthz");
     assertThat(operator.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
     assertThat(operator.getPorts())
         .anySatisfy(p -> assertThat(p.getName()).isEqualTo("http-metrics"));
@@ -146,6 +147,8 @@ class ChartLintIT {
     Container agent = onlyContainer(pod);
 
     assertThat(agent.getSecurityContext().getPrivileged()).isTrue();
+    assertThat(agent.getStartupProbe().getHttpGet().getPath()).isEqualTo("/healthz");
+    assertThat(agent.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
     assertThat(pod.getHostNetwork()).isTrue();
     assertThat(pod.getHostPID()).isFalse();
     assertThat(pod.getPriorityClassName()).isEqualTo("system-node-critical");

@@ -33,6 +33,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -256,6 +257,10 @@ class ClusterE2E {
     for (Pod pod : lost) {
       node.containerd().loseSandbox(NodePods.sandboxId(node, pod));
     }
+    // Checked at once: the grace period (30 s) counts from when the agent first sees them stale.
+    assertThat(NodePods.reservations(node, NETWORK_NAME))
+        .as("the lost pods' reservations outlive their sandboxes: no DEL ran")
+        .containsAll(lostIps);
     phase("containerd-lost-sandboxes");
     await("the kubelet recreates the sandboxes of the lost pods on " + node.name())
         .atMost(Duration.ofSeconds(120))
@@ -267,13 +272,12 @@ class ClusterE2E {
             });
     Set<String> recreated = podIps(runningPodsOn(client, node));
     assertThat(NodePods.reservations(node, NETWORK_NAME))
-        .as("before the grace period: the new pods' and the lost pods' reservations")
-        .containsAll(recreated)
-        .containsAll(lostIps);
+        .as("the recreated pods' reservations")
+        .containsAll(recreated);
     phase("pods-recreated");
 
     await("the agent releases the lost reservations after the grace period")
-        .atMost(Duration.ofSeconds(90))
+        .atMost(Duration.ofSeconds(150))
         .untilAsserted(
             () ->
                 assertThat(NodePods.reservations(node, NETWORK_NAME))
@@ -505,6 +509,69 @@ class ClusterE2E {
     phase("pod-after-uninstall");
   }
 
+  @Test
+  @Order(7)
+  void withRemoveConflistsOnUninstallTheHookJobTakesTheNetworkOffEveryNodeBeforeTheReleaseGoes() {
+    assertThat(bootstrapped).as("the Bootstrap scenario ran first and passed").isTrue();
+    KubernetesClient client = cp.client();
+    phaseStart = System.nanoTime();
+    release.close();
+    List<String> values = new ArrayList<>(List.of(installValues()));
+    values.addAll(
+        List.of(
+            "--set",
+            "agent.removeConflistsOnUninstall=true",
+            "--set",
+            "agent.removeConflistsTimeoutSeconds=120"));
+    release = ChartRelease.install(cp, "rm", values.toArray(String[]::new));
+    String fullname = release.name() + "-cni-operator";
+    rollout("daemonset/" + fullname + "-agent");
+    rollout("deployment/" + fullname + "-operator");
+    // The new agents adopt the files the old ones wrote (their manifest is in each node's state
+    // dir), and the network is Ready again under the new operator.
+    cp.kubectl("wait", "--for=condition=Ready", "cninetwork/" + NETWORK_NAME, "--timeout=120s")
+        .orThrow("kubectl wait Ready " + NETWORK_NAME);
+    for (KubeletNode node : cluster.nodes()) {
+      assertThat(NodePods.confFiles(node)).as("conf dir of %s", node.name()).contains(NETWORK_FILE);
+    }
+    phase("reinstall");
+
+    // Pods go first, as an operator would drain before taking the pod network away: without a
+    // conflist the runtime could no longer tear their networks down.
+    client.namespaces().withName(apps).delete();
+    await("the pods of " + apps + " are gone and their sandboxes' networks torn down")
+        .atMost(Duration.ofSeconds(120))
+        .until(
+            () ->
+                client.pods().inNamespace(apps).list().getItems().isEmpty()
+                    && cluster.nodes().stream()
+                        .allMatch(n -> NodePods.readySandboxes(n, apps).isEmpty()));
+    CommandResult uninstall = release.uninstall();
+    assertThat(uninstall.exitCode())
+        .as(
+            "helm uninstall: %s%s\nlogs:\n%s",
+            uninstall.stdout(), uninstall.stderr(), containerLogs(release.namespace()))
+        .isZero();
+    phase("uninstall-hook");
+
+    assertThat(client.resources(CniNetwork.class).list().getItems()).isEmpty();
+    for (KubeletNode node : cluster.nodes()) {
+      assertThat(NodePods.confFiles(node))
+          .as("conflists on %s after the hook", node.name())
+          .doesNotContain(NETWORK_FILE);
+    }
+    // No pod network is left: the runtime says so, and the kubelet makes the Nodes NotReady.
+    awaitEveryNodesReadyCondition(
+        "after the hook removed the conflists",
+        c -> assertThat(c.getMessage()).contains("cni plugin not initialized"));
+    assertThat(client.apps().deployments().inNamespace(release.namespace()).list().getItems())
+        .isEmpty();
+    assertThat(client.batch().v1().jobs().inNamespace(release.namespace()).list().getItems())
+        .as("the hook Job is deleted once it succeeded")
+        .isEmpty();
+    phase("nodes-without-network");
+  }
+
   /**
    * The chart's default images (imported, never pulled), the API server through the node bridge's
    * proxy (no kube-proxy, so no Service routing), the nodes' CRI socket, and the agent's state dir
@@ -600,7 +667,7 @@ class ClusterE2E {
               type: host-local
               ranges: "$(node.hostLocalRanges)"
         check: {intervalSeconds: 5}
-        ipamCleanup: {gracePeriodSeconds: 10}
+        ipamCleanup: {gracePeriodSeconds: 30}
       """
           .formatted(NETWORK_NAME, BRIDGE);
 

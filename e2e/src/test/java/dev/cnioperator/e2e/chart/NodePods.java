@@ -28,6 +28,17 @@ import java.util.stream.Stream;
 final class NodePods {
   private NodePods() {}
 
+  /** The ids of the ready sandboxes (network still set up) of {@code namespace} on the node. */
+  static List<String> readySandboxes(KubeletNode node, String namespace) {
+    return node.containerd()
+        .crictl("pods", "-q", "--state", "ready", "--namespace", namespace)
+        .orThrow("crictl pods --namespace " + namespace)
+        .stdout()
+        .lines()
+        .filter(l -> !l.isBlank())
+        .toList();
+  }
+
   /** The id of {@code pod}'s ready sandbox in the node's containerd. */
   static String sandboxId(KubeletNode node, Pod pod) {
     String id =

@@ -27,6 +27,8 @@ import org.slf4j.LoggerFactory;
  * containerd, kills what it left running, unmounts what it left mounted and deletes its directory.
  */
 public final class ContainerdFixture implements AutoCloseable {
+  private static final Duration CRI_READY_TIMEOUT = Duration.ofSeconds(60);
+
   private static final Logger log = LoggerFactory.getLogger(ContainerdFixture.class);
 
   /**
@@ -127,7 +129,7 @@ public final class ContainerdFixture implements AutoCloseable {
     try {
       fixture.writeConfigFiles();
       Path image = PauseImage.build(dir.resolve("image"));
-      fixture.process.start();
+      fixture.startProcess();
       fixture.importImage(image);
     } catch (RuntimeException e) {
       fixture.close();
@@ -265,14 +267,32 @@ public final class ContainerdFixture implements AutoCloseable {
     ctr("containers", "delete", id).orThrow("ctr containers delete " + id);
     lostSandboxIds.add(id);
     process.kill();
-    process.start();
+    startProcess();
     log.info("event=containerd-sandbox-lost id={} socket={}", id, socket());
   }
 
   /** Stops containerd if it runs (SIGTERM) and starts it again on the same root and state. */
   public void restart() {
     process.stop();
+    startProcess();
+  }
+
+  /**
+   * Starts containerd and waits until its CRI plugin answers too: containerd serves its own API
+   * first and answers CRI calls with "server is not initialized yet" for a while after.
+   */
+  private void startProcess() {
     process.start();
+    long deadline = System.nanoTime() + CRI_READY_TIMEOUT.toNanos();
+    CommandResult version = crictl("version");
+    while (!version.ok()) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(
+            "containerd's CRI plugin did not answer within " + CRI_READY_TIMEOUT + ": " + version);
+      }
+      ContainerdProcess.sleep(Duration.ofMillis(100));
+      version = crictl("version");
+    }
   }
 
   @Override
@@ -336,7 +356,7 @@ public final class ContainerdFixture implements AutoCloseable {
   private void removeSandboxesThroughContainerd(List<String> problems) {
     try {
       if (!isRunning() && Files.exists(dir.resolve("config.toml"))) {
-        process.start();
+        startProcess();
       }
       if (isRunning()) {
         CommandResult r = crictl("rmp", "--force", "--all");
