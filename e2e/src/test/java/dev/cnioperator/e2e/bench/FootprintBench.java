@@ -78,7 +78,9 @@ public final class FootprintBench {
     Path j17 = AgentJvm.thisJava();
     Path work = cluster.workDir();
     List<String> chart = with(CHART, POD_LIMIT);
-    List<String> coh = with(chart, "-XX:+UseCompactObjectHeaders");
+    // An AOT cache refuses any -Xshare option beside it; it maps the JDK's own classes as well.
+    List<String> chartAot = chart.stream().filter(o -> !o.startsWith("-Xshare:")).toList();
+    List<String> coh = with(chartAot, "-XX:+UseCompactObjectHeaders");
     // Fewer threads and compiler memory, a heap held small, no perf data file.
     List<String> lean =
         with(
@@ -103,6 +105,7 @@ public final class FootprintBench {
             chart,
             cds17,
             with(chart, "-XX:ArchiveClassesAtExit=" + cds17)));
+    variants.add(new Variant("17, lean", j17, lean, null, null));
     variants.add(
         new Variant(
             "17, lean + AppCDS",
@@ -123,9 +126,9 @@ public final class FootprintBench {
           new Variant(
               "25, the chart's + AOT cache",
               JAVA25,
-              chart,
+              chartAot,
               aot25,
-              with(chart, "-XX:AOTCacheOutput=" + aot25)));
+              with(chartAot, "-XX:AOTCacheOutput=" + aot25)));
       variants.add(new Variant("25, the chart's + compact headers", JAVA25, coh, null, null));
       variants.add(
           new Variant(
@@ -134,7 +137,10 @@ public final class FootprintBench {
               coh,
               aot25coh,
               with(coh, "-XX:AOTCacheOutput=" + aot25coh)));
-      List<String> leanCoh = with(lean, "-XX:+UseCompactObjectHeaders");
+      List<String> leanCoh =
+          with(
+              lean.stream().filter(o -> !o.startsWith("-Xshare:")).toList(),
+              "-XX:+UseCompactObjectHeaders");
       variants.add(
           new Variant(
               "25, lean + compact headers + AOT cache",
