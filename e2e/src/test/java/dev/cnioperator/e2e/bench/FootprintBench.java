@@ -81,21 +81,24 @@ public final class FootprintBench {
     // An AOT cache refuses any -Xshare option beside it; it maps the JDK's own classes as well.
     List<String> chartAot = chart.stream().filter(o -> !o.startsWith("-Xshare:")).toList();
     List<String> coh = with(chartAot, "-XX:+UseCompactObjectHeaders");
-    // Fewer threads and compiler memory, a heap held small, no perf data file.
-    List<String> lean =
+    // The chart's options before issue 13 chose one compiler thread, a 16m code cache, a heap that
+    // shrinks and no perf data file: kept as a row, so the choice is measured again in every run.
+    List<String> before =
         with(
-            chart,
-            "-XX:CICompilerCount=1",
-            "-XX:ReservedCodeCacheSize=16m",
-            "-XX:MaxHeapFreeRatio=20",
-            "-XX:MinHeapFreeRatio=10",
-            "-XX:-UsePerfData");
+            List.of(
+                "-XX:+UseSerialGC",
+                "-Xss256k",
+                "-Xms8m",
+                "-Xmx64m",
+                "-XX:TieredStopAtLevel=1",
+                "-XX:ReservedCodeCacheSize=32m",
+                "-XX:MaxMetaspaceSize=80m",
+                "-Xshare:auto"),
+            POD_LIMIT);
     Path cds17 = work.resolve("agent-17.jsa");
     Path cds25 = work.resolve("agent-25.jsa");
     Path aot25 = work.resolve("agent-25.aot");
     Path aot25coh = work.resolve("agent-25-coh.aot");
-    Path aot25lean = work.resolve("agent-25-lean.aot");
-    Path cds17lean = work.resolve("agent-17-lean.jsa");
     List<Variant> variants = new ArrayList<>();
     variants.add(new Variant("17, the chart's", j17, chart, null, null));
     variants.add(
@@ -105,14 +108,7 @@ public final class FootprintBench {
             chart,
             cds17,
             with(chart, "-XX:ArchiveClassesAtExit=" + cds17)));
-    variants.add(new Variant("17, lean", j17, lean, null, null));
-    variants.add(
-        new Variant(
-            "17, lean + AppCDS",
-            j17,
-            lean,
-            cds17lean,
-            with(lean, "-XX:ArchiveClassesAtExit=" + cds17lean)));
+    variants.add(new Variant("17, the chart's before issue 13", j17, before, null, null));
     if (Files.isExecutable(JAVA25)) {
       variants.add(new Variant("25, the chart's", JAVA25, chart, null, null));
       variants.add(
@@ -137,17 +133,6 @@ public final class FootprintBench {
               coh,
               aot25coh,
               with(coh, "-XX:AOTCacheOutput=" + aot25coh)));
-      List<String> leanCoh =
-          with(
-              lean.stream().filter(o -> !o.startsWith("-Xshare:")).toList(),
-              "-XX:+UseCompactObjectHeaders");
-      variants.add(
-          new Variant(
-              "25, lean + compact headers + AOT cache",
-              JAVA25,
-              leanCoh,
-              aot25lean,
-              with(leanCoh, "-XX:AOTCacheOutput=" + aot25lean)));
     } else {
       System.out.println("no Java 25 at " + JAVA25 + " (BENCH_JAVA25): its rows are left out");
     }
