@@ -546,30 +546,56 @@ class ClusterE2E {
                 client.pods().inNamespace(apps).list().getItems().isEmpty()
                     && cluster.nodes().stream()
                         .allMatch(n -> NodePods.readySandboxes(n, apps).isEmpty()));
-    CommandResult uninstall = release.uninstall();
-    assertThat(uninstall.exitCode())
-        .as(
-            "helm uninstall: %s%s\nlogs:\n%s",
-            uninstall.stdout(), uninstall.stderr(), containerLogs(release.namespace()))
-        .isZero();
-    phase("uninstall-hook");
-
-    assertThat(client.resources(CniNetwork.class).list().getItems()).isEmpty();
+    // What the hook takes away, put back at the end for the teardown: a sandbox the kubelet has
+    // not yet removed can only be torn down by the runtime with its network's configuration.
+    Map<KubeletNode, byte[]> removed = new LinkedHashMap<>();
     for (KubeletNode node : cluster.nodes()) {
-      assertThat(NodePods.confFiles(node))
-          .as("conflists on %s after the hook", node.name())
-          .doesNotContain(NETWORK_FILE);
+      removed.put(node, readBytes(node.cniConfDir().resolve(NETWORK_FILE)));
     }
-    // No pod network is left: the runtime says so, and the kubelet makes the Nodes NotReady.
-    awaitEveryNodesReadyCondition(
-        "after the hook removed the conflists",
-        c -> assertThat(c.getMessage()).contains("cni plugin not initialized"));
-    assertThat(client.apps().deployments().inNamespace(release.namespace()).list().getItems())
-        .isEmpty();
-    assertThat(client.batch().v1().jobs().inNamespace(release.namespace()).list().getItems())
-        .as("the hook Job is deleted once it succeeded")
-        .isEmpty();
-    phase("nodes-without-network");
+    try {
+      CommandResult uninstall = release.uninstall();
+      assertThat(uninstall.exitCode())
+          .as(
+              "helm uninstall: %s%s\nlogs:\n%s",
+              uninstall.stdout(), uninstall.stderr(), containerLogs(release.namespace()))
+          .isZero();
+      phase("uninstall-hook");
+
+      assertThat(client.resources(CniNetwork.class).list().getItems()).isEmpty();
+      for (KubeletNode node : cluster.nodes()) {
+        assertThat(NodePods.confFiles(node))
+            .as("conflists on %s after the hook", node.name())
+            .doesNotContain(NETWORK_FILE);
+      }
+      // No pod network is left: the runtime says so, and the kubelet makes the Nodes NotReady.
+      awaitEveryNodesReadyCondition(
+          "after the hook removed the conflists",
+          c -> assertThat(c.getMessage()).contains("cni plugin not initialized"));
+      assertThat(client.apps().deployments().inNamespace(release.namespace()).list().getItems())
+          .isEmpty();
+      assertThat(client.batch().v1().jobs().inNamespace(release.namespace()).list().getItems())
+          .as("the hook Job is deleted once it succeeded")
+          .isEmpty();
+      phase("nodes-without-network");
+    } finally {
+      removed.forEach((node, bytes) -> writeBytes(node.cniConfDir().resolve(NETWORK_FILE), bytes));
+    }
+  }
+
+  private static byte[] readBytes(Path file) {
+    try {
+      return Files.readAllBytes(file);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private static void writeBytes(Path file, byte[] bytes) {
+    try {
+      Files.write(file, bytes);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   /**
