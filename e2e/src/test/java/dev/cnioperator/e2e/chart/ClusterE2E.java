@@ -254,9 +254,10 @@ class ClusterE2E {
 
     // Each sandbox is killed behind containerd's back, then containerd is SIGKILLed and started
     // again: it no longer knows the sandbox, and no DEL ever ran for it.
-    for (Pod pod : lost) {
-      node.containerd().loseSandbox(NodePods.sandboxId(node, pod));
-    }
+    // The kubelet is frozen meanwhile: it would otherwise see a sandbox die before containerd
+    // forgets it and stop it properly, and containerd's teardown would run the DEL.
+    List<String> sandboxes = lost.stream().map(p -> NodePods.sandboxId(node, p)).toList();
+    node.withKubeletFrozen(() -> sandboxes.forEach(id -> node.containerd().loseSandbox(id)));
     // Checked at once: the grace period (30 s) counts from when the agent first sees them stale.
     assertThat(NodePods.reservations(node, NETWORK_NAME))
         .as("the lost pods' reservations outlive their sandboxes: no DEL ran")

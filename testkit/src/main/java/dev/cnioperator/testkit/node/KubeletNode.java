@@ -176,6 +176,21 @@ public final class KubeletNode implements AutoCloseable {
     return dir.resolve("kubelet.log");
   }
 
+  /**
+   * Runs {@code action} with the kubelet frozen (SIGSTOP, then SIGCONT): what happens to the node's
+   * runtime meanwhile, the kubelet does not watch happen, it only finds the result, as after a
+   * runtime crash it had no part in.
+   */
+  public void withKubeletFrozen(Runnable action) {
+    String pid = Long.toString(kubelet.pid());
+    Commands.run("kill", "-STOP", pid).orThrow("kill -STOP kubelet");
+    try {
+      action.run();
+    } finally {
+      Commands.run("kill", "-CONT", pid).orThrow("kill -CONT kubelet");
+    }
+  }
+
   /** Runs {@code command} in the node's network and mount namespaces. */
   public dev.cnioperator.testkit.CommandResult exec(String... command) {
     List<String> full = new ArrayList<>(launcher());
