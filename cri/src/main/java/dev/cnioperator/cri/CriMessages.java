@@ -30,7 +30,8 @@ final class CriMessages {
             .map(
                 c ->
                     new RuntimeCondition(c.getType(), c.getStatus(), c.getReason(), c.getMessage()))
-            .toList());
+            .toList(),
+        r.getInfoMap());
   }
 
   static PodSandbox sandbox(dev.cnioperator.cri.v1.PodSandbox s) {

@@ -120,10 +120,15 @@ public final class CriRuntimeClient implements AutoCloseable {
                 stub().version(VersionRequest.newBuilder().setVersion(CRI_API_VERSION).build())));
   }
 
-  /** CRI {@code Status}: the runtime's conditions, among them {@code NetworkReady}. */
+  /**
+   * CRI {@code Status}, verbose: the runtime's conditions, among them {@code NetworkReady}, and its
+   * free-form info (for containerd, the CNI configuration it has loaded).
+   */
   public RuntimeStatus status() throws CriException {
     return call(
-        "Status", () -> CriMessages.status(stub().status(StatusRequest.getDefaultInstance())));
+        "Status",
+        () ->
+            CriMessages.status(stub().status(StatusRequest.newBuilder().setVerbose(true).build())));
   }
 
   /** CRI {@code ListPodSandbox} without a filter: every sandbox the runtime knows, in any state. */

@@ -153,6 +153,28 @@ public final class LocalProduct implements AutoCloseable {
   }
 
   /**
+   * Runs {@code cni-operator args...} to completion with a token of {@code serviceAccount} in the
+   * release's namespace, as a Job of the chart running as that account would.
+   */
+  public CommandResult runOperatorCommand(
+      String serviceAccount, List<String> args, Duration timeout) {
+    String token = controlPlane.serviceAccountToken(NAMESPACE, serviceAccount, TOKEN_TTL);
+    Path kubeconfig =
+        controlPlane.writeKubeconfigForToken(
+            token, dir(workDir.resolve("commands")).resolve(serviceAccount + ".kubeconfig"));
+    List<String> cmd = new ArrayList<>();
+    cmd.add(ProcessHandle.current().info().command().orElse("java"));
+    cmd.addAll(
+        List.of(
+            "-jar",
+            ToolPaths.repoRoot().resolve("operator/target/cni-operator.jar").toString(),
+            "--kubeconfig",
+            kubeconfig.toString()));
+    cmd.addAll(args);
+    return Commands.run(cmd, Map.of(), null, timeout);
+  }
+
+  /**
    * Starts a node agent for {@code nodeName} with a sandbox host root under the work dir, the
    * reference plugins as its bundled plugins and the machine's real netns directory. Its token is
    * bound to a Pod on that node, as a DaemonSet pod's projected token is, so the node's name is in

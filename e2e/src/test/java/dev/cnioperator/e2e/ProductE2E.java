@@ -24,9 +24,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -320,6 +322,60 @@ class ProductE2E {
     } finally {
       Files.deleteIfExists(foreignA);
       Files.deleteIfExists(foreignB);
+    }
+  }
+
+  @Test
+  @Order(90)
+  void theUninstallHookDeletesEveryNetworkAndItsFilesLeaveEveryNode() {
+    String first = TestNames.unique("gone");
+    String second = TestNames.unique("gone");
+    apply(bridgeNetwork(first, "matchLabels: {" + LABEL + ": " + SELECTED + "}", 60, 300));
+    apply(bridgeNetwork(second, "matchLabels: {" + LABEL + ": " + SELECTED + "}", 60, 300));
+    waitReady(first);
+    waitReady(second);
+    List<String> files = List.of("50-" + first + ".conflist", "50-" + second + ".conflist");
+    for (String file : files) {
+      assertThat(nodeA.conflist(file)).isPresent();
+      assertThat(nodeB.conflist(file)).isPresent();
+    }
+    // The hook's ServiceAccount and RBAC exactly as the chart renders them; there is no kubelet
+    // to run its Job, so the test runs the Job's command with that account's token.
+    String hook =
+        product
+            .helm(
+                List.of(
+                    "template",
+                    LocalProduct.RELEASE,
+                    LocalProduct.chartDir().toString(),
+                    "--namespace",
+                    LocalProduct.NAMESPACE,
+                    "--set",
+                    "agent.removeConflistsOnUninstall=true",
+                    "--show-only",
+                    "templates/uninstall-hook.yaml"))
+            .orThrow("helm template")
+            .stdout();
+    String rbac =
+        Arrays.stream(hook.split("(?m)^---$"))
+            .filter(doc -> !doc.contains("kind: Job"))
+            .collect(Collectors.joining("\n---\n"));
+    cp.kubectlWithInput(rbac, "apply", "-f", "-").orThrow("kubectl apply the hook's RBAC");
+    try {
+      CommandResult run =
+          product.runOperatorCommand(
+              LocalProduct.RELEASE + "-uninstall",
+              List.of("delete-networks", "--timeout=120s"),
+              Duration.ofMinutes(3));
+      assertThat(run.exitCode()).as("delete-networks: %s%s", run.stdout(), run.stderr()).isZero();
+      assertThat(run.stdout()).contains(first).contains(second).contains("delete-networks-done");
+    } finally {
+      cp.kubectlWithInput(rbac, "delete", "-f", "-", "--ignore-not-found");
+    }
+    assertThat(cp.kubectl("get", "cninetworks", "-o", "name").stdout()).isBlank();
+    for (String file : files) {
+      assertThat(nodeA.conflist(file)).as("%s on node A", file).isEmpty();
+      assertThat(nodeB.conflist(file)).as("%s on node B", file).isEmpty();
     }
   }
 

@@ -16,12 +16,14 @@ import dev.cnioperator.agent.kube.PodSource;
 import dev.cnioperator.agent.kube.RuntimeNetworkProbe;
 import dev.cnioperator.agent.observe.AgentMetrics;
 import dev.cnioperator.agent.observe.HealthServer;
+import dev.cnioperator.agent.observe.ReadinessLog;
 import dev.cnioperator.agent.observe.TimedPluginExecutor;
 import dev.cnioperator.agent.plugin.PluginInstaller;
 import dev.cnioperator.agent.plugin.PluginVersions;
 import dev.cnioperator.agent.probe.ProbeIdentity;
 import dev.cnioperator.agent.probe.ProbeNamespaces;
 import dev.cnioperator.agent.probe.RevisionProbe;
+import dev.cnioperator.agent.status.AgentReadiness;
 import dev.cnioperator.agent.status.CniNodeClient;
 import dev.cnioperator.agent.status.HealthBoard;
 import dev.cnioperator.agent.status.NodeStatusBuilder;
@@ -104,6 +106,11 @@ public final class AgentProgram implements AutoCloseable {
     KubernetesClient client = kubernetesClient(s);
     HealthBoard health = new HealthBoard();
     CriConnection cri = s.criSocket() == null ? null : new CriConnection(s.criSocket());
+    if (cri == null) {
+      LOG.info(
+          "event=readiness-without-runtime reason=\"no --cri-socket: ready once the files are"
+              + " written; whether the runtime loaded them is not known\"");
+    }
     // The probe reports to the agent, and the agent's status builder reads the probe.
     AtomicReference<NodeAgent> agentRef = new AtomicReference<>();
     RuntimeNetworkProbe probe =
@@ -167,7 +174,13 @@ public final class AgentProgram implements AutoCloseable {
             clock);
     HealthServer server =
         new HealthServer(
-            s.listen(), () -> agent.live() && loops.live(), agent::ready, metrics::scrape);
+            s.listen(),
+            () -> agent.live() && loops.live(),
+            new ReadinessLog(
+                () ->
+                    AgentReadiness.notReady(
+                        agent.lastResult(), probe != null, probe == null ? null : probe.latest())),
+            metrics::scrape);
     server.start();
     agent.start();
     loops.start();

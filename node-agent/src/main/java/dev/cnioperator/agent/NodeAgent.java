@@ -23,9 +23,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The agent's control loop: on every change of its CniNode and every resync period, a fresh read of
- * the CniNode, a {@link NodeSync} pass, a status write. One thread does all of it, so passes never
- * overlap. Without a fresh read (API server unreachable, CniNode missing) nothing on disk changes.
+ * The agent's control loop: on every change of its CniNode's spec and every resync period, a {@link
+ * NodeSync} pass and a status write. One thread does all of it, so passes never overlap. A pass
+ * acts on a CniNode the API server has just sent: the scheduled pass reads it (GET); a pass a watch
+ * event asked for takes the object that event delivered, which is as new as such a read and saves
+ * every node one request per change. Without either (API server unreachable, CniNode missing)
+ * nothing on disk changes.
  */
 public final class NodeAgent implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(NodeAgent.class);
@@ -40,7 +43,11 @@ public final class NodeAgent implements AutoCloseable {
   private final ScheduledExecutorService loop =
       Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "node-pass"));
   private final AtomicBoolean passPending = new AtomicBoolean();
-  private final AtomicBoolean ready = new AtomicBoolean();
+  private final AtomicBoolean readPending = new AtomicBoolean();
+
+  /** The CniNode the watch delivered last; empty once deleted, null before the first event. */
+  private final AtomicReference<Optional<CniNode>> delivered = new AtomicReference<>();
+
   private final AtomicReference<AppliedPass> lastPass = new AtomicReference<>();
   private final AtomicReference<List<ManagedNetwork>> networks = new AtomicReference<>(List.of());
   private volatile long lastLoopNanos = System.nanoTime();
@@ -68,12 +75,27 @@ public final class NodeAgent implements AutoCloseable {
     sync.prepare();
     loop.scheduleWithFixedDelay(this::requestPass, 0, resync.toMillis(), TimeUnit.MILLISECONDS);
     // No informer resync: the scheduled pass above already comes round every period.
-    informer = api.watch(this::requestPass, 0);
+    informer = api.watch(this::seen, 0);
     LOG.info("event=agent-started node={} resync={}", api.nodeName(), resync);
   }
 
-  /** Asks for a pass soon; requests that arrive while one is waiting are folded into it. */
+  /**
+   * Asks for a pass soon, on a fresh read (GET) of the CniNode; requests that arrive while one is
+   * waiting are folded into it.
+   */
   public void requestPass() {
+    readPending.set(true);
+    schedulePass();
+  }
+
+  private void seen(CniNode latest, boolean specMayDiffer) {
+    delivered.set(Optional.ofNullable(latest));
+    if (specMayDiffer) {
+      schedulePass();
+    }
+  }
+
+  private void schedulePass() {
     if (passPending.compareAndSet(false, true)) {
       loop.execute(this::pass);
     }
@@ -89,8 +111,10 @@ public final class NodeAgent implements AutoCloseable {
     return networks.get();
   }
 
-  public boolean ready() {
-    return ready.get();
+  /** What the last completed pass found and did, null before the first. */
+  public NodeSync.Result lastResult() {
+    AppliedPass pass = lastPass.get();
+    return pass == null ? null : pass.result();
   }
 
   /** Live while the loop thread keeps coming round. */
@@ -102,9 +126,12 @@ public final class NodeAgent implements AutoCloseable {
   private void pass() {
     passPending.set(false);
     lastLoopNanos = System.nanoTime();
-    Optional<CniNode> node;
+    boolean read = readPending.getAndSet(false);
+    Optional<CniNode> node = read ? null : delivered.get();
     try {
-      node = api.fetch();
+      if (node == null) {
+        node = api.fetch();
+      }
     } catch (KubernetesClientException e) {
       LOG.warn(
           "event=pass-skipped node={} reason=api-unreachable error=\"{}\"",
@@ -127,7 +154,6 @@ public final class NodeAgent implements AutoCloseable {
       health.retain(new HashSet<>(current.stream().map(ManagedNetwork::name).toList()));
       record(result);
       publish(node.get());
-      ready.set(true);
       metrics.pass("ok");
     } catch (RuntimeException | java.io.IOException e) {
       LOG.error("event=pass-failed node={} error=\"{}\"", api.nodeName(), e.toString(), e);

@@ -7,18 +7,28 @@ import dev.cnioperator.operator.network.NetworkStatusFolder;
 import dev.cnioperator.operator.node.CniNodeWriter;
 import dev.cnioperator.operator.node.NodeReconciler;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** The operator wired by hand: both reconcilers on one JOSDK Operator, with metrics and a Lease. */
 public final class CniOperator implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(CniOperator.class);
 
   private final Operator operator;
+  private final KubernetesClient client;
+  private final OperatorSettings settings;
+  private final AtomicBoolean stopping = new AtomicBoolean();
 
   public CniOperator(KubernetesClient client, OperatorSettings settings, MeterRegistry registry) {
+    this.client = client;
+    this.settings = settings;
     OperatorMetrics metrics = new OperatorMetrics(registry);
     this.operator =
         new Operator(
@@ -36,8 +46,10 @@ public final class CniOperator implements AutoCloseable {
                         settings.lease().renewDeadline(),
                         settings.lease().retryPeriod(),
                         settings.identity(),
-                        null,
-                        true));
+                        new LeaderCallbacks(() -> {}, this::lostLease, leader -> {}),
+                        // JOSDK 5.2 would exit here on a graceful stop too, before the Lease is
+                        // released; lostLease exits only when the Lease was lost.
+                        false));
               }
             });
     operator.register(
@@ -66,8 +78,29 @@ public final class CniOperator implements AutoCloseable {
     return operator.getRuntimeInfo().isStarted();
   }
 
+  /**
+   * Losing the Lease without being asked to stop ends the process, so that two replicas never
+   * reconcile at once; the pod restarts as a standby.
+   */
+  private void lostLease() {
+    if (!stopping.get()) {
+      LOG.error("event=lease-lost identity={} exiting=true", settings.identity());
+      System.exit(1);
+    }
+  }
+
+  /** Stops the reconcilers and informers, then gives up the Lease if this replica holds it. */
   @Override
   public void close() {
+    stopping.set(true);
     operator.stop();
+    if (settings.leaderElection()) {
+      LeaseRelease.release(
+          client,
+          settings.namespace(),
+          OperatorSettings.LEASE_NAME,
+          settings.identity(),
+          Clock.systemUTC());
+    }
   }
 }

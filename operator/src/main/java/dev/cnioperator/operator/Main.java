@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -21,12 +22,16 @@ import picocli.CommandLine.Option;
 @Command(
     name = "cni-operator",
     mixinStandardHelpOptions = true,
+    subcommands = DeleteNetworksCommand.class,
     description = {
       "Validates and renders CniNetworks and writes each node's CniNode spec.",
       "Every option can also be given by the environment variable shown in its description."
     })
 public final class Main implements Callable<Integer> {
   private static final Logger log = LoggerFactory.getLogger(Main.class);
+
+  /** How long SIGTERM waits for the operator to close (within the pod's 30 s grace period). */
+  private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(20);
 
   @Option(
       names = "--kubeconfig",
@@ -123,6 +128,19 @@ public final class Main implements Callable<Integer> {
         new OperatorSettings(namespace, leaderElection, identity(), finalizerTimeout, lease);
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     registry.config().meterFilter(JosdkMeterTags.ALWAYS_WITH_GROUP);
+    CountDownLatch stop = new CountDownLatch(1);
+    CountDownLatch stopped = new CountDownLatch(1);
+    // The JVM halts once its shutdown hooks return, whatever the main thread is doing: the hook
+    // waits until the operator is closed, so a leader stopped with SIGTERM (a pod deletion, a
+    // rolling update) releases the Lease and the other replica leads at once, not a lease later.
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  stop.countDown();
+                  awaitQuietly(stopped, SHUTDOWN_TIMEOUT);
+                },
+                "stop"));
     try (KubernetesClient client = OperatorClients.create(config());
         CniOperator operator = new CniOperator(client, settings, registry);
         HealthServer health =
@@ -138,14 +156,25 @@ public final class Main implements Callable<Integer> {
           settings.identity(),
           health.port(),
           client.getMasterUrl());
-      CountDownLatch stop = new CountDownLatch(1);
-      Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown, "stop"));
       stop.await();
+      log.info("event=stopping identity={}", settings.identity());
+    } finally {
+      // Logged before the hook is let go: the JVM halts as soon as the hook returns.
+      log.info("event=stopped identity={}", settings.identity());
+      stopped.countDown();
     }
     return 0;
   }
 
-  private Config config() throws java.io.IOException {
+  private static void awaitQuietly(CountDownLatch latch, Duration timeout) {
+    try {
+      latch.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  Config config() throws java.io.IOException {
     if (kubeconfig != null) {
       return Config.fromKubeconfig(null, Files.readString(kubeconfig), kubeconfig.toString());
     }

@@ -44,6 +44,7 @@ public final class LocalControlPlane implements AutoCloseable {
     "daemonset-controller",
     "deployment-controller",
     "replicaset-controller",
+    "job-controller",
     "pod-garbage-collector-controller",
     "root-ca-certificate-publisher-controller"
   };

@@ -26,6 +26,14 @@ public class RuntimeNetwork {
   @JsonPropertyDescription("The runtime's message for a network that is not ready.")
   private String message;
 
+  @JsonPropertyDescription(
+      "The network the runtime has loaded as its pod network, where the runtime says (containerd does in its verbose CRI Status; CRI-O does not).")
+  private String loadedNetwork;
+
+  @JsonPropertyDescription(
+      "The sha256 of the configuration the runtime has loaded as loadedNetwork; equal to the network's appliedSha256 once the runtime has picked up the agent's file.")
+  private String loadedSha256;
+
   @JsonPropertyDescription("When networkReady last changed, as the agent saw it (RFC 3339).")
   private String lastTransitionTime;
 
@@ -81,6 +89,32 @@ public class RuntimeNetwork {
     return this;
   }
 
+  public String getLoadedNetwork() {
+    return loadedNetwork;
+  }
+
+  public void setLoadedNetwork(String loadedNetwork) {
+    this.loadedNetwork = loadedNetwork;
+  }
+
+  public RuntimeNetwork withLoadedNetwork(String loadedNetwork) {
+    this.loadedNetwork = loadedNetwork;
+    return this;
+  }
+
+  public String getLoadedSha256() {
+    return loadedSha256;
+  }
+
+  public void setLoadedSha256(String loadedSha256) {
+    this.loadedSha256 = loadedSha256;
+  }
+
+  public RuntimeNetwork withLoadedSha256(String loadedSha256) {
+    this.loadedSha256 = loadedSha256;
+    return this;
+  }
+
   public String getLastTransitionTime() {
     return lastTransitionTime;
   }
@@ -106,12 +140,15 @@ public class RuntimeNetwork {
         && Objects.equals(networkReady, other.networkReady)
         && Objects.equals(reason, other.reason)
         && Objects.equals(message, other.message)
+        && Objects.equals(loadedNetwork, other.loadedNetwork)
+        && Objects.equals(loadedSha256, other.loadedSha256)
         && Objects.equals(lastTransitionTime, other.lastTransitionTime);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(endpoint, networkReady, reason, message, lastTransitionTime);
+    return Objects.hash(
+        endpoint, networkReady, reason, message, loadedNetwork, loadedSha256, lastTransitionTime);
   }
 
   @Override
@@ -124,6 +161,10 @@ public class RuntimeNetwork {
         + reason
         + ", message="
         + message
+        + ", loadedNetwork="
+        + loadedNetwork
+        + ", loadedSha256="
+        + loadedSha256
         + ", lastTransitionTime="
         + lastTransitionTime
         + "}";

@@ -1,9 +1,6 @@
 package dev.cnioperator.cni.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 
 /**
  * The one byte form of a configuration that machines compare (the operator's rendered conflist, the
@@ -22,14 +19,5 @@ public final class CanonicalJson {
   /** The canonical bytes of {@code node}. */
   public static byte[] render(JsonNode node) {
     return JsonText.canonical(node);
-  }
-
-  /** Lower-case hex SHA-256 of {@code bytes} (64 characters). */
-  public static String sha256Hex(byte[] bytes) {
-    try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java runtime has SHA-256", e);
-    }
   }
 }

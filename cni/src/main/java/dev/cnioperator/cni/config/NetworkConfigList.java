@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cnioperator.cni.CniVersion;
+import dev.cnioperator.cni.io.Sha256;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -34,7 +35,7 @@ public final class NetworkConfigList {
     this.raw = raw;
     this.rendered = CanonicalJson.render(raw);
     this.bytes = bytes == null ? rendered : bytes.clone();
-    this.sha256 = CanonicalJson.sha256Hex(rendered);
+    this.sha256 = Sha256.hex(rendered);
     this.name = raw.get("name").textValue();
     this.cniVersion = CniVersion.parse(raw.get("cniVersion").textValue()).orElseThrow();
     List<CniVersion> versions = new ArrayList<>();

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cnioperator.cni.io.Sha256;
 import java.math.BigDecimal;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -64,7 +65,7 @@ class CanonicalJsonTest {
     // Pinned: a change here changes every rendered conflist's sha256 on every node.
     assertThat(list.sha256())
         .isEqualTo("860d63b2ed286ccbb12315438de004ddf1f6d4f725f2825f172b8b2672bbfa23");
-    assertThat(CanonicalJson.sha256Hex(new byte[0]))
+    assertThat(Sha256.hex(new byte[0]))
         .isEqualTo("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
   }
 

@@ -6,11 +6,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.cnioperator.cni.CniErrorCode;
 import dev.cnioperator.cni.CniVersion;
-import dev.cnioperator.cni.config.CanonicalJson;
 import dev.cnioperator.cni.config.CniConfigException;
 import dev.cnioperator.cni.config.GcAttachment;
 import dev.cnioperator.cni.config.NetworkConfigList;
 import dev.cnioperator.cni.config.PluginConfig;
+import dev.cnioperator.cni.io.Sha256;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -46,7 +46,7 @@ final class FuzzChecks {
   /** The canonical bytes re-parse to the same list, render identically and hash as claimed. */
   static void rendersCanonically(NetworkConfigList list) {
     byte[] rendered = list.render();
-    assertThat(list.sha256()).isEqualTo(CanonicalJson.sha256Hex(rendered));
+    assertThat(list.sha256()).isEqualTo(Sha256.hex(rendered));
     NetworkConfigList again = NetworkConfigList.parse(rendered, "rendered.conflist");
     assertThat(again.sha256()).isEqualTo(list.sha256());
     assertThat(again.render()).isEqualTo(rendered);

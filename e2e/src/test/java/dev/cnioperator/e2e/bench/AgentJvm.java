@@ -26,13 +26,14 @@ final class AgentJvm implements AutoCloseable {
   }
 
   static AgentJvm start(
+      Path java,
       Path jar,
       List<String> jvmOptions,
       String nodeName,
       Path kubeconfig,
       HostPaths paths,
       Path log) {
-    List<String> cmd = java(jvmOptions);
+    List<String> cmd = java(java, jvmOptions);
     cmd.addAll(
         List.of(
             "-jar",
@@ -53,8 +54,14 @@ final class AgentJvm implements AutoCloseable {
 
   /** {@link StartFloor} from the agent's jar with the same JVM options. */
   static AgentJvm startFloor(
-      Path jar, List<String> jvmOptions, String nodeName, Path kubeconfig, Path confDir, Path log) {
-    List<String> cmd = java(jvmOptions);
+      Path java,
+      Path jar,
+      List<String> jvmOptions,
+      String nodeName,
+      Path kubeconfig,
+      Path confDir,
+      Path log) {
+    List<String> cmd = java(java, jvmOptions);
     cmd.addAll(
         List.of(
             "-cp",
@@ -92,9 +99,14 @@ final class AgentJvm implements AutoCloseable {
     }
   }
 
-  private static List<String> java(List<String> jvmOptions) {
+  /** The java launcher running this benchmark. */
+  static Path thisJava() {
+    return Path.of(ProcessHandle.current().info().command().orElse("java"));
+  }
+
+  private static List<String> java(Path java, List<String> jvmOptions) {
     List<String> cmd = new ArrayList<>();
-    cmd.add(ProcessHandle.current().info().command().orElse("java"));
+    cmd.add(java.toString());
     cmd.addAll(jvmOptions);
     return cmd;
   }

@@ -49,6 +49,7 @@ public final class CheckFootprintBench {
       log = root.resolve("agent.log");
       try (AgentJvm agent =
           AgentJvm.start(
+              AgentJvm.thisJava(),
               AgentJvm.copyJar(cluster.workDir()),
               options(),
               NODE,

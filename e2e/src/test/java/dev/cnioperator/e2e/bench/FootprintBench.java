@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 
 /**
  * Agent footprint: for each set of JVM options, the time from spawning the agent's JVM to its first
@@ -24,20 +25,33 @@ public final class FootprintBench {
   /** BENCH_NMT=1 prints the JVM's native memory breakdown of every idle agent. */
   private static final boolean NMT = System.getenv("BENCH_NMT") != null;
 
-  static final List<String> CHART =
-      List.of(
-          "-XX:+UseSerialGC",
-          "-Xss256k",
-          "-XX:MaxRAMPercentage=50",
-          "-XX:TieredStopAtLevel=1",
-          "-XX:ReservedCodeCacheSize=32m",
-          "-XX:MaxMetaspaceSize=80m",
-          "-Xshare:auto");
+  /** The chart's {@code agent.javaToolOptions}, read from values.yaml so the two cannot drift. */
+  static final List<String> CHART = chartAgentOptions();
 
   /** The chart's memory limit, so that percentages of RAM mean what they mean in the pod. */
   static final String POD_LIMIT = "-XX:MaxRAM=192m";
 
-  private record Variant(String name, List<String> options) {}
+  /** Temurin 25 beside Debian's 17 on the benchmark machine; BENCH_JAVA25 overrides. */
+  private static final Path JAVA25 =
+      Path.of(
+          Objects.requireNonNullElse(
+              System.getenv("BENCH_JAVA25"), "/usr/lib/jvm/temurin-25-jdk-amd64/bin/java"));
+
+  /**
+   * One row: a JVM, its options, and the class archive it maps ({@code null}: none), made by a
+   * training run of the same jar with {@code training} options before any row is measured.
+   */
+  private record Variant(
+      String name, Path java, List<String> options, Path archive, List<String> training) {
+    /** The options of a measured run: {@code options} mapping the archive. */
+    List<String> run() {
+      if (archive == null) {
+        return options;
+      }
+      boolean aot = archive.toString().endsWith(".aot");
+      return with(options, (aot ? "-XX:AOTCache=" : "-XX:SharedArchiveFile=") + archive);
+    }
+  }
 
   private Path jar;
 
@@ -59,40 +73,78 @@ public final class FootprintBench {
     cluster.awaitNodeNetwork(NODE);
     Path root = cluster.workDir().resolve("nodes/" + NODE);
     Path kubeconfig = cluster.agentKubeconfig(NODE, root);
-    Path archive = cluster.workDir().resolve("agent-appcds.jsa");
     jar = AgentJvm.copyJar(cluster.workDir());
 
-    List<String> lean =
-        List.of(
-            "-XX:+UseSerialGC",
-            "-Xss256k",
-            "-XX:TieredStopAtLevel=1",
-            "-XX:CICompilerCount=1",
-            "-XX:ReservedCodeCacheSize=16m",
-            "-Xmx32m",
-            "-XX:MinHeapFreeRatio=10",
-            "-XX:MaxHeapFreeRatio=20",
-            "-XX:MaxMetaspaceSize=80m",
-            "-XX:-UsePerfData");
-    String useArchive = "-XX:SharedArchiveFile=" + archive;
+    Path j17 = AgentJvm.thisJava();
+    Path work = cluster.workDir();
+    List<String> chart = with(CHART, POD_LIMIT);
+    // An AOT cache refuses any -Xshare option beside it; it maps the JDK's own classes as well.
+    List<String> chartAot = chart.stream().filter(o -> !o.startsWith("-Xshare:")).toList();
+    List<String> coh = with(chartAot, "-XX:+UseCompactObjectHeaders");
+    // The chart's options before issue 13 chose one compiler thread, a 16m code cache, a heap that
+    // shrinks and no perf data file: kept as a row, so the choice is measured again in every run.
+    List<String> before =
+        with(
+            List.of(
+                "-XX:+UseSerialGC",
+                "-Xss256k",
+                "-Xms8m",
+                "-Xmx64m",
+                "-XX:TieredStopAtLevel=1",
+                "-XX:ReservedCodeCacheSize=32m",
+                "-XX:MaxMetaspaceSize=80m",
+                "-Xshare:auto"),
+            POD_LIMIT);
+    Path cds17 = work.resolve("agent-17.jsa");
+    Path cds25 = work.resolve("agent-25.jsa");
+    Path aot25 = work.resolve("agent-25.aot");
+    Path aot25coh = work.resolve("agent-25-coh.aot");
     List<Variant> variants = new ArrayList<>();
-    variants.add(new Variant("JVM defaults (G1, heap from host RAM)", List.of()));
-    variants.add(new Variant("serial GC", List.of("-XX:+UseSerialGC")));
+    variants.add(new Variant("17, the chart's", j17, chart, null, null));
     variants.add(
         new Variant(
-            "serial GC, small stacks, C1 only",
-            List.of("-XX:+UseSerialGC", "-Xss256k", "-XX:TieredStopAtLevel=1")));
-    variants.add(new Variant("chart values.yaml today, in a 192Mi pod", with(CHART, POD_LIMIT)));
-    variants.add(new Variant("chart today + AppCDS archive", with(CHART, POD_LIMIT, useArchive)));
-    variants.add(new Variant("lean: 32m heap that shrinks, 1 compiler thread", lean));
-    variants.add(new Variant("lean + AppCDS archive", with(lean, useArchive)));
+            "17, the chart's + AppCDS",
+            j17,
+            chart,
+            cds17,
+            with(chart, "-XX:ArchiveClassesAtExit=" + cds17)));
+    variants.add(new Variant("17, the chart's before issue 13", j17, before, null, null));
+    if (Files.isExecutable(JAVA25)) {
+      variants.add(new Variant("25, the chart's", JAVA25, chart, null, null));
+      variants.add(
+          new Variant(
+              "25, the chart's + AppCDS",
+              JAVA25,
+              chart,
+              cds25,
+              with(chart, "-XX:ArchiveClassesAtExit=" + cds25)));
+      variants.add(
+          new Variant(
+              "25, the chart's + AOT cache",
+              JAVA25,
+              chartAot,
+              aot25,
+              with(chartAot, "-XX:AOTCacheOutput=" + aot25)));
+      variants.add(new Variant("25, the chart's + compact headers", JAVA25, coh, null, null));
+      variants.add(
+          new Variant(
+              "25, the chart's + compact headers + AOT cache",
+              JAVA25,
+              coh,
+              aot25coh,
+              with(coh, "-XX:AOTCacheOutput=" + aot25coh)));
+    } else {
+      System.out.println("no Java 25 at " + JAVA25 + " (BENCH_JAVA25): its rows are left out");
+    }
 
-    // The AppCDS archive comes from a training run of the agent itself, as an image build would
-    // make it: start, converge, SIGTERM (the archive is written at exit).
-    Files.deleteIfExists(archive);
-    measure(cluster, root, kubeconfig, with(lean, "-XX:ArchiveClassesAtExit=" + archive), net);
-    if (!Files.exists(archive)) {
-      throw new IllegalStateException("the training run wrote no class archive " + archive);
+    // Each archive comes from a training run of the agent itself on the same jar, as an image
+    // build would make it: start, converge, SIGTERM (the archive is written at exit).
+    for (Variant v : variants) {
+      if (v.archive() == null || !v.name().contains(only) || Files.exists(v.archive())) {
+        continue;
+      }
+      measure(cluster, root, kubeconfig, v.java(), v.training(), net);
+      awaitArchive(v.archive());
     }
 
     BenchReport report = new BenchReport("footprint", "Agent footprint (one agent, fresh node)");
@@ -118,8 +170,8 @@ public final class FootprintBench {
       Samples threads = new Samples();
       Samples bare = new Samples();
       for (int i = 0; i < runs; i++) {
-        bare.add(measureFloor(root, kubeconfig, v.options(), net));
-        double[] m = measure(cluster, root, kubeconfig, v.options(), net);
+        bare.add(measureFloor(root, kubeconfig, v.java(), v.run(), net));
+        double[] m = measure(cluster, root, kubeconfig, v.java(), v.run(), net);
         start.add(m[0]);
         rss.add(m[1]);
         anon.add(m[2]);
@@ -127,7 +179,7 @@ public final class FootprintBench {
       }
       System.out.printf(Locale.ROOT, "%s: start %s ms, rss %s MiB%n", v.name(), start, rss);
       table.row(
-          v.name() + "<br>`" + String.join(" ", v.options()) + "`",
+          v.name() + "<br>`" + String.join(" ", v.run()) + "`",
           BenchReport.ms(start.median()),
           BenchReport.ms(start.p99()),
           BenchReport.ms(bare.median()),
@@ -152,7 +204,12 @@ public final class FootprintBench {
 
   /** One agent start on a fresh node: {start→conflist ms, idle RSS MiB, anon MiB, threads}. */
   private double[] measure(
-      BenchCluster cluster, Path root, Path kubeconfig, List<String> options, BenchNetwork net)
+      BenchCluster cluster,
+      Path root,
+      Path kubeconfig,
+      Path java,
+      List<String> options,
+      BenchNetwork net)
       throws InterruptedException {
     for (String dir : List.of("etc", "opt", "var")) {
       BenchCluster.deleteTree(root.resolve(dir));
@@ -161,7 +218,7 @@ public final class FootprintBench {
     Path conflist = paths.confDir().resolve(net.fileName());
     List<String> jvm = NMT ? with(options, "-XX:NativeMemoryTracking=summary") : options;
     try (AgentJvm agent =
-        AgentJvm.start(jar, jvm, NODE, kubeconfig, paths, root.resolve("agent.log"))) {
+        AgentJvm.start(java, jar, jvm, NODE, kubeconfig, paths, root.resolve("agent.log"))) {
       double startMillis = awaitFile(agent, conflist, root.resolve("agent.log"));
       Thread.sleep(IDLE.toMillis());
       if (NMT) {
@@ -172,12 +229,14 @@ public final class FootprintBench {
   }
 
   /** The start-up floor with the same JVM options: millis until its conflist is on disk. */
-  private double measureFloor(Path root, Path kubeconfig, List<String> options, BenchNetwork net)
+  private double measureFloor(
+      Path root, Path kubeconfig, Path java, List<String> options, BenchNetwork net)
       throws InterruptedException {
     Path confDir = root.resolve("floor/net.d");
     BenchCluster.deleteTree(confDir);
     try (AgentJvm floor =
-        AgentJvm.startFloor(jar, options, NODE, kubeconfig, confDir, root.resolve("floor.log"))) {
+        AgentJvm.startFloor(
+            java, jar, options, NODE, kubeconfig, confDir, root.resolve("floor.log"))) {
       return awaitFile(floor, confDir.resolve(net.fileName()), root.resolve("floor.log"));
     }
   }
@@ -192,6 +251,40 @@ public final class FootprintBench {
       Thread.sleep(1);
     }
     return (System.nanoTime() - jvm.startNanos()) / 1e6;
+  }
+
+  /**
+   * Waits for a training run's archive: an AOT cache is assembled by a second JVM after the
+   * training JVM exits.
+   */
+  private static void awaitArchive(Path archive) throws InterruptedException {
+    for (int i = 0; i < 1200 && !Files.exists(archive); i++) {
+      Thread.sleep(100);
+    }
+    if (!Files.exists(archive)) {
+      throw new IllegalStateException("the training run wrote no class archive " + archive);
+    }
+    Thread.sleep(1000); // written under its own name: let the writer finish and exit
+  }
+
+  private static List<String> chartAgentOptions() {
+    Path values = ToolPaths.repoRoot().resolve("charts/cni-operator/values.yaml");
+    String section = "";
+    try {
+      for (String line : Files.readAllLines(values)) {
+        if (line.matches("^[A-Za-z].*:.*")) {
+          section = line.substring(0, line.indexOf(':'));
+        }
+        String t = line.trim();
+        if (section.equals("agent") && t.startsWith("javaToolOptions:")) {
+          String v = t.substring("javaToolOptions:".length()).trim().replace("\"", "");
+          return List.of(v.split("\\s+"));
+        }
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    throw new IllegalStateException("no agent.javaToolOptions in " + values);
   }
 
   private static List<String> with(List<String> base, String... more) {

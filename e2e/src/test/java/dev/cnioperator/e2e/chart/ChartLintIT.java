@@ -4,12 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cnioperator.testkit.CommandResult;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import java.util.List;
@@ -67,6 +71,7 @@ class ChartLintIT {
     assertThat(operator.getResources().getRequests()).containsKeys("cpu", "memory");
     assertThat(operator.getResources().getLimits()).containsKey("memory");
     assertThat(operator.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");
+    assertThat(operator.getStartupProbe().getHttpGet().getPath()).isEqualTo("/healthz");
     assertThat(operator.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
     assertThat(operator.getPorts())
         .anySatisfy(p -> assertThat(p.getName()).isEqualTo("http-metrics"));
@@ -142,6 +147,8 @@ class ChartLintIT {
     Container agent = onlyContainer(pod);
 
     assertThat(agent.getSecurityContext().getPrivileged()).isTrue();
+    assertThat(agent.getStartupProbe().getHttpGet().getPath()).isEqualTo("/healthz");
+    assertThat(agent.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
     assertThat(pod.getHostNetwork()).isTrue();
     assertThat(pod.getHostPID()).isFalse();
     assertThat(pod.getPriorityClassName()).isEqualTo("system-node-critical");
@@ -186,7 +193,7 @@ class ChartLintIT {
   }
 
   @Test
-  void k3sProfileMovesTheConfAndBinDirsAndMountsItsCriSocketReadOnly() {
+  void k3sProfileMovesTheConfAndBinDirsAndMountsItsCriSocketsDirectoryReadOnly() {
     DaemonSet daemonSet =
         helm.render("--set", "agent.hostPaths.profile=k3s", "--set", "agent.criSocket.enabled=true")
             .single("DaemonSet", DaemonSet.class);
@@ -197,9 +204,11 @@ class ChartLintIT {
         .containsEntry(
             "/var/lib/rancher/k3s/agent/etc/cni/net.d", "/var/lib/rancher/k3s/agent/etc/cni/net.d")
         .containsEntry("/var/lib/rancher/k3s/data/cni", "/var/lib/rancher/k3s/data/cni")
-        .containsEntry(
-            "/run/k3s/containerd/containerd.sock", "/run/k3s/containerd/containerd.sock");
-    assertThat(mount(agent, "/run/k3s/containerd/containerd.sock").getReadOnly()).isTrue();
+        .containsEntry("/run/k3s/containerd", "/run/k3s/containerd");
+    // The directory, so the agent reaches a runtime that restarted and made its socket anew.
+    assertThat(mount(agent, "/run/k3s/containerd").getReadOnly()).isTrue();
+    assertThat(mount(agent, "/run/k3s/containerd").getMountPropagation())
+        .isEqualTo("HostToContainer");
     assertThat(agent.getArgs())
         .contains(
             "--conf-dir=/var/lib/rancher/k3s/agent/etc/cni/net.d",
@@ -335,6 +344,42 @@ class ChartLintIT {
                         .getSpec())
                 .getEnv())
         .noneSatisfy(e -> assertThat(e.getName()).startsWith("KUBERNETES_SERVICE"));
+  }
+
+  @Test
+  void conflistsAreRemovedOnUninstallOnlyWhenAskedByAPreDeleteJobThatDeletesTheNetworks() {
+    assertThat(helm.render().ofKind("Job")).isEmpty();
+
+    RenderedChart chart =
+        helm.render(
+            "--set",
+            "agent.removeConflistsOnUninstall=true",
+            "--set",
+            "agent.removeConflistsTimeoutSeconds=120",
+            "--set",
+            "apiServer.host=10.200.0.1");
+    Job job = chart.single("Job", Job.class);
+    ClusterRole role = chart.named("ClusterRole", "-uninstall", ClusterRole.class);
+    for (HasMetadata hook :
+        List.of(
+            job,
+            role,
+            chart.named("ClusterRoleBinding", "-uninstall", ClusterRoleBinding.class),
+            chart.named("ServiceAccount", "-uninstall", ServiceAccount.class))) {
+      assertThat(hook.getMetadata().getAnnotations())
+          .containsEntry("helm.sh/hook", "pre-delete")
+          .containsEntry("helm.sh/hook-delete-policy", "before-hook-creation,hook-succeeded");
+    }
+    assertThat(rules(role.getRules()))
+        .containsExactly("cnioperator.dev/cninetworks: get,list,delete,deletecollection");
+    PodSpec pod = job.getSpec().getTemplate().getSpec();
+    Container c = onlyContainer(pod);
+    assertThat(c.getImage()).contains("/operator:");
+    assertThat(c.getArgs()).containsExactly("delete-networks", "--timeout=120s");
+    assertThat(env(c, "KUBERNETES_SERVICE_HOST")).isEqualTo("10.200.0.1");
+    assertThat(pod.getHostNetwork()).isTrue();
+    assertThat(pod.getServiceAccountName()).endsWith("-uninstall");
+    assertThat(job.getSpec().getBackoffLimit()).isZero();
   }
 
   @Test

@@ -3,8 +3,11 @@ package dev.cnioperator.e2e.chart;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cnioperator.api.v1alpha1.AttachmentSummary;
+import dev.cnioperator.api.v1alpha1.CniNetwork;
+import dev.cnioperator.api.v1alpha1.CniNode;
+import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
+import dev.cnioperator.operator.OperatorSettings;
 import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.TestNames;
@@ -13,14 +16,17 @@ import dev.cnioperator.testkit.images.ProductImages;
 import dev.cnioperator.testkit.images.ProductImages.ProductImage;
 import dev.cnioperator.testkit.node.KubeletCluster;
 import dev.cnioperator.testkit.node.KubeletNode;
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.net.URI;
@@ -31,6 +37,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -51,8 +59,22 @@ import org.junit.jupiter.api.TestMethodOrder;
  * apiServer} values, since no Service routing exists; one bridge network, whose host-local range is
  * each node's own podCIDR ({@code $(node.hostLocalRanges)}), makes both Nodes Ready; pause pods
  * spread over the nodes get addresses from their own node's podCIDR and pods on one node reach each
- * other. Uninstall (after Bootstrap, on what it left running): {@code helm uninstall} removes the
- * product's workloads and leaves the conflists, so a new pod still starts.
+ * other. The scenarios after it run in order on what it left running:
+ *
+ * <ul>
+ *   <li>CHECK: every node's CniNode counts its running pods' attachments, all healthy; flushing one
+ *       pod's addresses makes the CniNetwork Degraded naming the node and the pod, with an Event
+ *       {@code CniCheckFailed} on the pod.
+ *   <li>Cleanup: one node's containerd loses its pods' sandboxes (killed behind its back, then
+ *       SIGKILLed and restarted); the kubelet recreates them, and after the grace period the agent
+ *       has released exactly the lost pods' host-local reservations and no running pod's.
+ *   <li>Upgrade: {@code helm upgrade} to a new agent image tag rolls the DaemonSet; the pod
+ *       network's conflist never leaves either node and the pods keep their network.
+ *   <li>Failover: deleting the operator replica that holds the Lease hands it to the other one, and
+ *       a Node label set right after still brings a network to that node.
+ *   <li>Uninstall: {@code helm uninstall} removes the product's workloads and leaves the conflists,
+ *       so a new pod still starts.
+ * </ul>
  *
  * <p>Each phase's duration is printed ({@code event=cluster-e2e}); nothing here asserts a time.
  */
@@ -62,6 +84,12 @@ class ClusterE2E {
 
   /** Each node's bridge; no other test uses this name. */
   private static final String BRIDGE = "cbboot0";
+
+  /** The pod network: a short CHECK interval and cleanup grace period, so both show here. */
+  private static final String NETWORK_NAME = "boot";
+
+  private static final String NETWORK_FILE = "10-" + NETWORK_NAME + ".conflist";
+  private static final String FAILOVER_LABEL = "e2e.cnioperator.dev/failover";
 
   private static final Map<String, Long> phases = new LinkedHashMap<>();
   private static long started;
@@ -130,7 +158,7 @@ class ClusterE2E {
     awaitEveryNodesReadyCondition(
         "after its network was applied", c -> assertThat(c.getStatus()).isEqualTo("True"));
     for (KubeletNode node : cluster.nodes()) {
-      assertThat(confFiles(node)).as("conf dir of %s", node.name()).hasSize(1);
+      assertThat(NodePods.confFiles(node)).as("conf dir of %s", node.name()).hasSize(1);
     }
     phase("nodes-ready");
 
@@ -159,7 +187,7 @@ class ClusterE2E {
     for (KubeletNode node : cluster.nodes()) {
       List<Pod> onNode = byNode.get(node.name());
       assertThat(onNode).as("pods on %s", node.name()).hasSize(2);
-      assertThat(tcpAnswer(node, onNode.get(0), onNode.get(1)))
+      assertThat(NodePods.tcpAnswer(node, onNode.get(0), onNode.get(1)))
           .as("TCP from %s to %s on %s", name(onNode.get(0)), name(onNode.get(1)), node.name())
           .isEqualTo("pong");
     }
@@ -169,12 +197,266 @@ class ClusterE2E {
 
   @Test
   @Order(2)
+  void checkCountsTheKubeletsPodsHealthyAndABrokenInterfaceDegradesTheNetworkNamingNodeAndPod() {
+    assertThat(bootstrapped).as("the Bootstrap scenario ran first and passed").isTrue();
+    KubernetesClient client = cp.client();
+    phaseStart = System.nanoTime();
+    awaitAttachmentsHealthyAsRunningPods(client);
+    phase("check-healthy");
+
+    KubeletNode node = cluster.nodes().get(0);
+    Pod broken = runningPodsOn(client, node).get(0);
+    NodePods.inPodNetwork(node, broken, "ip", "addr", "flush", "dev", "eth0")
+        .orThrow("ip addr flush dev eth0 in " + name(broken));
+    await("Degraded naming " + node.name() + " and " + name(broken))
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () -> {
+              Condition degraded = condition(network(client), "Degraded");
+              assertThat(degraded.getStatus()).isEqualTo("True");
+              assertThat(degraded.getMessage())
+                  .contains(node.name())
+                  .contains("pod " + apps + "/" + name(broken));
+            });
+    await("Event CniCheckFailed on " + name(broken))
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                client.v1().events().inNamespace(apps).list().getItems().stream()
+                    .anyMatch(
+                        e ->
+                            "CniCheckFailed".equals(e.getReason())
+                                && name(broken).equals(e.getInvolvedObject().getName())));
+    phase("check-degraded");
+
+    client.pods().inNamespace(apps).withName(name(broken)).withGracePeriod(0).delete();
+    await()
+        .atMost(Duration.ofSeconds(90))
+        .until(() -> client.pods().inNamespace(apps).withName(name(broken)).get() == null);
+    awaitRunningPods(client, 4);
+    awaitAttachmentsHealthyAsRunningPods(client);
+    phase("check-recovered");
+  }
+
+  @Test
+  @Order(3)
+  void afterContainerdLostPodsTheAgentReleasesExactlyTheirReservationsAndNoRunningPodsIp() {
+    assertThat(bootstrapped).as("the Bootstrap scenario ran first and passed").isTrue();
+    KubernetesClient client = cp.client();
+    KubeletNode node = cluster.nodes().get(1);
+    awaitAttachmentsHealthyAsRunningPods(client);
+    List<Pod> lost = runningPodsOn(client, node);
+    Set<String> lostIps = podIps(lost);
+    assertThat(NodePods.reservations(node, NETWORK_NAME))
+        .as("host-local's reservations on %s before the crash", node.name())
+        .isEqualTo(lostIps);
+    phaseStart = System.nanoTime();
+
+    // Each sandbox is killed behind containerd's back, then containerd is SIGKILLed and started
+    // again: it no longer knows the sandbox, and no DEL ever ran for it.
+    // The kubelet is frozen meanwhile: it would otherwise see a sandbox die before containerd
+    // forgets it and stop it properly, and containerd's teardown would run the DEL.
+    List<String> sandboxes = lost.stream().map(p -> NodePods.sandboxId(node, p)).toList();
+    node.withKubeletFrozen(() -> sandboxes.forEach(id -> node.containerd().loseSandbox(id)));
+    // Checked at once: the grace period (30 s) counts from when the agent first sees them stale.
+    assertThat(NodePods.reservations(node, NETWORK_NAME))
+        .as("the lost pods' reservations outlive their sandboxes: no DEL ran")
+        .containsAll(lostIps);
+    phase("containerd-lost-sandboxes");
+    await("the kubelet recreates the sandboxes of the lost pods on " + node.name())
+        .atMost(Duration.ofSeconds(120))
+        .untilAsserted(
+            () -> {
+              List<Pod> now = runningPodsOn(client, node);
+              assertThat(now).hasSameSizeAs(lost);
+              assertThat(podIps(now)).doesNotContainAnyElementsOf(lostIps);
+            });
+    Set<String> recreated = podIps(runningPodsOn(client, node));
+    assertThat(NodePods.reservations(node, NETWORK_NAME))
+        .as("the recreated pods' reservations")
+        .containsAll(recreated);
+    phase("pods-recreated");
+
+    await("the agent releases the lost reservations after the grace period")
+        .atMost(Duration.ofSeconds(150))
+        .untilAsserted(
+            () ->
+                assertThat(NodePods.reservations(node, NETWORK_NAME))
+                    .as("reservations on %s", node.name())
+                    .isEqualTo(podIps(runningPodsOn(client, node))));
+    assertThat(podIps(runningPodsOn(client, node))).isEqualTo(recreated);
+    for (KubeletNode n : cluster.nodes()) {
+      assertThat(NodePods.reservations(n, NETWORK_NAME))
+          .as("reservations on %s: every running pod's IP, nothing else", n.name())
+          .isEqualTo(podIps(runningPodsOn(client, n)));
+    }
+    // The agent reports the releases in its next status write, after the files went.
+    await("the CniNode status of " + node.name() + " counts the released reservations")
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () ->
+                assertThat(nodeNetwork(client, node).getIpam().getReclaimed())
+                    .as(
+                        () ->
+                            "reservations the agent on "
+                                + node.name()
+                                + " released; logs:\n"
+                                + containerLogs(release.namespace()))
+                    .isEqualTo(lost.size()));
+    awaitAttachmentsHealthyAsRunningPods(client);
+    phase("stale-released");
+  }
+
+  @Test
+  @Order(4)
+  void helmUpgradeOfTheAgentImageRollsTheDaemonSetWithoutAConflistGoingOrAPodLosingItsNetwork()
+      throws InterruptedException {
+    assertThat(bootstrapped).as("the Bootstrap scenario ran first and passed").isTrue();
+    KubernetesClient client = cp.client();
+    String image = ProductImages.agent().reference();
+    String tag = "upgraded";
+    String upgraded = image.substring(0, image.lastIndexOf(':') + 1) + tag;
+    for (KubeletNode node : cluster.nodes()) {
+      node.containerd().ctr("images", "tag", image, upgraded).orThrow("ctr images tag");
+    }
+    Map<String, List<Pod>> before = new LinkedHashMap<>();
+    for (KubeletNode node : cluster.nodes()) {
+      before.put(node.name(), runningPodsOn(client, node));
+    }
+    phaseStart = System.nanoTime();
+
+    ConflistWatch watch = ConflistWatch.start(cluster.nodes(), NETWORK_FILE);
+    try {
+      CommandResult upgrade =
+          release.upgrade("--reuse-values", "--set-string", "agent.image.tag=" + tag);
+      assertThat(upgrade.exitCode()).as("helm upgrade: %s", upgrade.stderr()).isZero();
+      rollout("daemonset/" + release.name() + "-cni-operator-agent");
+    } finally {
+      watch.stop();
+    }
+    phase("upgrade-rollout");
+    assertThat(watch.misses())
+        .as("moments a node had no %s during the roll", NETWORK_FILE)
+        .isEmpty();
+    assertThat(watch.reads()).as("reads of the conf dirs during the roll").isGreaterThan(10);
+    List<Pod> agents =
+        client
+            .pods()
+            .inNamespace(release.namespace())
+            .withLabel("app.kubernetes.io/component", "agent")
+            .list()
+            .getItems();
+    assertThat(agents)
+        .hasSize(cluster.nodes().size())
+        .allSatisfy(
+            p -> assertThat(p.getSpec().getContainers().get(0).getImage()).isEqualTo(upgraded));
+    for (KubeletNode node : cluster.nodes()) {
+      List<Pod> onNode = before.get(node.name());
+      assertThat(runningPodsOn(client, node))
+          .as("the pods of %s went on running through the roll", node.name())
+          .extracting(ClusterE2E::name)
+          .containsExactlyInAnyOrderElementsOf(onNode.stream().map(ClusterE2E::name).toList());
+      assertThat(NodePods.tcpAnswer(node, onNode.get(0), onNode.get(1)))
+          .as(
+              "TCP from %s to %s on %s after the roll",
+              name(onNode.get(0)), name(onNode.get(1)), node.name())
+          .isEqualTo("pong");
+    }
+    awaitAttachmentsHealthyAsRunningPods(client);
+    phase("upgrade-pods-checked");
+  }
+
+  @Test
+  @Order(5)
+  void
+      deletingTheLeaderHandsTheLeaseToTheOtherReplicaAndANodeLabelMadeRightAfterStillReachesTheNode() {
+    assertThat(bootstrapped).as("the Bootstrap scenario ran first and passed").isTrue();
+    KubernetesClient client = cp.client();
+    String ns = release.namespace();
+    List<Pod> operators =
+        client
+            .pods()
+            .inNamespace(ns)
+            .withLabel("app.kubernetes.io/component", "operator")
+            .list()
+            .getItems()
+            .stream()
+            .filter(ClusterE2E::running)
+            .toList();
+    assertThat(operators).as("operator replicas").hasSize(2);
+    assertThat(operators.stream().map(p -> p.getSpec().getNodeName()).distinct())
+        .as("the two hostNetwork replicas are on different nodes")
+        .hasSize(2);
+    String leader = leaseHolder(client);
+    Pod leaderPod =
+        operators.stream().filter(p -> name(p).equals(leader)).findFirst().orElseThrow();
+    String survivor =
+        operators.stream()
+            .map(ClusterE2E::name)
+            .filter(n -> !n.equals(leader))
+            .findFirst()
+            .orElseThrow();
+    KubeletNode target =
+        cluster.nodes().stream()
+            .filter(n -> n.name().equals(leaderPod.getSpec().getNodeName()))
+            .findFirst()
+            .orElseThrow();
+    cp.kubectlWithInput(FAILOVER_NETWORK, "apply", "-f", "-").orThrow("kubectl apply");
+    await("the selective network is accepted")
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () -> {
+              CniNetwork n = client.resources(CniNetwork.class).withName("failover").get();
+              assertThat(condition(n, "Accepted").getStatus()).isEqualTo("True");
+            });
+    phaseStart = System.nanoTime();
+
+    client.pods().inNamespace(ns).withName(leader).delete();
+    client
+        .nodes()
+        .withName(target.name())
+        .edit(
+            n -> {
+              n.getMetadata().getLabels().put(FAILOVER_LABEL, "on");
+              return n;
+            });
+    await("the Lease goes to " + survivor)
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> survivor.equals(leaseHolder(client)));
+    phase("failover-lease");
+    await("90-failover.conflist on " + target.name())
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () -> assertThat(NodePods.confFiles(target)).contains("90-failover.conflist"));
+    phase("failover-node-update");
+    for (KubeletNode n : cluster.nodes()) {
+      if (n != target) {
+        assertThat(NodePods.confFiles(n)).doesNotContain("90-failover.conflist");
+      }
+    }
+    rollout("deployment/" + release.name() + "-cni-operator-operator");
+    cp.kubectl("delete", "cninetwork", "failover", "--wait=true", "--timeout=90s")
+        .orThrow("kubectl delete cninetwork failover");
+    assertThat(NodePods.confFiles(target)).doesNotContain("90-failover.conflist");
+    client
+        .nodes()
+        .withName(target.name())
+        .edit(
+            n -> {
+              n.getMetadata().getLabels().remove(FAILOVER_LABEL);
+              return n;
+            });
+    phase("failover-cleanup");
+  }
+
+  @Test
+  @Order(6)
   void uninstallRemovesTheWorkloadsAndLeavesTheConflistsSoNewPodsStillStart() {
     assertThat(bootstrapped).as("the Bootstrap scenario ran first and passed").isTrue();
     KubernetesClient client = cp.client();
     Map<KubeletNode, List<String>> before = new LinkedHashMap<>();
     for (KubeletNode node : cluster.nodes()) {
-      before.put(node, confFiles(node));
+      before.put(node, NodePods.confFiles(node));
     }
     phaseStart = System.nanoTime();
 
@@ -192,7 +474,7 @@ class ClusterE2E {
     phase("uninstall");
 
     for (KubeletNode node : cluster.nodes()) {
-      assertThat(confFiles(node))
+      assertThat(NodePods.confFiles(node))
           .as("conflists on %s after helm uninstall", node.name())
           .containsExactlyElementsOf(before.get(node));
       assertThat(ready(client.nodes().withName(node.name()).get()).getStatus()).isEqualTo("True");
@@ -226,6 +508,95 @@ class ClusterE2E {
         .as("the Deployment's pods keep running")
         .hasSize(4);
     phase("pod-after-uninstall");
+  }
+
+  @Test
+  @Order(7)
+  void withRemoveConflistsOnUninstallTheHookJobTakesTheNetworkOffEveryNodeBeforeTheReleaseGoes() {
+    assertThat(bootstrapped).as("the Bootstrap scenario ran first and passed").isTrue();
+    KubernetesClient client = cp.client();
+    phaseStart = System.nanoTime();
+    release.close();
+    List<String> values = new ArrayList<>(List.of(installValues()));
+    values.addAll(
+        List.of(
+            "--set",
+            "agent.removeConflistsOnUninstall=true",
+            "--set",
+            "agent.removeConflistsTimeoutSeconds=120"));
+    release = ChartRelease.install(cp, "rm", values.toArray(String[]::new));
+    String fullname = release.name() + "-cni-operator";
+    rollout("daemonset/" + fullname + "-agent");
+    rollout("deployment/" + fullname + "-operator");
+    // The new agents adopt the files the old ones wrote (their manifest is in each node's state
+    // dir), and the network is Ready again under the new operator.
+    cp.kubectl("wait", "--for=condition=Ready", "cninetwork/" + NETWORK_NAME, "--timeout=120s")
+        .orThrow("kubectl wait Ready " + NETWORK_NAME);
+    for (KubeletNode node : cluster.nodes()) {
+      assertThat(NodePods.confFiles(node)).as("conf dir of %s", node.name()).contains(NETWORK_FILE);
+    }
+    phase("reinstall");
+
+    // Pods go first, as an operator would drain before taking the pod network away: without a
+    // conflist the runtime could no longer tear their networks down.
+    client.namespaces().withName(apps).delete();
+    await("the pods of " + apps + " are gone and their sandboxes' networks torn down")
+        .atMost(Duration.ofSeconds(120))
+        .until(
+            () ->
+                client.pods().inNamespace(apps).list().getItems().isEmpty()
+                    && cluster.nodes().stream()
+                        .allMatch(n -> NodePods.readySandboxes(n, apps).isEmpty()));
+    // What the hook takes away, put back at the end for the teardown: a sandbox the kubelet has
+    // not yet removed can only be torn down by the runtime with its network's configuration.
+    Map<KubeletNode, byte[]> removed = new LinkedHashMap<>();
+    for (KubeletNode node : cluster.nodes()) {
+      removed.put(node, readBytes(node.cniConfDir().resolve(NETWORK_FILE)));
+    }
+    try {
+      CommandResult uninstall = release.uninstall();
+      assertThat(uninstall.exitCode())
+          .as(
+              "helm uninstall: %s%s\nlogs:\n%s",
+              uninstall.stdout(), uninstall.stderr(), containerLogs(release.namespace()))
+          .isZero();
+      phase("uninstall-hook");
+
+      assertThat(client.resources(CniNetwork.class).list().getItems()).isEmpty();
+      for (KubeletNode node : cluster.nodes()) {
+        assertThat(NodePods.confFiles(node))
+            .as("conflists on %s after the hook", node.name())
+            .doesNotContain(NETWORK_FILE);
+      }
+      // No pod network is left: the runtime says so, and the kubelet makes the Nodes NotReady.
+      awaitEveryNodesReadyCondition(
+          "after the hook removed the conflists",
+          c -> assertThat(c.getMessage()).contains("cni plugin not initialized"));
+      assertThat(client.apps().deployments().inNamespace(release.namespace()).list().getItems())
+          .isEmpty();
+      assertThat(client.batch().v1().jobs().inNamespace(release.namespace()).list().getItems())
+          .as("the hook Job is deleted once it succeeded")
+          .isEmpty();
+      phase("nodes-without-network");
+    } finally {
+      removed.forEach((node, bytes) -> writeBytes(node.cniConfDir().resolve(NETWORK_FILE), bytes));
+    }
+  }
+
+  private static byte[] readBytes(Path file) {
+    try {
+      return Files.readAllBytes(file);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private static void writeBytes(Path file, byte[] bytes) {
+    try {
+      Files.write(file, bytes);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   /**
@@ -311,7 +682,7 @@ class ClusterE2E {
       apiVersion: cnioperator.dev/v1alpha1
       kind: CniNetwork
       metadata:
-        name: boot
+        name: %s
       spec:
         cniVersion: "1.0.0"
         priority: 10
@@ -322,8 +693,27 @@ class ClusterE2E {
             ipam:
               type: host-local
               ranges: "$(node.hostLocalRanges)"
+        check: {intervalSeconds: 5}
+        ipamCleanup: {gracePeriodSeconds: 30}
       """
-          .formatted(BRIDGE);
+          .formatted(NETWORK_NAME, BRIDGE);
+
+  /** A network only on nodes labelled {@link #FAILOVER_LABEL}; never used by a pod. */
+  private static final String FAILOVER_NETWORK =
+      """
+      apiVersion: cnioperator.dev/v1alpha1
+      kind: CniNetwork
+      metadata:
+        name: failover
+      spec:
+        cniVersion: "1.0.0"
+        priority: 90
+        nodeSelector:
+          matchLabels: {%s: "on"}
+        plugins:
+          - type: loopback
+      """
+          .formatted(FAILOVER_LABEL);
 
   private static io.fabric8.kubernetes.api.model.apps.Deployment pauseDeployment(int replicas) {
     Map<String, String> labels = Map.of("app", "pause");
@@ -378,93 +768,87 @@ class ClusterE2E {
     return client.pods().inNamespace(apps).withLabel("app", "pause").list().getItems();
   }
 
+  /** The running pods of the test namespace on {@code node}, none of them terminating. */
+  private static List<Pod> runningPodsOn(KubernetesClient client, KubeletNode node) {
+    return client.pods().inNamespace(apps).list().getItems().stream()
+        .filter(ClusterE2E::running)
+        .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+        .filter(p -> node.name().equals(p.getSpec().getNodeName()))
+        .toList();
+  }
+
+  private static Set<String> podIps(List<Pod> pods) {
+    return pods.stream()
+        .map(p -> p.getStatus().getPodIP())
+        .collect(Collectors.toCollection(TreeSet::new));
+  }
+
+  /**
+   * Waits until every node's CniNode status counts as many attachments of the pod network, all
+   * healthy, as the node runs pods, and the CniNetwork has every node healthy and is not Degraded.
+   */
+  private static void awaitAttachmentsHealthyAsRunningPods(KubernetesClient client) {
+    await("healthy attachments as many as running pods on every node")
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () -> {
+              for (KubeletNode node : cluster.nodes()) {
+                int pods = runningPodsOn(client, node).size();
+                AttachmentSummary a = nodeNetwork(client, node).getAttachments();
+                assertThat(a).as("attachments on %s", node.name()).isNotNull();
+                assertThat(a.getTotal()).as("attachments on %s", node.name()).isEqualTo(pods);
+                assertThat(a.getHealthy())
+                    .as("healthy attachments on %s", node.name())
+                    .isEqualTo(pods);
+              }
+              CniNetwork net = network(client);
+              assertThat(net.getStatus().getNodes().getHealthy())
+                  .as("healthy nodes of %s", NETWORK_NAME)
+                  .isEqualTo(cluster.nodes().size());
+              assertThat(condition(net, "Degraded").getStatus()).isEqualTo("False");
+            });
+  }
+
+  private static CniNetwork network(KubernetesClient client) {
+    return client.resources(CniNetwork.class).withName(NETWORK_NAME).get();
+  }
+
+  /** The pod network's entry in the CniNode status of {@code node}. */
+  private static NodeNetworkStatus nodeNetwork(KubernetesClient client, KubeletNode node) {
+    CniNode cniNode = client.resources(CniNode.class).withName(node.name()).get();
+    assertThat(cniNode).as("CniNode %s", node.name()).isNotNull();
+    assertThat(cniNode.getStatus()).as("status of CniNode %s", node.name()).isNotNull();
+    return cniNode.getStatus().getNetworks().stream()
+        .filter(n -> NETWORK_NAME.equals(n.getName()))
+        .findFirst()
+        .orElseThrow(
+            () -> new AssertionError("CniNode " + node.name() + " reports no " + NETWORK_NAME));
+  }
+
+  private static Condition condition(CniNetwork network, String type) {
+    assertThat(network.getStatus()).as("status of CniNetwork %s", name(network)).isNotNull();
+    return network.getStatus().getConditions().stream()
+        .filter(c -> type.equals(c.getType()))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError(name(network) + " has no condition " + type));
+  }
+
+  /** Who holds the operator's leader-election Lease. */
+  private static String leaseHolder(KubernetesClient client) {
+    Lease lease =
+        client
+            .leases()
+            .inNamespace(release.namespace())
+            .withName(OperatorSettings.LEASE_NAME)
+            .get();
+    return lease == null ? null : lease.getSpec().getHolderIdentity();
+  }
+
   private static boolean running(Pod p) {
     return p != null
         && p.getStatus() != null
         && "Running".equals(p.getStatus().getPhase())
         && p.getStatus().getPodIP() != null;
-  }
-
-  /**
-   * Real traffic between two pods of {@code node}: a one-shot TCP listener in {@code to}'s network
-   * namespace answers a client in {@code from}'s (perl, because this machine may have neither ping
-   * nor nc). The namespaces are found through the node's containerd ({@code crictl inspectp}).
-   */
-  private static String tcpAnswer(KubeletNode node, Pod from, Pod to) {
-    String listener =
-        "alarm 30; my $s = IO::Socket::INET->new(LocalPort => 18082, Listen => 1, ReuseAddr => 1)"
-            + " or die $!; my $c = $s->accept; print $c \"pong\\n\";";
-    node.exec(
-            "sh",
-            "-c",
-            "nsenter --net=\"$1\" perl -MIO::Socket::INET -e \"$2\" >/dev/null 2>&1 &",
-            "sh",
-            netns(node, to),
-            listener)
-        .orThrow("start a listener in " + name(to));
-    String client =
-        "alarm 5; my $c = IO::Socket::INET->new(PeerAddr => '"
-            + to.getStatus().getPodIP()
-            + "', PeerPort => 18082, Timeout => 2) or die \"connect: $!\"; print scalar <$c>;";
-    String fromNetns = netns(node, from);
-    String[] answer = {""};
-    await()
-        .atMost(Duration.ofSeconds(20))
-        .pollInterval(Duration.ofMillis(300))
-        .until(
-            () -> {
-              CommandResult r =
-                  node.exec(
-                      "nsenter", "--net=" + fromNetns, "perl", "-MIO::Socket::INET", "-e", client);
-              answer[0] = r.stdout().trim();
-              return r.ok();
-            });
-    return answer[0];
-  }
-
-  /** The network namespace path of {@code pod}'s sandbox, as the node sees it. */
-  private static String netns(KubeletNode node, Pod pod) {
-    String id =
-        node.containerd()
-            .crictl(
-                "pods",
-                "-q",
-                "--state",
-                "ready",
-                "--namespace",
-                pod.getMetadata().getNamespace(),
-                "--name",
-                "^" + name(pod) + "$")
-            .orThrow("crictl pods " + name(pod))
-            .stdout()
-            .strip();
-    assertThat(id).as("the ready sandbox of %s", name(pod)).isNotEmpty().doesNotContain("\n");
-    try {
-      JsonNode info =
-          new ObjectMapper()
-              .readTree(node.containerd().crictl("inspectp", id).orThrow("inspectp").stdout());
-      for (JsonNode ns : info.at("/info/runtimeSpec/linux/namespaces")) {
-        if (ns.path("type").asText().equals("network")) {
-          return ns.path("path").asText();
-        }
-      }
-    } catch (IOException e) {
-      throw new IllegalStateException("crictl inspectp " + id + " is not JSON", e);
-    }
-    throw new IllegalStateException("the sandbox of " + name(pod) + " names no network namespace");
-  }
-
-  /** The configuration files in the node's conf dir (conflists, not our temporary files). */
-  private static List<String> confFiles(KubeletNode node) {
-    try (Stream<Path> files = Files.list(node.cniConfDir())) {
-      return files
-          .map(p -> p.getFileName().toString())
-          .filter(n -> n.endsWith(".conflist") || n.endsWith(".conf") || n.endsWith(".json"))
-          .sorted()
-          .collect(Collectors.toCollection(ArrayList::new));
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot list " + node.cniConfDir(), e);
-    }
   }
 
   /** Waits until the Ready condition of every Node satisfies {@code check}. */
@@ -484,8 +868,8 @@ class ClusterE2E {
         .orElseThrow();
   }
 
-  private static String name(Pod pod) {
-    return pod.getMetadata().getName();
+  private static String name(HasMetadata object) {
+    return object.getMetadata().getName();
   }
 
   private static void phase(String name) {

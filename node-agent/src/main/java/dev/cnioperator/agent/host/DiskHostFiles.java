@@ -1,6 +1,7 @@
 package dev.cnioperator.agent.host;
 
 import dev.cnioperator.cni.io.AtomicFiles;
+import dev.cnioperator.cni.io.Sha256;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;

@@ -1,5 +1,6 @@
 package dev.cnioperator.agent.host;
 
+import dev.cnioperator.cni.io.Sha256;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;

@@ -3,8 +3,10 @@ package dev.cnioperator.agent.kube;
 import dev.cnioperator.api.v1alpha1.RuntimeNetwork;
 import dev.cnioperator.cri.CriException;
 import dev.cnioperator.cri.RuntimeCondition;
+import dev.cnioperator.cri.RuntimeStatus;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -59,10 +61,18 @@ public final class RuntimeNetworkProbe implements AutoCloseable {
   private RuntimeNetwork ask() {
     RuntimeNetwork r = new RuntimeNetwork().withEndpoint(cri.socket().toString());
     try {
-      RuntimeCondition c = cri.client().status().networkReady();
+      RuntimeStatus status = cri.client().status();
+      RuntimeCondition c = status.networkReady();
+      Optional<LoadedCniConfig> loaded = LoadedCniConfig.from(status.info());
+      // containerd's condition says only "cni plugin not initialized"; its load status names the
+      // file it could not load and why.
+      String message =
+          loaded.map(LoadedCniConfig::loadError).filter(e -> !c.status()).orElse(c.message());
       return r.withNetworkReady(c.status())
           .withReason(emptyToNull(c.reason()))
-          .withMessage(emptyToNull(c.message()));
+          .withMessage(emptyToNull(message))
+          .withLoadedNetwork(loaded.map(LoadedCniConfig::network).orElse(null))
+          .withLoadedSha256(loaded.map(LoadedCniConfig::sha256).orElse(null));
     } catch (CriException e) {
       return r.withNetworkReady(false).withReason(UNREACHABLE).withMessage(e.getMessage());
     }

@@ -6,22 +6,31 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
-/** /healthz, /readyz and /metrics on the JDK's HTTP server: no framework, a small heap. */
+/**
+ * /healthz, /readyz (503 with the reason while not ready) and /metrics on the JDK's HTTP server: no
+ * framework, a small heap.
+ */
 public final class HealthServer implements AutoCloseable {
   private final HttpServer server;
 
   public HealthServer(
       InetSocketAddress address,
       BooleanSupplier live,
-      BooleanSupplier ready,
+      Supplier<Optional<String>> notReady,
       Supplier<String> metrics)
       throws IOException {
     server = HttpServer.create(address, 0);
     server.createContext("/healthz", ex -> answer(ex, live.getAsBoolean(), "ok", "not live"));
-    server.createContext("/readyz", ex -> answer(ex, ready.getAsBoolean(), "ok", "not ready"));
+    server.createContext(
+        "/readyz",
+        ex -> {
+          Optional<String> why = notReady.get();
+          answer(ex, why.isEmpty(), "ok", "not ready: " + why.orElse(""));
+        });
     server.createContext(
         "/metrics", ex -> send(ex, 200, "text/plain; version=0.0.4", metrics.get()));
   }

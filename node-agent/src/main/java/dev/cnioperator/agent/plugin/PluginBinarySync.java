@@ -2,12 +2,12 @@ package dev.cnioperator.agent.plugin;
 
 import dev.cnioperator.agent.host.ManagedFile;
 import dev.cnioperator.agent.host.Manifest;
-import dev.cnioperator.agent.host.Sha256;
 import dev.cnioperator.agent.host.WriteReason;
 import dev.cnioperator.agent.plugin.BinaryAction.Install;
 import dev.cnioperator.agent.plugin.BinaryAction.Keep;
 import dev.cnioperator.agent.plugin.BinaryAction.Owner;
 import dev.cnioperator.agent.plugin.BinaryAction.Unavailable;
+import dev.cnioperator.cni.io.Sha256;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

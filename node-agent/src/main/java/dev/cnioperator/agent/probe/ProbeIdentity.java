@@ -1,6 +1,6 @@
 package dev.cnioperator.agent.probe;
 
-import dev.cnioperator.cni.config.CanonicalJson;
+import dev.cnioperator.cni.io.Sha256;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -18,7 +18,7 @@ public record ProbeIdentity(String nodeTag) {
   public static final String IF_NAME = "probe0";
 
   public static ProbeIdentity forNode(String nodeName) {
-    String sha = CanonicalJson.sha256Hex(nodeName.getBytes(StandardCharsets.UTF_8));
+    String sha = Sha256.hex(nodeName.getBytes(StandardCharsets.UTF_8));
     return new ProbeIdentity(sha.substring(0, 8));
   }
 

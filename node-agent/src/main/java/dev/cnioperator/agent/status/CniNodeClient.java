@@ -45,8 +45,21 @@ public final class CniNodeClient {
     return Optional.ofNullable(client.resources(CniNode.class).withName(nodeName).get());
   }
 
-  /** Watches this node's CniNode only; {@code onChange} runs on any add, update or delete. */
-  public SharedIndexInformer<CniNode> watch(Runnable onChange, long resyncMillis) {
+  /** What the watch tells the agent. */
+  public interface WatchListener {
+    /**
+     * The CniNode as the watch just delivered it ({@code null} once deleted), and whether the
+     * change can ask for other files: an add, a delete, a new spec (generation), a deletion mark or
+     * another object of the same name. Not a status update: every status write of the agent itself
+     * would otherwise come back as one more pass, on every node at once, while the operator is
+     * still writing the other nodes' specs. A status someone else changed is rewritten by the next
+     * scheduled pass.
+     */
+    void seen(CniNode latest, boolean specMayDiffer);
+  }
+
+  /** Watches this node's CniNode only. */
+  public SharedIndexInformer<CniNode> watch(WatchListener listener, long resyncMillis) {
     return client
         .resources(CniNode.class)
         .withField("metadata.name", nodeName)
@@ -54,20 +67,30 @@ public final class CniNodeClient {
             new ResourceEventHandler<>() {
               @Override
               public void onAdd(CniNode obj) {
-                onChange.run();
+                listener.seen(obj, true);
               }
 
               @Override
               public void onUpdate(CniNode oldObj, CniNode newObj) {
-                onChange.run();
+                listener.seen(newObj, specMayDiffer(oldObj, newObj));
               }
 
               @Override
               public void onDelete(CniNode obj, boolean deletedFinalStateUnknown) {
-                onChange.run();
+                listener.seen(null, true);
               }
             },
             resyncMillis);
+  }
+
+  /** Whether {@code after} may ask for other files than {@code before}: any but a status update. */
+  static boolean specMayDiffer(CniNode before, CniNode after) {
+    var b = before.getMetadata();
+    var a = after.getMetadata();
+    return !Objects.equals(b.getGeneration(), a.getGeneration())
+        || b.getGeneration() == null
+        || !Objects.equals(b.getUid(), a.getUid())
+        || !Objects.equals(b.getDeletionTimestamp(), a.getDeletionTimestamp());
   }
 
   /**

@@ -151,6 +151,8 @@ public final class NodeStatusBuilder {
         .withNetworkReady(now.getNetworkReady())
         .withReason(now.getReason())
         .withMessage(now.getMessage())
+        .withLoadedNetwork(now.getLoadedNetwork())
+        .withLoadedSha256(now.getLoadedSha256())
         .withLastTransitionTime(since);
   }
 

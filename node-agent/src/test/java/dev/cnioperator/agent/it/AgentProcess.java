@@ -59,7 +59,10 @@ final class AgentProcess implements AutoCloseable {
     }
     cmd.addAll(List.of("-jar", JAR.toString(), "run", "--node-name", node));
     cmd.addAll(List.of("--kubeconfig", kubeconfig.toString()));
-    cmd.addAll(List.of("--listen", "127.0.0.1:0", "--resync-seconds", "2"));
+    cmd.addAll(List.of("--listen", "127.0.0.1:0"));
+    if (!List.of(extraFlags).contains("--resync-seconds")) {
+      cmd.addAll(List.of("--resync-seconds", "2"));
+    }
     for (Map.Entry<String, String> flag : paths.asFlags().entrySet()) {
       cmd.add(flag.getKey());
       cmd.add(flag.getValue());

@@ -1,10 +1,10 @@
 package dev.cnioperator.agent.it;
 
-import dev.cnioperator.agent.host.Sha256;
 import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.CniNodeSpec;
 import dev.cnioperator.api.v1alpha1.NodeNetwork;
 import dev.cnioperator.api.v1alpha1.NodePlugin;
+import dev.cnioperator.cni.io.Sha256;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.ToolPaths;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;

@@ -21,6 +21,10 @@ import dev.cnioperator.testkit.ToolPaths;
 import dev.cnioperator.testkit.containerd.ContainerdFixture;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -82,6 +86,64 @@ class ContainerdAttachmentsIT {
     cniNodes.delete(node.name);
     node.close();
     System.out.printf("containerd-suite test-seconds=%.1f%n", (System.nanoTime() - started) / 1e9);
+  }
+
+  @Test
+  void readyOnlyOnceContainerdHasLoadedTheAgentsFileAndNotWhileAForeignFileBreaksItsReload()
+      throws Exception {
+    cniNodes.put(node.name, List.of(), List.of(LOOPBACK));
+    startAgent();
+    // Nothing of the agent's is on the node yet: nothing for the runtime to load, so ready.
+    await()
+        .atMost(CONVERGE)
+        .ignoreExceptions()
+        .untilAsserted(
+            () -> {
+              assertThat(runtime().getNetworkReady()).isFalse();
+              assertThat(readyz().statusCode()).isEqualTo(200);
+            });
+
+    cniNodes.put(node.name, List.of(network(10, 5, 0)), List.of(LOOPBACK));
+    await()
+        .atMost(CONVERGE)
+        .ignoreExceptions()
+        .untilAsserted(
+            () -> {
+              assertThat(readyz().statusCode()).isEqualTo(200);
+              assertThat(runtime().getLoadedNetwork()).isEqualTo(network);
+              assertThat(runtime().getLoadedSha256()).isEqualTo(status().getAppliedSha256());
+            });
+
+    // A foreign file sorting first that containerd cannot parse: it drops the pod network.
+    Path broken = node.paths.confDir().resolve("00-broken.conflist");
+    Files.writeString(broken, "not json");
+    try {
+      await()
+          .atMost(CONVERGE)
+          .ignoreExceptions()
+          .untilAsserted(
+              () -> {
+                HttpResponse<String> r = readyz();
+                assertThat(r.statusCode()).isEqualTo(503);
+                assertThat(r.body()).contains("NetworkReady=false").contains("00-broken.conflist");
+                assertThat(runtime().getMessage()).contains("00-broken.conflist");
+              });
+      assertThat(Files.readString(broken)).isEqualTo("not json");
+    } finally {
+      Files.delete(broken);
+    }
+    await()
+        .atMost(CONVERGE)
+        .ignoreExceptions()
+        .untilAsserted(() -> assertThat(readyz().statusCode()).isEqualTo(200));
+  }
+
+  private HttpResponse<String> readyz() throws Exception {
+    return HttpClient.newHttpClient()
+        .send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + agent.port() + "/readyz"))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
   }
 
   @Test

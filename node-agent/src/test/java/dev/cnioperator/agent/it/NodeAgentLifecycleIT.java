@@ -5,15 +5,19 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.cnioperator.agent.host.Sha256;
 import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.InstalledPlugin;
 import dev.cnioperator.api.v1alpha1.NetworkState;
 import dev.cnioperator.api.v1alpha1.NodeNetwork;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
+import dev.cnioperator.cni.io.Sha256;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.ToolPaths;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,6 +25,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,6 +38,8 @@ import org.junit.jupiter.api.Test;
 class NodeAgentLifecycleIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration CONVERGE = Duration.ofSeconds(30);
+  private static final Pattern OK_PASSES =
+      Pattern.compile("cni_agent_passes_total\\{[^}]*outcome=\"ok\"[^}]*\\}\\s+(\\S+)");
 
   private CniNodes cniNodes;
   private SimulatedNode a;
@@ -122,6 +130,46 @@ class NodeAgentLifecycleIT {
     await()
         .atMost(CONVERGE)
         .until(() -> "zz".equals(cniNodes.get(a.name).getStatus().getDefaultNetwork()));
+  }
+
+  /**
+   * Issue 13: a spec change costs one pass. The agent's own status write comes back on its watch
+   * and used to cause a second pass (and a second GET) on every node; only a new spec, an add or a
+   * delete asks for one now. The resync is an hour, so no scheduled pass falls in the window.
+   */
+  @Test
+  void aSpecChangeCostsOnePassNotAnotherForTheAgentsOwnStatusWrite() throws Exception {
+    NodeNetwork n1 = CniNodes.network("n1", 50, 31, "1.0.0");
+    cniNodes.put(a.name, List.of(n1));
+    agentA =
+        AgentProcess.start(
+            a.name,
+            a.paths,
+            cniNodes.controlPlane.kubeconfigFile(),
+            a.log(),
+            "--resync-seconds",
+            "3600");
+    awaitApplied(a, n1);
+    await().atMost(CONVERGE).until(() -> agentA.port() > 0);
+    HttpClient http = HttpClient.newHttpClient();
+    String metrics = "http://127.0.0.1:" + agentA.port() + "/metrics";
+    Thread.sleep(3000); // the start's passes and their status write have come back by now
+    double before = okPasses(http, metrics);
+
+    NodeNetwork n2 = CniNodes.network("n2", 60, 32, "1.0.0");
+    cniNodes.put(a.name, List.of(n1, n2));
+    awaitApplied(a, n1, n2);
+    Thread.sleep(3000); // time for the status write's own watch event to cause a pass, if it does
+
+    assertThat(okPasses(http, metrics) - before).isEqualTo(1.0);
+  }
+
+  private static double okPasses(HttpClient http, String url) throws Exception {
+    String body =
+        http.send(HttpRequest.newBuilder(URI.create(url)).build(), BodyHandlers.ofString()).body();
+    Matcher m = OK_PASSES.matcher(body);
+    assertThat(m.find()).as("cni_agent_passes_total{outcome=ok} in %s", url).isTrue();
+    return Double.parseDouble(m.group(1));
   }
 
   @Test

@@ -1,7 +1,7 @@
 package dev.cnioperator.agent.it;
 
 import dev.cnioperator.agent.HostPaths;
-import dev.cnioperator.agent.host.Sha256;
+import dev.cnioperator.cni.io.Sha256;
 import dev.cnioperator.testkit.TestNames;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -15,10 +15,10 @@ import dev.cnioperator.api.v1alpha1.ProbeReport;
 import dev.cnioperator.api.v1alpha1.ProbeResult;
 import dev.cnioperator.cni.cache.CachedAttachment;
 import dev.cnioperator.cni.cache.ResultCache;
-import dev.cnioperator.cni.config.CanonicalJson;
 import dev.cnioperator.cni.config.NetworkConfigList;
 import dev.cnioperator.cni.exec.Attachment;
 import dev.cnioperator.cni.exec.ProcessPluginExecutor;
+import dev.cnioperator.cni.io.Sha256;
 import dev.cnioperator.cni.runtime.CniRuntime;
 import dev.cnioperator.testkit.Commands;
 import dev.cnioperator.testkit.NetworkNamespace;
@@ -221,8 +221,7 @@ class RevisionProbeIT {
     byte[] bytes = content.getBytes(StandardCharsets.UTF_8);
     NetworkConfigList list = NetworkConfigList.parse(bytes);
     return new ManagedNetwork(
-        new DesiredConflist(
-            name, "50-" + name + ".conflist", CanonicalJson.sha256Hex(bytes), content),
+        new DesiredConflist(name, "50-" + name + ".conflist", Sha256.hex(bytes), content),
         list,
         null,
         new NetworkPlugins(name, version, List.of("bridge", "host-local")),

@@ -11,6 +11,7 @@ import dev.cnioperator.cni.config.CanonicalJson;
 import dev.cnioperator.cni.config.ConfigProblem;
 import dev.cnioperator.cni.config.ConfigValidator;
 import dev.cnioperator.cni.config.NetworkConfigList;
+import dev.cnioperator.cni.io.Sha256;
 import dev.cnioperator.operator.placement.LabelSelectors;
 import dev.cnioperator.operator.template.NodeTemplate;
 import dev.cnioperator.operator.template.NodeValues;
@@ -72,7 +73,7 @@ public final class NetworkRenderer {
             .withCniVersion(SpecVersion.of(list.cniVersion()))
             .withNodeSelector(spec.getNodeSelector())
             .withFileName(fileName)
-            .withSha256(CanonicalJson.sha256Hex(content))
+            .withSha256(Sha256.hex(content))
             .withContent(new String(content, StandardCharsets.UTF_8))
             .withGeneration(network.getMetadata().getGeneration());
     return new Rendering.Accepted(rendered);

@@ -3,7 +3,7 @@ package dev.cnioperator.operator.placement;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
 import dev.cnioperator.api.v1alpha1.RolloutStatus;
-import dev.cnioperator.cni.config.CanonicalJson;
+import dev.cnioperator.cni.io.Sha256;
 import dev.cnioperator.operator.rollout.NodeRevisionChoice;
 import java.nio.charset.StandardCharsets;
 import java.util.Comparator;
@@ -77,8 +77,7 @@ public record AcceptedRevision(String resource, String createdAt, RenderedConfig
         && r.getSha256() != null
         && r.getFileName() != null
         && r.getNetworkName() != null
-        && r.getSha256()
-            .equals(CanonicalJson.sha256Hex(r.getContent().getBytes(StandardCharsets.UTF_8)));
+        && r.getSha256().equals(Sha256.hex(r.getContent().getBytes(StandardCharsets.UTF_8)));
   }
 
   /** {@code network} holding {@code rendered}, whatever its status says. */

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
 import dev.cnioperator.cni.config.CanonicalJson;
+import dev.cnioperator.cni.io.Sha256;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -38,7 +39,7 @@ public sealed interface NodeConflist {
       return new Waiting(m.message());
     }
     byte[] bytes = CanonicalJson.render(((NodeTemplate.Result.Rendered) result).conflist());
-    return new Ready(new String(bytes, StandardCharsets.UTF_8), CanonicalJson.sha256Hex(bytes));
+    return new Ready(new String(bytes, StandardCharsets.UTF_8), Sha256.hex(bytes));
   }
 
   /** The one mapper that reads revisions back. */

@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -84,16 +85,8 @@ class OperatorProcessIT {
 
   @Test
   void oneReplicaLeadsAndTheOtherTakesOverWhenItDies() throws Exception {
-    Path jar = ToolPaths.repoRoot().resolve("operator/target/cni-operator.jar");
-    Prerequisites.require(
-        Files.isRegularFile(jar),
-        "operator/target/cni-operator.jar",
-        "./mvnw -pl operator -am package -DskipTests");
-    String token =
-        cluster.controlPlane.serviceAccountToken(namespace, "cni-operator", Duration.ofHours(1));
-    Path kubeconfig =
-        cluster.controlPlane.writeKubeconfigForToken(
-            token, Files.createTempFile("cni-operator", ".kubeconfig"));
+    Path jar = packagedJar();
+    Path kubeconfig = leastRbacKubeconfig();
     Replica first = start(jar, kubeconfig, "replica-a");
     Replica second = start(jar, kubeconfig, "replica-b");
 
@@ -139,6 +132,43 @@ class OperatorProcessIT {
           .doesNotContain("event=event-not-recorded")
           .doesNotContain("registration has failed");
     }
+  }
+
+  /**
+   * SIGTERM (a pod deletion, a rolling update): the leader releases the Lease before its process
+   * exits, so a standby leads at once instead of after the lease duration.
+   */
+  @Test
+  void aLeaderStoppedWithSigtermReleasesTheLeaseBeforeItExits() throws Exception {
+    Replica only = start(packagedJar(), leastRbacKubeconfig(), "replica-term");
+    await("it leads").atMost(ClusterFixture.WAIT).until(() -> only.identity().equals(leader()));
+
+    only.process().destroy();
+    assertThat(only.process().waitFor(30, TimeUnit.SECONDS)).as("exited on SIGTERM").isTrue();
+
+    assertThat(leader())
+        .as("the Lease's holder once the leader has exited")
+        .isNotEqualTo(only.identity());
+    assertThat(Files.readString(only.log()))
+        .contains("event=lease-released")
+        .contains("event=stopped");
+  }
+
+  private static Path packagedJar() {
+    Path jar = ToolPaths.repoRoot().resolve("operator/target/cni-operator.jar");
+    Prerequisites.require(
+        Files.isRegularFile(jar),
+        "operator/target/cni-operator.jar",
+        "./mvnw -pl operator -am package -DskipTests");
+    return jar;
+  }
+
+  /** A kubeconfig with a token of the least-RBAC ServiceAccount. */
+  private Path leastRbacKubeconfig() throws IOException {
+    String token =
+        cluster.controlPlane.serviceAccountToken(namespace, "cni-operator", Duration.ofHours(1));
+    return cluster.controlPlane.writeKubeconfigForToken(
+        token, Files.createTempFile("cni-operator", ".kubeconfig"));
   }
 
   private Replica start(Path jar, Path kubeconfig, String identity) throws IOException {

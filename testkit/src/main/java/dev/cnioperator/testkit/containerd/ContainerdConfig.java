@@ -16,7 +16,8 @@ record ContainerdConfig(
     Path cniConfDir,
     Path cniBinDir,
     String sandboxImage,
-    String snapshotter) {
+    String snapshotter,
+    ContainerdFixture.NetnsPlacement netns) {
 
   /** Snapshotters and tracing this machine has no use for (and that log errors when probed). */
   static final List<String> DISABLED_PLUGINS =
@@ -54,8 +55,7 @@ record ContainerdConfig(
           [%s]
             sandbox_image = %s
             stream_server_address = "127.0.0.1"
-            # The sandboxes' network namespaces live under the state dir, not /var/run/netns.
-            netns_mounts_under_state_dir = true
+            %s
             # The test's root lacks CAP_SYS_RESOURCE in some sandboxes: the pause process must not
             # ask for a lower oom_score_adj than containerd's own.
             restrict_oom_score_adj = true
@@ -86,6 +86,7 @@ record ContainerdConfig(
             quote(root.resolve("opt")),
             cri,
             quote(sandboxImage),
+            netnsSetting(),
             cri,
             quote(snapshotter),
             cri,
@@ -94,6 +95,17 @@ record ContainerdConfig(
             cri,
             quote(cniBinDir),
             quote(cniConfDir));
+  }
+
+  /**
+   * Under the state dir, the sandboxes' network namespaces stay out of the machine's {@code
+   * /var/run/netns}; containerd's default puts them there, as on a real node.
+   */
+  private String netnsSetting() {
+    return switch (netns) {
+      case UNDER_STATE_DIR -> "netns_mounts_under_state_dir = true";
+      case VAR_RUN_NETNS -> "netns_mounts_under_state_dir = false";
+    };
   }
 
   /** A TOML basic string. */

@@ -27,6 +27,8 @@ import org.slf4j.LoggerFactory;
  * containerd, kills what it left running, unmounts what it left mounted and deletes its directory.
  */
 public final class ContainerdFixture implements AutoCloseable {
+  private static final Duration CRI_READY_TIMEOUT = Duration.ofSeconds(60);
+
   private static final Logger log = LoggerFactory.getLogger(ContainerdFixture.class);
 
   /**
@@ -44,6 +46,20 @@ public final class ContainerdFixture implements AutoCloseable {
 
   /** The containerd namespace of everything CRI makes. */
   public static final String K8S_NAMESPACE = "k8s.io";
+
+  /** Where containerd mounts the sandboxes' network namespaces. */
+  public enum NetnsPlacement {
+    /**
+     * Under the fixture's state dir ({@code io.containerd.grpc.v1.cri/netns}), so a fixture on the
+     * machine itself leaves the machine's {@code /var/run/netns} alone.
+     */
+    UNDER_STATE_DIR,
+    /**
+     * containerd's default, {@code /var/run/netns}, as on a real node: for a fixture in a node's
+     * own mount namespace, where that directory is the node's and its agent reads it.
+     */
+    VAR_RUN_NETNS
+  }
 
   /** Longest unix socket path the kernel accepts ({@code sun_path} is 108 bytes with its NUL). */
   private static final int MAX_SOCKET_PATH = 107;
@@ -68,16 +84,16 @@ public final class ContainerdFixture implements AutoCloseable {
    * without root, containerd, runc, gcc or crictl.
    */
   public static ContainerdFixture start(Path testDir, Path cniConfDir, Path cniBinDir) {
-    return start(testDir, cniConfDir, cniBinDir, List.of());
+    return start(testDir, cniConfDir, cniBinDir, List.of(), NetnsPlacement.UNDER_STATE_DIR);
   }
 
   /**
    * As {@link #start(Path, Path, Path)}, with containerd started through {@code launcher} (e.g.
    * {@code nsenter} into a node's namespaces, where {@code cniConfDir} and {@code cniBinDir} are
-   * paths as that node sees them).
+   * paths as that node sees them), its sandboxes' network namespaces mounted as {@code netns} says.
    */
   public static ContainerdFixture start(
-      Path testDir, Path cniConfDir, Path cniBinDir, List<String> launcher) {
+      Path testDir, Path cniConfDir, Path cniBinDir, List<String> launcher, NetnsPlacement netns) {
     Prerequisites.requireRoot();
     for (String command : List.of("containerd", "containerd-shim-runc-v2", "ctr", "runc")) {
       Prerequisites.requireCommand(command);
@@ -85,7 +101,9 @@ public final class ContainerdFixture implements AutoCloseable {
     ToolPaths.crictl();
     long startNanos = System.nanoTime();
     Path dir = testDir.toAbsolutePath().resolve("containerd");
-    Path socket = dir.resolve("containerd.sock");
+    // In a directory of its own, as a node's /run/containerd: a DaemonSet mounts that directory,
+    // since containerd makes its socket anew whenever it starts.
+    Path socket = dir.resolve("run").resolve("containerd.sock");
     if (socket.toString().length() + ".ttrpc".length() > MAX_SOCKET_PATH) {
       throw new IllegalArgumentException(
           "containerd socket path " + socket + " is too long for a unix socket; use a shorter dir");
@@ -93,6 +111,7 @@ public final class ContainerdFixture implements AutoCloseable {
     try {
       Files.createDirectories(dir.resolve("image"));
       Files.createDirectories(dir.resolve("pods"));
+      Files.createDirectories(socket.getParent());
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create " + dir, e);
     }
@@ -104,12 +123,13 @@ public final class ContainerdFixture implements AutoCloseable {
             cniConfDir.toAbsolutePath(),
             cniBinDir.toAbsolutePath(),
             PauseImage.NAME,
-            SnapshotterProbe.pick(dir));
+            SnapshotterProbe.pick(dir),
+            netns);
     ContainerdFixture fixture = new ContainerdFixture(dir, config, launcher);
     try {
       fixture.writeConfigFiles();
       Path image = PauseImage.build(dir.resolve("image"));
-      fixture.process.start();
+      fixture.startProcess();
       fixture.importImage(image);
     } catch (RuntimeException e) {
       fixture.close();
@@ -123,7 +143,10 @@ public final class ContainerdFixture implements AutoCloseable {
     return fixture;
   }
 
-  /** The CRI (and containerd API) socket. */
+  /**
+   * The CRI (and containerd API) socket, alone in its directory with the ttrpc socket; containerd
+   * replaces the file each time it starts.
+   */
   public Path socket() {
     return config.socket();
   }
@@ -134,8 +157,8 @@ public final class ContainerdFixture implements AutoCloseable {
   }
 
   /**
-   * containerd's state dir; sandbox network namespaces are under {@code
-   * io.containerd.grpc.v1.cri/netns}.
+   * containerd's state dir; with {@link NetnsPlacement#UNDER_STATE_DIR} the sandbox network
+   * namespaces are under {@code io.containerd.grpc.v1.cri/netns}.
    */
   public Path stateDir() {
     return config.state();
@@ -244,14 +267,32 @@ public final class ContainerdFixture implements AutoCloseable {
     ctr("containers", "delete", id).orThrow("ctr containers delete " + id);
     lostSandboxIds.add(id);
     process.kill();
-    process.start();
+    startProcess();
     log.info("event=containerd-sandbox-lost id={} socket={}", id, socket());
   }
 
   /** Stops containerd if it runs (SIGTERM) and starts it again on the same root and state. */
   public void restart() {
     process.stop();
+    startProcess();
+  }
+
+  /**
+   * Starts containerd and waits until its CRI plugin answers too: containerd serves its own API
+   * first and answers CRI calls with "server is not initialized yet" for a while after.
+   */
+  private void startProcess() {
     process.start();
+    long deadline = System.nanoTime() + CRI_READY_TIMEOUT.toNanos();
+    CommandResult version = crictl("version");
+    while (!version.ok()) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(
+            "containerd's CRI plugin did not answer within " + CRI_READY_TIMEOUT + ": " + version);
+      }
+      ContainerdProcess.sleep(Duration.ofMillis(100));
+      version = crictl("version");
+    }
   }
 
   @Override
@@ -315,7 +356,7 @@ public final class ContainerdFixture implements AutoCloseable {
   private void removeSandboxesThroughContainerd(List<String> problems) {
     try {
       if (!isRunning() && Files.exists(dir.resolve("config.toml"))) {
-        process.start();
+        startProcess();
       }
       if (isRunning()) {
         CommandResult r = crictl("rmp", "--force", "--all");

@@ -29,11 +29,13 @@ import org.slf4j.LoggerFactory;
  * <p>The node has its own network namespace (a veth to a {@link NodeBridge}, its address there is
  * the node's InternalIP) and its own mount namespace, held by a {@code sleep} process: overlays on
  * {@code /etc} and {@code /opt} (so {@code /etc/cni/net.d} and {@code /opt/cni/bin} are the
- * node's), its own {@code /var/lib/cni}, {@code /run/netns} and {@code /var/log} (pod logs and the
- * {@code /var/log/containers} symlinks), all made shared inside the node before containerd starts,
- * so that {@code HostToContainer} hostPath volumes work. containerd and kubelet are started into
- * both namespaces with {@code nsenter}. The kubelet authenticates with a client certificate {@code
- * O=system:nodes, CN=system:node:<name>} signed by the API server's client CA.
+ * node's), its own {@code /var/lib/cni}, {@code /run/netns} (where its containerd mounts the pod
+ * sandboxes' network namespaces, as a default containerd does, so the agent finds them there) and
+ * {@code /var/log} (pod logs and the {@code /var/log/containers} symlinks), all made shared inside
+ * the node before containerd starts, so that {@code HostToContainer} hostPath volumes work.
+ * containerd and kubelet are started into both namespaces with {@code nsenter}. The kubelet
+ * authenticates with a client certificate {@code O=system:nodes, CN=system:node:<name>} signed by
+ * the API server's client CA.
  *
  * <p>The host's cgroups are v1 here, so the kubelet runs with the cgroupfs driver, no QoS cgroups
  * and no node allocatable enforcement, under a cgroup root of its own.
@@ -49,9 +51,12 @@ public final class KubeletNode implements AutoCloseable {
       List.of("bridge", "host-local", "loopback", "portmap");
 
   /**
-   * Where every node shows its containerd's CRI socket (a symlink in the node's own {@code /etc}):
-   * one path on all nodes, as a DaemonSet mounting the runtime's socket (the chart's {@code
-   * agent.criSocket.path}) expects, while each containerd listens in its own directory.
+   * Where every node shows its containerd's CRI socket: one path on all nodes, as a DaemonSet
+   * mounting the runtime's socket directory (the chart's {@code agent.criSocket.path}) expects,
+   * while each containerd listens in its own directory. That directory is bound onto {@code
+   * /etc/kubelet-node} in the node's mount namespace (a symlink would point a container at a path
+   * it does not have; a bind of the socket file itself would keep the socket of a containerd that
+   * has since restarted).
    */
   public static final String CRI_SOCKET = "/etc/kubelet-node/containerd.sock";
 
@@ -98,8 +103,12 @@ public final class KubeletNode implements AutoCloseable {
       node.installPlugins();
       node.containerd =
           ContainerdFixture.start(
-              dir, Path.of("/etc/cni/net.d"), Path.of("/opt/cni/bin"), node.launcher());
-      node.linkCriSocket();
+              dir,
+              Path.of("/etc/cni/net.d"),
+              Path.of("/opt/cni/bin"),
+              node.launcher(),
+              ContainerdFixture.NetnsPlacement.VAR_RUN_NETNS);
+      node.bindCriSocketDir();
       node.startKubelet(bridge);
       node.awaitRegistered();
     } catch (RuntimeException e) {
@@ -165,6 +174,21 @@ public final class KubeletNode implements AutoCloseable {
 
   public Path kubeletLog() {
     return dir.resolve("kubelet.log");
+  }
+
+  /**
+   * Runs {@code action} with the kubelet frozen (SIGSTOP, then SIGCONT): what happens to the node's
+   * runtime meanwhile, the kubelet does not watch happen, it only finds the result, as after a
+   * runtime crash it had no part in.
+   */
+  public void withKubeletFrozen(Runnable action) {
+    String pid = Long.toString(kubelet.pid());
+    Commands.run("kill", "-STOP", pid).orThrow("kill -STOP kubelet");
+    try {
+      action.run();
+    } finally {
+      Commands.run("kill", "-CONT", pid).orThrow("kill -CONT kubelet");
+    }
   }
 
   /** Runs {@code command} in the node's network and mount namespaces. */
@@ -258,16 +282,11 @@ public final class KubeletNode implements AutoCloseable {
     }
   }
 
-  private void linkCriSocket() {
-    String link = CRI_SOCKET;
-    exec(
-            "sh",
-            "-c",
-            "mkdir -p \"$(dirname \"$1\")\" && ln -sfn \"$2\" \"$1\"",
-            "sh",
-            link,
-            containerd.socket().toString())
-        .orThrow("ln -s " + containerd.socket() + " " + link + " in node " + name);
+  private void bindCriSocketDir() {
+    String to = Path.of(CRI_SOCKET).getParent().toString();
+    String from = containerd.socket().getParent().toString();
+    exec("sh", "-c", "mkdir -p \"$1\" && mount --bind \"$2\" \"$1\"", "sh", to, from)
+        .orThrow("mount --bind " + from + " " + to + " in node " + name);
   }
 
   private void startKubelet(NodeBridge bridge) {

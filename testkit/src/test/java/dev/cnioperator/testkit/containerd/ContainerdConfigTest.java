@@ -14,7 +14,8 @@ class ContainerdConfigTest {
           Path.of("/t/node/etc/cni/net.d"),
           Path.of("/usr/lib/cni"),
           PauseImage.NAME,
-          SnapshotterProbe.NATIVE);
+          SnapshotterProbe.NATIVE,
+          ContainerdFixture.NetnsPlacement.UNDER_STATE_DIR);
 
   @Test
   void everyPathContainerdWritesIsUnderTheFixtureAndCniPointsAtTheNode() {
@@ -34,6 +35,24 @@ class ContainerdConfigTest {
         .contains("sandbox_image = \"" + PauseImage.NAME + "\"")
         .contains("snapshotter = \"native\"")
         .contains("\"io.containerd.snapshotter.v1.devmapper\"");
+  }
+
+  @Test
+  void aNodesContainerdMountsTheNetworkNamespacesInVarRunNetnsAsByDefault() {
+    ContainerdConfig node =
+        new ContainerdConfig(
+            config.root(),
+            config.state(),
+            config.socket(),
+            config.cniConfDir(),
+            config.cniBinDir(),
+            config.sandboxImage(),
+            config.snapshotter(),
+            ContainerdFixture.NetnsPlacement.VAR_RUN_NETNS);
+
+    assertThat(node.toml())
+        .contains("netns_mounts_under_state_dir = false")
+        .doesNotContain("netns_mounts_under_state_dir = true");
   }
 
   @Test

@@ -1,4 +1,4 @@
-package dev.cnioperator.agent.host;
+package dev.cnioperator.cni.io;
 
 import java.io.IOException;
 import java.io.InputStream;

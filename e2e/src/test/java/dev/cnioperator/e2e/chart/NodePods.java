@@ -1,0 +1,146 @@
+package dev.cnioperator.e2e.chart;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cnioperator.testkit.CommandResult;
+import dev.cnioperator.testkit.HostLocalStore;
+import dev.cnioperator.testkit.node.KubeletNode;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * What a {@link KubeletNode} holds for its pods, read on the node itself: their sandboxes and
+ * network namespaces (through the node's containerd), the CNI files in its conf dir, host-local's
+ * reservations, and real TCP traffic between two of its pods.
+ */
+final class NodePods {
+  private NodePods() {}
+
+  /** The ids of the ready sandboxes (network still set up) of {@code namespace} on the node. */
+  static List<String> readySandboxes(KubeletNode node, String namespace) {
+    return node.containerd()
+        .crictl("pods", "-q", "--state", "ready", "--namespace", namespace)
+        .orThrow("crictl pods --namespace " + namespace)
+        .stdout()
+        .lines()
+        .filter(l -> !l.isBlank())
+        .toList();
+  }
+
+  /** The id of {@code pod}'s ready sandbox in the node's containerd. */
+  static String sandboxId(KubeletNode node, Pod pod) {
+    String id =
+        node.containerd()
+            .crictl(
+                "pods",
+                "-q",
+                "--state",
+                "ready",
+                "--namespace",
+                pod.getMetadata().getNamespace(),
+                "--name",
+                "^" + pod.getMetadata().getName() + "$")
+            .orThrow("crictl pods " + pod.getMetadata().getName())
+            .stdout()
+            .strip();
+    assertThat(id)
+        .as("the ready sandbox of %s", pod.getMetadata().getName())
+        .isNotEmpty()
+        .doesNotContain("\n");
+    return id;
+  }
+
+  /** The network namespace path of {@code pod}'s sandbox, as the node sees it. */
+  static String netns(KubeletNode node, Pod pod) {
+    String id = sandboxId(node, pod);
+    try {
+      JsonNode info =
+          new ObjectMapper()
+              .readTree(node.containerd().crictl("inspectp", id).orThrow("inspectp").stdout());
+      for (JsonNode ns : info.at("/info/runtimeSpec/linux/namespaces")) {
+        if (ns.path("type").asText().equals("network")) {
+          return ns.path("path").asText();
+        }
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException("crictl inspectp " + id + " is not JSON", e);
+    }
+    throw new IllegalStateException(
+        "the sandbox of " + pod.getMetadata().getName() + " names no network namespace");
+  }
+
+  /** Runs {@code command} on the node inside {@code pod}'s network namespace. */
+  static CommandResult inPodNetwork(KubeletNode node, Pod pod, String... command) {
+    List<String> full = new ArrayList<>(List.of("nsenter", "--net=" + netns(node, pod)));
+    full.addAll(List.of(command));
+    return node.exec(full.toArray(String[]::new));
+  }
+
+  /**
+   * Real traffic between two pods of {@code node}: a one-shot TCP listener in {@code to}'s network
+   * namespace answers a client in {@code from}'s (perl, because this machine may have neither ping
+   * nor nc). Returns what the client read.
+   */
+  static String tcpAnswer(KubeletNode node, Pod from, Pod to) {
+    String listener =
+        "alarm 30; my $s = IO::Socket::INET->new(LocalPort => 18082, Listen => 1, ReuseAddr => 1)"
+            + " or die $!; my $c = $s->accept; print $c \"pong\\n\";";
+    node.exec(
+            "sh",
+            "-c",
+            "nsenter --net=\"$1\" perl -MIO::Socket::INET -e \"$2\" >/dev/null 2>&1 &",
+            "sh",
+            netns(node, to),
+            listener)
+        .orThrow("start a listener in " + to.getMetadata().getName());
+    String client =
+        "alarm 5; my $c = IO::Socket::INET->new(PeerAddr => '"
+            + to.getStatus().getPodIP()
+            + "', PeerPort => 18082, Timeout => 2) or die \"connect: $!\"; print scalar <$c>;";
+    String fromNetns = netns(node, from);
+    String[] answer = {""};
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .pollInterval(Duration.ofMillis(300))
+        .until(
+            () -> {
+              CommandResult r =
+                  node.exec(
+                      "nsenter", "--net=" + fromNetns, "perl", "-MIO::Socket::INET", "-e", client);
+              answer[0] = r.stdout().trim();
+              return r.ok();
+            });
+    return answer[0];
+  }
+
+  /** The configuration files in the node's conf dir (conflists, not our temporary files). */
+  static List<String> confFiles(KubeletNode node) {
+    try (Stream<Path> files = Files.list(node.cniConfDir())) {
+      return files
+          .map(p -> p.getFileName().toString())
+          .filter(n -> n.endsWith(".conflist") || n.endsWith(".conf") || n.endsWith(".json"))
+          .sorted()
+          .collect(Collectors.toCollection(ArrayList::new));
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot list " + node.cniConfDir(), e);
+    }
+  }
+
+  /** The addresses host-local holds for {@code network} on the node (its store's files). */
+  static Set<String> reservations(KubeletNode node, String network) {
+    return new TreeSet<>(
+        HostLocalStore.reservedIps(node.cniStateDir().resolve("networks").resolve(network)));
+  }
+}

@@ -1,0 +1,76 @@
+package dev.cnioperator.agent.status;
+
+import dev.cnioperator.agent.NodeSync;
+import dev.cnioperator.agent.conflist.NetworkOutcome;
+import dev.cnioperator.api.v1alpha1.RuntimeNetwork;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * When the agent reports ready: once this node's conflists are written and, where the agent has the
+ * runtime's CRI socket, the runtime has loaded them. The DaemonSet's rolling update waits on this
+ * before it moves to the next node.
+ *
+ * <ul>
+ *   <li>No pass has completed: not ready.
+ *   <li>No file of the agent's on this node (no network selects it yet): ready, there is nothing
+ *       for the runtime to load.
+ *   <li>No CRI socket: ready once the files are written; the agent cannot see what the runtime
+ *       loaded, and says so in its log at start.
+ *   <li>With a CRI socket: the runtime's NetworkReady must be true, and where the runtime says what
+ *       it loaded (containerd) and the node's default network is the agent's, the loaded
+ *       configuration must be the very file the agent wrote (containerd has been seen to keep an
+ *       old one, containerd#11715). A foreign default network is the runtime's business.
+ * </ul>
+ */
+public final class AgentReadiness {
+  private AgentReadiness() {}
+
+  /**
+   * Why the agent is not ready, or empty when it is.
+   *
+   * @param pass the last completed pass, null before the first
+   * @param criConfigured whether the agent was given the runtime's CRI socket
+   * @param runtime the runtime's latest answer, null before the first
+   */
+  public static Optional<String> notReady(
+      NodeSync.Result pass, boolean criConfigured, RuntimeNetwork runtime) {
+    if (pass == null) {
+      return Optional.of("no pass over the node's files has completed yet");
+    }
+    boolean anyOfOurs =
+        pass.networks().stream().anyMatch(o -> o.state() == NetworkOutcome.State.Applied);
+    if (!anyOfOurs || !criConfigured) {
+      return Optional.empty();
+    }
+    if (runtime == null) {
+      return Optional.of("the runtime has not answered CRI Status yet");
+    }
+    if (!Boolean.TRUE.equals(runtime.getNetworkReady())) {
+      return Optional.of(
+          "the runtime at %s reports NetworkReady=false (%s): %s"
+              .formatted(runtime.getEndpoint(), runtime.getReason(), runtime.getMessage()));
+    }
+    Optional<NetworkOutcome> ours =
+        pass.networks().stream()
+            .filter(o -> o.state() == NetworkOutcome.State.Applied)
+            .filter(o -> o.network().equals(pass.defaultNetwork()))
+            .findFirst();
+    if (ours.isEmpty() || runtime.getLoadedSha256() == null) {
+      return Optional.empty();
+    }
+    NetworkOutcome d = ours.get();
+    if (Objects.equals(runtime.getLoadedNetwork(), d.network())
+        && Objects.equals(runtime.getLoadedSha256(), d.appliedSha256())) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "the runtime has loaded network %s (sha256 %s), not %s as written in %s (sha256 %s)"
+            .formatted(
+                runtime.getLoadedNetwork(),
+                runtime.getLoadedSha256(),
+                d.network(),
+                d.fileName(),
+                d.appliedSha256()));
+  }
+}
