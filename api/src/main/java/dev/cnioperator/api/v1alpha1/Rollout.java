@@ -13,6 +13,9 @@ import java.util.Objects;
 public class Rollout {
 
   /** A count of nodes ("3") or a percentage of the selected nodes ("25%"), rounded up. */
+  /** spec.rollout.progressDeadlineSeconds when unset (as the CRD's default). */
+  public static final int DEFAULT_PROGRESS_DEADLINE_SECONDS = 600;
+
   public static final String MAX_NODES_PATTERN = "^([1-9][0-9]{0,5}|([1-9][0-9]?|100)%)$";
 
   @JsonPropertyDescription(
@@ -39,6 +42,13 @@ public class Rollout {
   @Max(86400)
   @Default("0")
   private Integer pauseSeconds;
+
+  @JsonPropertyDescription(
+      "Seconds the nodes of a batch have to prove the new revision. A node whose agent has not reported on it by then pauses the rollout, naming the node (a silent agent is no proof that the revision is bad, so nothing is rolled back); its report resumes the rollout. 0: wait without limit.")
+  @Min(0)
+  @Max(86400)
+  @Default("" + DEFAULT_PROGRESS_DEADLINE_SECONDS)
+  private Integer progressDeadlineSeconds;
 
   @JsonPropertyDescription("How a node proves a new revision.")
   @Default("{}")
@@ -96,6 +106,19 @@ public class Rollout {
     return this;
   }
 
+  public Integer getProgressDeadlineSeconds() {
+    return progressDeadlineSeconds;
+  }
+
+  public void setProgressDeadlineSeconds(Integer progressDeadlineSeconds) {
+    this.progressDeadlineSeconds = progressDeadlineSeconds;
+  }
+
+  public Rollout withProgressDeadlineSeconds(Integer progressDeadlineSeconds) {
+    this.progressDeadlineSeconds = progressDeadlineSeconds;
+    return this;
+  }
+
   public RolloutProbe getProbe() {
     return probe;
   }
@@ -121,12 +144,14 @@ public class Rollout {
         && Objects.equals(canaryNodes, other.canaryNodes)
         && Objects.equals(onFailure, other.onFailure)
         && Objects.equals(pauseSeconds, other.pauseSeconds)
+        && Objects.equals(progressDeadlineSeconds, other.progressDeadlineSeconds)
         && Objects.equals(probe, other.probe);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(maxNodes, canaryNodes, onFailure, pauseSeconds, probe);
+    return Objects.hash(
+        maxNodes, canaryNodes, onFailure, pauseSeconds, progressDeadlineSeconds, probe);
   }
 
   @Override
@@ -139,6 +164,8 @@ public class Rollout {
         + onFailure
         + ", pauseSeconds="
         + pauseSeconds
+        + ", progressDeadlineSeconds="
+        + progressDeadlineSeconds
         + ", probe="
         + probe
         + "}";

@@ -14,7 +14,12 @@ public class RolloutFailure {
   @JsonPropertyDescription("The revision (template sha256) it failed to prove.")
   private String revision;
 
-  @JsonPropertyDescription("The probe's error as the agent reported it.")
+  @JsonPropertyDescription(
+      "ProbeFailed: the node's agent reported that the revision failed its probe (or could not be applied); NoReport: the agent did not report on the revision within spec.rollout.progressDeadlineSeconds of its batch's start.")
+  private String reason;
+
+  @JsonPropertyDescription(
+      "The probe's error as the agent reported it, or what the operator waited for.")
   private String message;
 
   @JsonPropertyDescription("When the operator saw the failure (RFC 3339).")
@@ -43,6 +48,19 @@ public class RolloutFailure {
 
   public RolloutFailure withRevision(String revision) {
     this.revision = revision;
+    return this;
+  }
+
+  public String getReason() {
+    return reason;
+  }
+
+  public void setReason(String reason) {
+    this.reason = reason;
+  }
+
+  public RolloutFailure withReason(String reason) {
+    this.reason = reason;
     return this;
   }
 
@@ -82,13 +100,14 @@ public class RolloutFailure {
     }
     return Objects.equals(node, other.node)
         && Objects.equals(revision, other.revision)
+        && Objects.equals(reason, other.reason)
         && Objects.equals(message, other.message)
         && Objects.equals(time, other.time);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(node, revision, message, time);
+    return Objects.hash(node, revision, reason, message, time);
   }
 
   @Override
@@ -97,6 +116,8 @@ public class RolloutFailure {
         + node
         + ", revision="
         + revision
+        + ", reason="
+        + reason
         + ", message="
         + message
         + ", time="

@@ -62,6 +62,12 @@ final class NetworkRollout {
                 : settings.getOnFailure(),
             Duration.ofSeconds(
                 settings == null ? 0 : Objects.requireNonNullElse(settings.getPauseSeconds(), 0)),
+            Duration.ofSeconds(
+                settings == null
+                    ? Rollout.DEFAULT_PROGRESS_DEADLINE_SECONDS
+                    : Objects.requireNonNullElse(
+                        settings.getProgressDeadlineSeconds(),
+                        Rollout.DEFAULT_PROGRESS_DEADLINE_SECONDS)),
             progress,
             now));
   }

@@ -2,6 +2,7 @@ package dev.cnioperator.operator.network;
 
 import dev.cnioperator.api.v1alpha1.RolloutFailure;
 import dev.cnioperator.api.v1alpha1.RolloutStatus;
+import dev.cnioperator.operator.rollout.RolloutMachine;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.List;
 
@@ -65,12 +66,11 @@ final class RolloutCondition {
   }
 
   private static String failure(RolloutFailure f) {
-    return "node "
-        + f.getNode()
-        + " failed the probe of revision "
-        + shortSha(f.getRevision())
-        + ": "
-        + f.getMessage();
+    String what =
+        RolloutMachine.NO_REPORT.equals(f.getReason())
+            ? " has not proven revision "
+            : " failed the probe of revision ";
+    return "node " + f.getNode() + what + shortSha(f.getRevision()) + ": " + f.getMessage();
   }
 
   private static String stable(RolloutStatus r) {

@@ -31,6 +31,12 @@ import java.util.stream.Collectors;
  */
 public final class RolloutMachine {
 
+  /** Why a rollout stopped: the node's probe failed (or its content could not be applied). */
+  public static final String PROBE_FAILED = "ProbeFailed";
+
+  /** Why a rollout stopped: the node did not report within the deadline. */
+  public static final String NO_REPORT = "NoReport";
+
   private RolloutMachine() {}
 
   /**
@@ -40,6 +46,7 @@ public final class RolloutMachine {
    * @param previousRendered status.rendered before this step, null if there was none
    * @param previous status.rollout before this step, null if there was none
    * @param nodes every node the revision selects and can be rendered for
+   * @param deadline how long the nodes of a batch have to prove the revision; zero: no limit
    */
   public record Input(
       RenderedConfig revision,
@@ -48,6 +55,7 @@ public final class RolloutMachine {
       BatchSize batchSize,
       RolloutFailurePolicy onFailure,
       Duration pause,
+      Duration deadline,
       List<NodeProgress> nodes,
       Instant now) {}
 
@@ -111,12 +119,15 @@ public final class RolloutMachine {
             .toList();
     Optional<NodeProgress> failed = admitted.stream().filter(NodeProgress::failedProbe).findFirst();
     if (failed.isPresent()) {
-      return new Step(counted(failure(in, status, failed.get()), nodes), Optional.empty());
+      NodeProgress node = failed.get();
+      return new Step(
+          counted(failure(in, status, node.node(), PROBE_FAILED, node.message(), true), nodes),
+          Optional.empty());
     }
     status.setPhase(RolloutPhase.Progressing);
     status.setFailure(null);
     if (!admitted.stream().allMatch(NodeProgress::proven)) {
-      return new Step(counted(status, nodes), Optional.empty());
+      return waiting(in, status, admitted);
     }
     Set<String> admittedNames =
         admitted.stream().map(NodeProgress::node).collect(Collectors.toSet());
@@ -159,23 +170,69 @@ public final class RolloutMachine {
     return status;
   }
 
-  /** A failed probe: roll back, or pause (also when there is nothing to roll back to). */
-  private static RolloutStatus failure(Input in, RolloutStatus status, NodeProgress node) {
+  /**
+   * Some admitted node has not proven the revision yet: wait for it, up to the batch's deadline.
+   * Past it, the rollout pauses naming the first silent node. Silence is no proof that the revision
+   * is bad (the node may be down), so it never rolls back; the node's report resumes the rollout.
+   */
+  private static Step waiting(Input in, RolloutStatus status, List<NodeProgress> admitted) {
+    if (in.deadline().isZero()) {
+      return new Step(counted(status, in.nodes()), Optional.empty());
+    }
+    Instant started =
+        status.getBatchStartTime() == null
+            ? seconds(in.now())
+            : Instant.parse(status.getBatchStartTime());
+    status.setBatchStartTime(started.toString());
+    Instant due = started.plus(in.deadline());
+    if (in.now().isBefore(due)) {
+      return new Step(counted(status, in.nodes()), Optional.of(Duration.between(in.now(), due)));
+    }
+    List<String> silent =
+        admitted.stream().filter(n -> !n.proven()).map(NodeProgress::node).toList();
+    String message =
+        "no report on the revision within "
+            + in.deadline().toSeconds()
+            + " s of the batch's start ("
+            + started
+            + ")"
+            + (silent.size() > 1 ? ", nor from " + (silent.size() - 1) + " more node(s)" : "")
+            + "; is the node's agent running?";
+    return new Step(
+        counted(failure(in, status, silent.get(0), NO_REPORT, message, false), in.nodes()),
+        Optional.empty());
+  }
+
+  /**
+   * A node failed to prove the revision: roll back (when {@code mayRollBack} and the policy says
+   * so), or pause (also when there is nothing to roll back to).
+   */
+  private static RolloutStatus failure(
+      Input in,
+      RolloutStatus status,
+      String node,
+      String reason,
+      String message,
+      boolean mayRollBack) {
     RolloutFailure previous = status.getFailure();
     boolean same =
         previous != null
-            && node.node().equals(previous.getNode())
-            && Objects.equals(node.message(), previous.getMessage());
+            && node.equals(previous.getNode())
+            && reason.equals(previous.getReason())
+            && Objects.equals(message, previous.getMessage());
     status.setFailure(
         same
             ? previous
             : new RolloutFailure()
-                .withNode(node.node())
+                .withNode(node)
                 .withRevision(status.getRevision())
-                .withMessage(node.message())
+                .withReason(reason)
+                .withMessage(message)
                 .withTime(seconds(in.now()).toString()));
     boolean rollback =
-        in.onFailure() == RolloutFailurePolicy.Rollback && status.getStableRevision() != null;
+        mayRollBack
+            && in.onFailure() == RolloutFailurePolicy.Rollback
+            && status.getStableRevision() != null;
     if (rollback) {
       status.setPhase(RolloutPhase.RolledBack);
       status.setBatch(List.of());

@@ -9,24 +9,31 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.BiPredicate;
 
 /**
  * Nodes as the rollout sees them, for the machine's tests: what each CniNode spec holds (written as
  * {@link NodeRevisionChoice} says, as the Node reconciler will), and agents whose probe of a
- * revision passes or fails at once as {@code probe} says.
+ * revision passes or fails at once as {@code probe} says, or never reports ({@code silent}).
  */
 final class FakeCluster {
   final Map<String, String> held = new TreeMap<>();
   final Map<String, List<String>> writes = new TreeMap<>();
   BiPredicate<String, String> probe = (node, revision) -> true;
+
+  /** Nodes whose agent never reports (down): their probe stays pending. */
+  final Set<String> silent = new TreeSet<>();
+
   RenderedConfig rendered;
   RolloutStatus status;
   Instant now = Instant.parse("2026-11-23T10:00:00Z");
   BatchSize batchSize = new BatchSize(1, "25%");
   RolloutFailurePolicy onFailure = RolloutFailurePolicy.Rollback;
   Duration pause = Duration.ZERO;
+  Duration deadline = Duration.ofSeconds(600);
   RolloutMachine.Step lastStep;
 
   /** A cluster of {@code count} nodes node-00.. holding {@code revision} (null: nothing). */
@@ -56,7 +63,7 @@ final class FakeCluster {
     lastStep =
         RolloutMachine.next(
             new RolloutMachine.Input(
-                revision, rendered, status, batchSize, onFailure, pause, nodes, now));
+                revision, rendered, status, batchSize, onFailure, pause, deadline, nodes, now));
     status = lastStep.status();
     rendered = revision;
     held.replaceAll((node, h) -> write(node, h, revision.getSha256()));
@@ -64,6 +71,10 @@ final class FakeCluster {
   }
 
   private NodeProgress progress(String node, String held, String revision, String stable) {
+    if (revision.equals(held) && silent.contains(node)) {
+      return new NodeProgress(
+          node, NodeProgress.Holding.REVISION, NodeProgress.Proof.PENDING, null);
+    }
     if (revision.equals(held)) {
       return probe.test(node, revision)
           ? NodeProgress.passed(node)

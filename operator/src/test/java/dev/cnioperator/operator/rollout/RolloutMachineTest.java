@@ -112,12 +112,61 @@ class RolloutMachineTest {
                 cluster.batchSize,
                 RolloutFailurePolicy.Rollback,
                 Duration.ZERO,
+                Duration.ofSeconds(600),
                 pending,
                 cluster.now));
 
     assertThat(step.status().getPhase()).isEqualTo(RolloutPhase.Progressing);
     assertThat(step.status().getBatch()).containsExactly("node-00", "node-01");
     assertThat(step.status().getUpdated()).isEqualTo("1/4");
+    assertThat(step.recheckAfter()).contains(Duration.ofSeconds(600));
+  }
+
+  @Test
+  void aSilentNodePausesTheRolloutAtTheDeadlineNamingItAndRollsNothingBack() {
+    FakeCluster cluster = settled(4);
+    cluster.silent.add("node-00");
+
+    cluster.step(NEXT); // node-00 admitted as the canary; its agent never reports
+    cluster.now = cluster.now.plusSeconds(100);
+    cluster.step(NEXT);
+
+    assertThat(cluster.status.getPhase()).isEqualTo(RolloutPhase.Progressing);
+    assertThat(cluster.lastStep.recheckAfter()).contains(Duration.ofSeconds(500));
+
+    cluster.now = cluster.now.plusSeconds(500);
+    cluster.step(NEXT);
+
+    assertThat(cluster.status.getPhase()).isEqualTo(RolloutPhase.Paused);
+    assertThat(cluster.status.getFailure().getNode()).isEqualTo("node-00");
+    assertThat(cluster.status.getFailure().getReason()).isEqualTo(RolloutMachine.NO_REPORT);
+    assertThat(cluster.status.getFailure().getMessage())
+        .contains("no report on the revision within 600 s");
+    assertThat(cluster.holding(NEXT)).containsExactly("node-00");
+    assertThat(cluster.writes).containsOnlyKeys("node-00");
+
+    cluster.silent.clear(); // the agent is back and proves it
+    cluster.step(NEXT);
+
+    assertThat(cluster.status.getPhase()).isEqualTo(RolloutPhase.Progressing);
+    assertThat(cluster.status.getFailure()).isNull();
+    assertThat(cluster.holding(NEXT)).hasSize(2);
+  }
+
+  @Test
+  void aSilentNodeWithoutDeadlineIsWaitedForWithoutEnd() {
+    FakeCluster cluster = settled(4);
+    cluster.deadline = Duration.ZERO;
+    cluster.silent.add("node-00");
+
+    cluster.step(NEXT);
+    cluster.now = cluster.now.plusSeconds(86_400);
+    cluster.step(NEXT);
+
+    assertThat(cluster.status.getPhase()).isEqualTo(RolloutPhase.Progressing);
+    assertThat(cluster.status.getFailure()).isNull();
+    assertThat(cluster.lastStep.recheckAfter()).isEmpty();
+    assertThat(cluster.holding(NEXT)).containsExactly("node-00");
   }
 
   @Test
