@@ -2,6 +2,8 @@ package dev.cnioperator.e2e.faults;
 
 import static org.awaitility.Awaitility.await;
 
+import dev.cnioperator.agent.probe.ProbeIdentity;
+import dev.cnioperator.agent.probe.ProbeNamespaces;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.CniNodeStatus;
@@ -158,6 +160,11 @@ public final class FaultProduct implements AutoCloseable {
             checkSeconds);
   }
 
+  /** The host bridge of a network made with {@link #bridgeNetwork}. */
+  public String bridgeOf(String network) {
+    return bridges.get(network);
+  }
+
   /**
    * A network of one plugin of {@code type} (a plugin binary the test provides) on this run's
    * Nodes, checked every {@code checkSeconds}.
@@ -284,5 +291,15 @@ public final class FaultProduct implements AutoCloseable {
           .delete();
     }
     bridges.values().forEach(b -> Commands.run("ip", "link", "del", b));
+    // What a probe of an agent killed mid-probe left, if the test failed before it was swept.
+    for (String node : nodes) {
+      try {
+        for (String ns : new ProbeNamespaces().owned(ProbeIdentity.forNode(node))) {
+          Commands.run("ip", "netns", "delete", ns);
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
   }
 }
