@@ -7,6 +7,8 @@ import dev.cnioperator.api.v1alpha1.AttachmentSummary;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
+import dev.cnioperator.api.v1alpha1.RolloutPhase;
+import dev.cnioperator.api.v1alpha1.RolloutStatus;
 import dev.cnioperator.operator.OperatorSettings;
 import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.LocalControlPlane;
@@ -451,6 +453,140 @@ class ClusterE2E {
 
   @Test
   @Order(6)
+  void aBrokenEditIsRolledBackFromTheCanaryWhilePodsRunAndTheOtherNodeStillStartsPods() {
+    assertThat(bootstrapped).as("the Bootstrap scenario ran first and passed").isTrue();
+    KubernetesClient client = cp.client();
+    awaitRolledOut();
+    List<Pod> podsBefore = awaitRunningPods(client, 4);
+    Map<String, byte[]> filesBefore = new LinkedHashMap<>();
+    Map<String, Long> generations = new LinkedHashMap<>();
+    for (KubeletNode node : cluster.nodes()) {
+      filesBefore.put(node.name(), NodePods.confFile(node, NETWORK_FILE));
+      generations.put(node.name(), cniNodeGeneration(client, node));
+    }
+    phaseStart = System.nanoTime();
+
+    // Valid for the spec and the schema; no veth takes an MTU of 70000 (the bridge's ADD fails).
+    String broken =
+        NETWORK.replace("      isGateway: true\n", "      isGateway: true\n      mtu: 70000\n");
+    assertThat(broken).isNotEqualTo(NETWORK);
+    cp.kubectlWithInput(broken, "apply", "-f", "-").orThrow("kubectl apply of the broken edit");
+    RolloutStatus rolledBack =
+        await("the broken edit is rolled back")
+            .atMost(Duration.ofSeconds(120))
+            .until(
+                () -> network(client).getStatus().getRollout(),
+                r -> r != null && r.getPhase() == RolloutPhase.RolledBack);
+    phase("rollback-detected");
+    String canary = rolledBack.getFailure().getNode();
+    System.out.printf(
+        "event=cluster-rollback canary=%s failure=\"%s\"%n$ kubectl get cninetwork -o wide%n%s%n",
+        canary,
+        rolledBack.getFailure().getMessage(),
+        cp.kubectl("get", "cninetwork", NETWORK_NAME, "-o", "wide").stdout());
+    assertThat(rolledBack.getFailure().getMessage()).startsWith("ADD: ");
+    assertThat(condition(network(client), "RolledOut").getMessage())
+        .contains("node " + canary)
+        .contains(rolledBack.getFailure().getMessage());
+
+    KubeletNode canaryNode =
+        cluster.nodes().stream().filter(n -> n.name().equals(canary)).findFirst().orElseThrow();
+    await("the canary holds the stable conflist again, byte for byte")
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () ->
+                assertThat(NodePods.confFile(canaryNode, NETWORK_FILE))
+                    .isEqualTo(filesBefore.get(canary)));
+    phase("rollback-applied");
+    for (KubeletNode node : cluster.nodes()) {
+      if (node != canaryNode) {
+        assertThat(NodePods.confFile(node, NETWORK_FILE))
+            .as("conflist of %s, which never got the edit", node.name())
+            .isEqualTo(filesBefore.get(node.name()));
+        assertThat(cniNodeGeneration(client, node))
+            .as("the CniNode of %s was never written", node.name())
+            .isEqualTo(generations.get(node.name()));
+      }
+    }
+    // The pods on the network kept running, each with its address, and still reach each other.
+    List<Pod> podsAfter = awaitRunningPods(client, 4);
+    assertThat(podsAfter.stream().map(p -> p.getMetadata().getUid()))
+        .containsExactlyInAnyOrderElementsOf(
+            podsBefore.stream().map(p -> p.getMetadata().getUid()).toList());
+    assertThat(podIps(podsAfter)).isEqualTo(podIps(podsBefore));
+    for (KubeletNode node : cluster.nodes()) {
+      List<Pod> onNode = runningPodsOn(client, node);
+      assertThat(NodePods.tcpAnswer(node, onNode.get(0), onNode.get(1)))
+          .as("TCP between the pods on %s after the rollback", node.name())
+          .isEqualTo("pong");
+    }
+    // New pods still start on every node: the untouched one and the rolled-back canary.
+    for (KubeletNode node : cluster.nodes()) {
+      String pod = "after-rollback-" + node.name();
+      client.pods().inNamespace(apps).resource(pinnedPausePod(pod, node)).create();
+      Pod running =
+          await("a new pod on " + node.name())
+              .atMost(Duration.ofSeconds(90))
+              .until(
+                  () -> client.pods().inNamespace(apps).withName(pod).get(),
+                  p -> p != null && running(p));
+      assertThat(running.getStatus().getPodIP())
+          .as("IP of %s", pod)
+          .startsWith(
+              client
+                  .nodes()
+                  .withName(node.name())
+                  .get()
+                  .getSpec()
+                  .getPodCIDR()
+                  .replaceAll("\\.0/24$", "."));
+      client.pods().inNamespace(apps).withName(pod).withGracePeriod(0).delete();
+    }
+    phase("rollback-new-pods");
+
+    // Back to the stable spec: nothing to roll out, every node already holds it.
+    cp.kubectlWithInput(NETWORK, "apply", "-f", "-").orThrow("kubectl apply of the stable spec");
+    awaitRolledOut();
+    for (KubeletNode node : cluster.nodes()) {
+      await("no pod of this scenario left on " + node.name())
+          .atMost(Duration.ofSeconds(90))
+          .until(() -> runningPodsOn(client, node).size() == 2);
+    }
+    phase("rollback-restored");
+  }
+
+  private static void awaitRolledOut() {
+    cp.kubectl("wait", "--for=condition=RolledOut", "cninetwork/" + NETWORK_NAME, "--timeout=110s")
+        .orThrow(
+            "kubectl wait RolledOut: "
+                + cp.kubectl("describe", "cninetwork", NETWORK_NAME).stdout());
+  }
+
+  private static long cniNodeGeneration(KubernetesClient client, KubeletNode node) {
+    return client
+        .resources(CniNode.class)
+        .withName(node.name())
+        .get()
+        .getMetadata()
+        .getGeneration();
+  }
+
+  /** A pause pod bound to {@code node} by name, past the scheduler. */
+  private static Pod pinnedPausePod(String name, KubeletNode node) {
+    return new io.fabric8.kubernetes.api.model.PodBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .endMetadata()
+        .withNewSpec()
+        .withNodeName(node.name())
+        .withTerminationGracePeriodSeconds(0L)
+        .withContainers(pauseContainer())
+        .endSpec()
+        .build();
+  }
+
+  @Test
+  @Order(7)
   void uninstallRemovesTheWorkloadsAndLeavesTheConflistsSoNewPodsStillStart() {
     assertThat(bootstrapped).as("the Bootstrap scenario ran first and passed").isTrue();
     KubernetesClient client = cp.client();
@@ -511,7 +647,7 @@ class ClusterE2E {
   }
 
   @Test
-  @Order(7)
+  @Order(8)
   void withRemoveConflistsOnUninstallTheHookJobTakesTheNetworkOffEveryNodeBeforeTheReleaseGoes() {
     assertThat(bootstrapped).as("the Bootstrap scenario ran first and passed").isTrue();
     KubernetesClient client = cp.client();

@@ -138,6 +138,15 @@ final class NodePods {
     }
   }
 
+  /** The bytes of {@code file} in the node's conf dir. */
+  static byte[] confFile(KubeletNode node, String file) {
+    try {
+      return Files.readAllBytes(node.cniConfDir().resolve(file));
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot read " + file + " on " + node.name(), e);
+    }
+  }
+
   /** The addresses host-local holds for {@code network} on the node (its store's files). */
   static Set<String> reservations(KubeletNode node, String network) {
     return new TreeSet<>(

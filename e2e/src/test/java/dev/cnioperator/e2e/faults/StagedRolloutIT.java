@@ -15,6 +15,7 @@ import dev.cnioperator.e2e.SandboxNode;
 import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.Commands;
 import dev.cnioperator.testkit.TestNames;
+import dev.cnioperator.testkit.ToolPaths;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
@@ -77,7 +78,7 @@ class StagedRolloutIT {
     }
     String name = TestNames.unique("rb");
     String file = "50-" + name + ".conflist";
-    fault.apply(fault.bridgeNetwork(name, 1400, 60));
+    fault.apply(onNodes(fault.bridgeNetwork(name, 1400, 60), nodes));
     waitRolledOut(name);
     String stable = fault.renderedSha(name);
     Map<String, String> before = new LinkedHashMap<>();
@@ -89,7 +90,7 @@ class StagedRolloutIT {
 
     List<List<String>> batches = new CopyOnWriteArrayList<>();
     try (Watch watch = watchBatches(name, batches)) {
-      fault.apply(fault.bridgeNetwork(name, 70000, 60));
+      fault.apply(onNodes(fault.bridgeNetwork(name, 70000, 60), nodes));
       RolloutStatus rolledBack =
           await()
               .atMost(FaultProduct.WAIT)
@@ -133,7 +134,7 @@ class StagedRolloutIT {
 
       // A good edit after the rollback starts a new rollout: one node at a time (25% of 3).
       batches.clear();
-      fault.apply(fault.bridgeNetwork(name, 1300, 60));
+      fault.apply(onNodes(fault.bridgeNetwork(name, 1300, 60), nodes));
       waitRolledOut(name);
       for (SandboxNode n : nodes) {
         assertThat(n.conflist(file).orElseThrow()).as(n.name()).contains("1300");
@@ -162,14 +163,15 @@ class StagedRolloutIT {
       nodes.add(fault.product().startAgent(n));
     }
     String name = TestNames.unique("kp");
-    String bridgeNet = fault.bridgeNetwork(name, 1400, 60);
-    fault.apply(bridgeNet.replace("type: bridge", "type: slowbridge"));
+    String bridgeNet =
+        onNodes(fault.bridgeNetwork(name, 1400, 60), nodes)
+            .replace("type: bridge", "type: slowbridge");
+    fault.apply(bridgeNet);
     waitRolledOut(name);
 
     // The next probe's ADD stops right after the bridge plugin's (veth made, address reserved).
     Files.writeString(marker, "");
-    fault.apply(
-        bridgeNet.replace("type: bridge", "type: slowbridge").replace("mtu: 1400", "mtu: 1300"));
+    fault.apply(bridgeNet.replace("mtu: 1400", "mtu: 1300"));
     await().atMost(FaultProduct.WAIT).until(() -> Files.exists(started));
     String probeId = Files.readString(started).strip();
     SandboxNode probing =
@@ -198,13 +200,15 @@ class StagedRolloutIT {
   }
 
   /**
-   * The real bridge plugin, but an ADD that finds {@code marker} writes its container id to {@code
-   * started} and then sleeps before it answers: the agent can be killed with the ADD half done.
+   * The reference bridge plugin (from where the agent installs it from, since a network of only
+   * this plugin does not make the agent install bridge), but an ADD that finds {@code marker}
+   * writes its container id to {@code started} and then sleeps before it answers: the agent can be
+   * killed with the ADD half done.
    */
   private static String slowBridge(Path marker, Path started, Path pids) {
     return """
         #!/bin/sh
-        out=$("$(dirname "$0")/bridge")
+        out=$(%4$s)
         rc=$?
         if [ "$CNI_COMMAND" = ADD ] && [ -e %1$s ]; then
           echo "$CNI_CONTAINERID" > %2$s.tmp && mv %2$s.tmp %2$s
@@ -215,7 +219,20 @@ class StagedRolloutIT {
         printf '%%s' "$out"
         exit $rc
         """
-        .formatted(marker, started, pids);
+        .formatted(marker, started, pids, ToolPaths.pluginDir().resolve("bridge"));
+  }
+
+  /** The network {@code yaml} with its node selector narrowed to {@code nodes}' hostnames. */
+  private String onNodes(String yaml, List<SandboxNode> nodes) {
+    String names = String.join(", ", nodes.stream().map(SandboxNode::name).toList());
+    String narrowed =
+        yaml.replace(
+            fault.selector(),
+            "matchExpressions: [{key: kubernetes.io/hostname, operator: In, values: ["
+                + names
+                + "]}]");
+    assertThat(narrowed).isNotEqualTo(yaml);
+    return narrowed;
   }
 
   private void assertNoProbeLeftovers(List<SandboxNode> nodes, String network) throws IOException {
@@ -261,7 +278,7 @@ class StagedRolloutIT {
   private void waitRolledOut(String network) {
     fault
         .controlPlane()
-        .kubectl("wait", "--for=condition=RolledOut", "cninetwork/" + network, "--timeout=120s")
+        .kubectl("wait", "--for=condition=RolledOut", "cninetwork/" + network, "--timeout=110s")
         .orThrow(
             "kubectl wait RolledOut "
                 + network
