@@ -26,6 +26,7 @@ import dev.cnioperator.testkit.Prerequisites;
 import dev.cnioperator.testkit.TestNames;
 import dev.cnioperator.testkit.ToolPaths;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -120,6 +121,72 @@ class RevisionProbeIT {
     assertThat(report.getMessage()).startsWith("ADD: ");
     assertThat(report.getSha256()).isEqualTo(network.conflist().sha256());
     assertNothingLeft(network);
+  }
+
+  @Test
+  void aFailureThatDoesNotHappenAgainIsNotReported() throws Exception {
+    Path bin = Files.createDirectories(dir.resolve("bin"));
+    Path checks = dir.resolve("checks");
+    Files.writeString(bin.resolve("flaky"), flakyCheckPlugin(checks));
+    Files.setPosixFilePermissions(
+        bin.resolve("flaky"), java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+    CniRuntime withFlaky =
+        new CniRuntime(
+            new ProcessPluginExecutor(),
+            List.of(ToolPaths.pluginDir(), bin),
+            cache,
+            Duration.ofSeconds(30));
+    RevisionProbe flakyProbe =
+        new RevisionProbe(
+            withFlaky,
+            new AttachmentChecker(
+                withFlaky,
+                cache,
+                workers,
+                new PodEvents(null, "probe-node", Clock.systemUTC()),
+                new AgentMetrics()),
+            new HostLocalStore(dir.resolve("cache/networks")),
+            new ProbeNamespaces(),
+            identity,
+            Clock.systemUTC());
+    String name = "flaky-" + bridge;
+    String content =
+        "{\"cniVersion\":\"1.0.0\",\"name\":\"" + name + "\",\"plugins\":[{\"type\":\"flaky\"}]}";
+    byte[] bytes = content.getBytes(StandardCharsets.UTF_8);
+    ManagedNetwork network =
+        new ManagedNetwork(
+            new DesiredConflist(name, "50-" + name + ".conflist", Sha256.hex(bytes), content),
+            NetworkConfigList.parse(bytes),
+            null,
+            new NetworkPlugins(name, "1.0.0", List.of("flaky")),
+            new CheckSettings(true, Duration.ofSeconds(60)),
+            new CleanupSettings(false, Duration.ofSeconds(300), false, 0.5),
+            ManagedNetwork.Proof.ATTACHMENT);
+
+    ProbeReport report = flakyProbe.prove(network);
+
+    assertThat(report.getResult()).as(report.getMessage()).isEqualTo(ProbeResult.Passed);
+    assertThat(Files.readAllLines(checks)).as("CHECKs run").hasSize(2);
+    assertThat(new ProbeNamespaces().owned(identity)).isEmpty();
+    assertThat(cache.list(name)).isEmpty();
+  }
+
+  /** A plugin whose first CHECK fails and every later one passes; it logs each CHECK. */
+  private static String flakyCheckPlugin(Path checks) {
+    return """
+        #!/bin/sh
+        cat >/dev/null
+        case "$CNI_COMMAND" in
+        VERSION) echo '{"cniVersion":"1.0.0","supportedVersions":["1.0.0"]}' ;;
+        ADD) echo '{"cniVersion":"1.0.0","interfaces":[],"ips":[]}' ;;
+        CHECK)
+          if [ -e %1$s ]; then echo check >> %1$s; exit 0; fi
+          echo check >> %1$s
+          echo '{"cniVersion":"1.0.0","code":999,"msg":"a race, not the content"}'
+          exit 1 ;;
+        esac
+        """
+        .formatted(checks);
   }
 
   @Test
