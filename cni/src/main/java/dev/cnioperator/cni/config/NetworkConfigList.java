@@ -136,7 +136,7 @@ public final class NetworkConfigList {
         List.of(
             new ConfigProblem(
                 "",
-                "wrong-type",
+                ConflistRule.WRONG_TYPE,
                 "a network configuration must be a JSON object, not " + node.getNodeType())));
   }
 

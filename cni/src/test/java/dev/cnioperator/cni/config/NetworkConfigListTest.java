@@ -111,7 +111,7 @@ class NetworkConfigListTest {
     assertThat(e.msg()).contains("/etc/cni/net.d/10-db.conflist");
     assertThat(e.problems())
         .singleElement()
-        .extracting(ConfigProblem::rule)
+        .extracting(ConfigProblem::ruleId)
         .isEqualTo("malformed-json");
   }
 
@@ -141,7 +141,9 @@ class NetworkConfigListTest {
     assertThat(e.problems())
         .containsExactly(
             new ConfigProblem(
-                "", "wrong-type", "a network configuration must be a JSON object, not ARRAY"));
+                "",
+                ConflistRule.WRONG_TYPE,
+                "a network configuration must be a JSON object, not ARRAY"));
   }
 
   @Test
@@ -197,7 +199,7 @@ class NetworkConfigListTest {
             CniConfigException.class, () -> NetworkConfigList.parseLegacyConf(conf, "10-l.conf"));
 
     assertThat(e.problems())
-        .extracting(ConfigProblem::path, ConfigProblem::rule)
+        .extracting(ConfigProblem::path, ConfigProblem::ruleId)
         .containsExactly(
             org.assertj.core.groups.Tuple.tuple("cniVersion", "unsupported-version"),
             org.assertj.core.groups.Tuple.tuple("[\"cni.dev/x\"]", "reserved-key"),
@@ -234,7 +236,7 @@ class NetworkConfigListTest {
     NetworkConfigList list = NetworkConfigList.parse(json, "cache", ValidationLevel.EXECUTABLE);
 
     assertThat(full.problems())
-        .extracting(ConfigProblem::rule)
+        .extracting(ConfigProblem::ruleId)
         .containsExactlyInAnyOrder(
             "reserved-key", "missing-ipam-type", "dns-shape", "version-mismatch");
     assertThat(list.plugins().get(0).ipamType()).isEmpty();
@@ -258,7 +260,7 @@ class NetworkConfigListTest {
             () -> NetworkConfigList.parse(json, "cache", ValidationLevel.EXECUTABLE));
 
     assertThat(e.problems())
-        .extracting(ConfigProblem::rule)
+        .extracting(ConfigProblem::ruleId)
         .containsExactly("name-pattern", "unsupported-version", "unsafe-type", "missing-type");
   }
 }

@@ -9,7 +9,9 @@ import dev.cnioperator.api.v1alpha1.RenderedConfig;
 import dev.cnioperator.api.v1alpha1.SpecVersion;
 import dev.cnioperator.cni.config.CanonicalJson;
 import dev.cnioperator.cni.config.ConfigProblem;
+import dev.cnioperator.cni.config.ConfigRule;
 import dev.cnioperator.cni.config.ConfigValidator;
+import dev.cnioperator.cni.config.ConflistRule;
 import dev.cnioperator.cni.config.NetworkConfigList;
 import dev.cnioperator.cni.io.Sha256;
 import dev.cnioperator.operator.placement.LabelSelectors;
@@ -31,6 +33,16 @@ public final class NetworkRenderer {
 
   /** Linux NAME_MAX. */
   private static final int MAX_FILE_NAME_BYTES = 255;
+
+  /** The rule this class checks beyond the configuration list's own. */
+  private enum Rule implements ConfigRule {
+    FILE_NAME_LENGTH;
+
+    @Override
+    public String id() {
+      return "file-name-length";
+    }
+  }
 
   /** Validates and renders {@code network}'s current spec. */
   public Rendering render(CniNetwork network) {
@@ -62,7 +74,7 @@ public final class NetworkRenderer {
           List.of(
               new ConfigProblem(
                   spec.getNetworkName() == null ? "metadata.name" : "spec.networkName",
-                  "file-name-length",
+                  Rule.FILE_NAME_LENGTH,
                   "the file name \""
                       + fileName
                       + "\" would be longer than 255 bytes; use a shorter spec.networkName")));
@@ -86,7 +98,7 @@ public final class NetworkRenderer {
   private static List<ConfigProblem> templateProblems(ObjectNode conflist) {
     List<ConfigProblem> depth =
         ConfigValidator.validate(conflist).stream()
-            .filter(p -> p.rule().equals("nesting-depth"))
+            .filter(p -> p.rule() == ConflistRule.NESTING_DEPTH)
             .toList();
     return depth.isEmpty() ? NodeTemplate.problems(conflist) : depth;
   }
