@@ -33,9 +33,6 @@ public final class ConfigValidator {
   /** SPEC-1.1.0.md Section 1, "name". */
   static final Pattern NAME = Pattern.compile("^[a-zA-Z0-9][a-zA-Z0-9_.\\-]*$");
 
-  private static final Pattern SEMVER =
-      Pattern.compile("^(0|[1-9]\\d{0,8})(\\.(0|[1-9]\\d{0,8})){2}$");
-
   private ConfigValidator() {}
 
   /** Every problem of {@code conflist}; empty when it is a valid configuration list. */
@@ -170,18 +167,9 @@ public final class ConfigValidator {
    * considerations"); libcni skips those too.
    */
   static boolean isNewerThanRuntime(String text) {
-    return parseSemver(text).filter(v -> v.compareTo(CniVersion.LATEST) > 0).isPresent();
-  }
-
-  /** Any "X.Y.Z" of plain decimal numbers, known to this runtime or not. */
-  static Optional<CniVersion> parseSemver(String text) {
-    if (text == null || !SEMVER.matcher(text).matches()) {
-      return Optional.empty();
-    }
-    String[] parts = text.split("\\.");
-    return Optional.of(
-        new CniVersion(
-            Integer.parseInt(parts[0]), Integer.parseInt(parts[1]), Integer.parseInt(parts[2])));
+    return CniVersion.parse(text, CniVersion.Strictness.SEMVER)
+        .filter(v -> v.compareTo(CniVersion.LATEST) > 0)
+        .isPresent();
   }
 
   private static void checkFlag(

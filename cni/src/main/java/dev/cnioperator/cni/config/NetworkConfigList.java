@@ -41,7 +41,10 @@ public final class NetworkConfigList {
     List<CniVersion> versions = new ArrayList<>();
     JsonNode declared = raw.get("cniVersions");
     if (declared != null) {
-      declared.forEach(v -> versions.add(ConfigValidator.parseSemver(v.textValue()).orElseThrow()));
+      declared.forEach(
+          v ->
+              versions.add(
+                  CniVersion.parse(v.textValue(), CniVersion.Strictness.SEMVER).orElseThrow()));
     }
     this.cniVersions = List.copyOf(versions);
     this.disableCheck = flag(raw, "disableCheck");
