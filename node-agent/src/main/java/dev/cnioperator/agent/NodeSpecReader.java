@@ -5,6 +5,7 @@ import dev.cnioperator.agent.ManagedNetwork.CleanupSettings;
 import dev.cnioperator.agent.conflist.DesiredConflist;
 import dev.cnioperator.agent.plugin.NetworkPlugins;
 import dev.cnioperator.agent.plugin.PluginRequest;
+import dev.cnioperator.api.v1alpha1.CniNetworkDefaults;
 import dev.cnioperator.api.v1alpha1.CniNodeSpec;
 import dev.cnioperator.api.v1alpha1.IpamCleanup;
 import dev.cnioperator.api.v1alpha1.NetworkCheck;
@@ -94,33 +95,26 @@ public final class NodeSpecReader {
     if (probe == null) {
       return ManagedNetwork.Proof.NONE;
     }
-    return Boolean.FALSE.equals(probe.getEnabled())
-        ? ManagedNetwork.Proof.CHECKS
-        : ManagedNetwork.Proof.ATTACHMENT;
+    return CniNetworkDefaults.probeEnabled(probe)
+        ? ManagedNetwork.Proof.ATTACHMENT
+        : ManagedNetwork.Proof.CHECKS;
   }
 
-  private static CheckSettings check(NetworkCheck c) {
-    boolean enabled = c == null || c.getEnabled() == null || c.getEnabled();
-    Duration interval =
-        c == null || c.getIntervalSeconds() == null || c.getIntervalSeconds() <= 0
-            ? CheckSettings.DEFAULT_INTERVAL
-            : Duration.ofSeconds(c.getIntervalSeconds());
-    return new CheckSettings(enabled, interval);
+  private static CheckSettings check(NetworkCheck spec) {
+    NetworkCheck c = CniNetworkDefaults.check(spec);
+    int seconds = c.getIntervalSeconds();
+    return new CheckSettings(
+        c.getEnabled(),
+        Duration.ofSeconds(seconds > 0 ? seconds : CniNetworkDefaults.CHECK_INTERVAL_SECONDS));
   }
 
-  private static CleanupSettings cleanup(IpamCleanup c) {
-    if (c == null) {
-      return new CleanupSettings(
-          true, CleanupSettings.DEFAULT_GRACE, false, CleanupSettings.DEFAULT_MAX_DELETE_FRACTION);
-    }
+  private static CleanupSettings cleanup(IpamCleanup spec) {
+    IpamCleanup c = CniNetworkDefaults.ipamCleanup(spec);
+    int grace = c.getGracePeriodSeconds();
     return new CleanupSettings(
-        c.getEnabled() == null || c.getEnabled(),
-        c.getGracePeriodSeconds() == null || c.getGracePeriodSeconds() < 0
-            ? CleanupSettings.DEFAULT_GRACE
-            : Duration.ofSeconds(c.getGracePeriodSeconds()),
-        Boolean.TRUE.equals(c.getDryRun()),
-        c.getMaxDeleteFraction() == null
-            ? CleanupSettings.DEFAULT_MAX_DELETE_FRACTION
-            : c.getMaxDeleteFraction());
+        c.getEnabled(),
+        Duration.ofSeconds(grace >= 0 ? grace : CniNetworkDefaults.CLEANUP_GRACE_PERIOD_SECONDS),
+        c.getDryRun(),
+        c.getMaxDeleteFraction());
   }
 }

@@ -18,26 +18,26 @@ public class Rollout {
   @JsonPropertyDescription(
       "How many nodes may hold the new revision without having proven it yet, after the canary batch: a count (\"3\") or a percentage of the selected nodes (\"25%\", rounded up, at least one node).")
   @Pattern(MAX_NODES_PATTERN)
-  @Default("25%")
+  @Default(CniNetworkDefaults.ROLLOUT_MAX_NODES)
   private String maxNodes;
 
   @JsonPropertyDescription(
       "How many nodes take a new revision first, alone, before any batch of maxNodes; 0 starts with a batch of maxNodes.")
   @Min(0)
   @Max(1000)
-  @Default("1")
+  @Default("" + CniNetworkDefaults.ROLLOUT_CANARY_NODES)
   private Integer canaryNodes;
 
   @JsonPropertyDescription(
       "When a node fails to prove the new revision: Rollback gives the nodes that took it the stable revision back and stops; Pause leaves them as they are and admits no further node until the failure clears or the spec changes.")
-  @Default("Rollback")
+  @Default(CniNetworkDefaults.ROLLOUT_ON_FAILURE_TEXT)
   private RolloutFailurePolicy onFailure;
 
   @JsonPropertyDescription(
       "Seconds to wait after every node of a batch has proven the revision before the next batch starts.")
   @Min(0)
   @Max(86400)
-  @Default("0")
+  @Default("" + CniNetworkDefaults.ROLLOUT_PAUSE_SECONDS)
   private Integer pauseSeconds;
 
   @JsonPropertyDescription("How a node proves a new revision.")

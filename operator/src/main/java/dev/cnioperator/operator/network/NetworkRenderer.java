@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
+import dev.cnioperator.api.v1alpha1.CniNetworkDefaults;
 import dev.cnioperator.api.v1alpha1.CniNetworkSpec;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
 import dev.cnioperator.api.v1alpha1.SpecVersion;
@@ -28,8 +29,6 @@ public final class NetworkRenderer {
 
   public static final String REASON_INVALID_CONFIG = "InvalidConfiguration";
   public static final String REASON_INVALID_SELECTOR = "InvalidNodeSelector";
-
-  private static final int DEFAULT_PRIORITY = 50;
 
   /** Linux NAME_MAX. */
   private static final int MAX_FILE_NAME_BYTES = 255;
@@ -66,7 +65,7 @@ public final class NetworkRenderer {
     }
     NetworkConfigList list = NetworkConfigList.fromJson(checked);
     byte[] content = template ? CanonicalJson.render(conflist) : list.render();
-    int priority = spec.getPriority() == null ? DEFAULT_PRIORITY : spec.getPriority();
+    int priority = spec.getPriority() == null ? CniNetworkDefaults.PRIORITY : spec.getPriority();
     String fileName = String.format("%02d-%s.conflist", priority, list.name());
     if (fileName.getBytes(StandardCharsets.UTF_8).length > MAX_FILE_NAME_BYTES) {
       return new Rendering.Refused(
@@ -115,7 +114,8 @@ public final class NetworkRenderer {
   static ObjectNode conflist(CniNetwork network) {
     CniNetworkSpec spec = network.getSpec();
     ObjectNode list = JsonNodeFactory.instance.objectNode();
-    SpecVersion version = spec.getCniVersion() == null ? SpecVersion.V1_0_0 : spec.getCniVersion();
+    SpecVersion version =
+        spec.getCniVersion() == null ? CniNetworkDefaults.CNI_VERSION : spec.getCniVersion();
     list.put("cniVersion", version.text());
     if (spec.getCniVersions() != null && !spec.getCniVersions().isEmpty()) {
       ArrayNode versions = list.putArray("cniVersions");

@@ -1,11 +1,10 @@
 package dev.cnioperator.operator.node;
 
 import dev.cnioperator.api.v1alpha1.CniNetwork;
+import dev.cnioperator.api.v1alpha1.CniNetworkDefaults;
 import dev.cnioperator.api.v1alpha1.CniNetworkSpec;
 import dev.cnioperator.api.v1alpha1.CniNodeSpec;
 import dev.cnioperator.api.v1alpha1.CniPlugin;
-import dev.cnioperator.api.v1alpha1.IpamCleanup;
-import dev.cnioperator.api.v1alpha1.NetworkCheck;
 import dev.cnioperator.api.v1alpha1.NodeNetwork;
 import dev.cnioperator.api.v1alpha1.NodePlugin;
 import dev.cnioperator.api.v1alpha1.Rollout;
@@ -24,7 +23,6 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.function.Function;
@@ -93,34 +91,17 @@ public final class DesiredNodeSpec {
         .withName(revision.resource())
         .withFileName(revision.fileName())
         .withCniVersion(revision.rendered().getCniVersion())
-        .withCheck(checkWithDefaults(spec.getCheck()))
-        .withIpamCleanup(cleanupWithDefaults(spec.getIpamCleanup()))
+        // The API server fills these defaults too; filling them here keeps the spec explicit for
+        // the agent and equal to what the server stores, so an unchanged network causes no write.
+        .withCheck(CniNetworkDefaults.check(spec.getCheck()))
+        .withIpamCleanup(CniNetworkDefaults.ipamCleanup(spec.getIpamCleanup()))
         .withRevision(revision.rendered().getSha256())
         .withProbe(probeWithDefaults(spec.getRollout()));
   }
 
   private static RolloutProbe probeWithDefaults(Rollout rollout) {
-    RolloutProbe probe = rollout == null ? null : rollout.getProbe();
     return new RolloutProbe()
-        .withEnabled(probe == null || !Boolean.FALSE.equals(probe.getEnabled()));
-  }
-
-  // The API server fills these defaults too; filling them here keeps the spec explicit for the
-  // agent and equal to what the server stores, so an unchanged network causes no write.
-  private static NetworkCheck checkWithDefaults(NetworkCheck c) {
-    NetworkCheck check = c == null ? new NetworkCheck() : c;
-    return new NetworkCheck()
-        .withEnabled(Objects.requireNonNullElse(check.getEnabled(), true))
-        .withIntervalSeconds(Objects.requireNonNullElse(check.getIntervalSeconds(), 60));
-  }
-
-  private static IpamCleanup cleanupWithDefaults(IpamCleanup c) {
-    IpamCleanup cleanup = c == null ? new IpamCleanup() : c;
-    return new IpamCleanup()
-        .withEnabled(Objects.requireNonNullElse(cleanup.getEnabled(), true))
-        .withGracePeriodSeconds(Objects.requireNonNullElse(cleanup.getGracePeriodSeconds(), 300))
-        .withDryRun(Objects.requireNonNullElse(cleanup.getDryRun(), false))
-        .withMaxDeleteFraction(Objects.requireNonNullElse(cleanup.getMaxDeleteFraction(), 0.5));
+        .withEnabled(CniNetworkDefaults.probeEnabled(rollout == null ? null : rollout.getProbe()));
   }
 
   /** Every plugin binary the network's chain runs: each type and ipam.type. */
