@@ -14,7 +14,6 @@ import dev.cnioperator.api.v1alpha1.NodePlugin;
 import dev.cnioperator.api.v1alpha1.RolloutProbe;
 import dev.cnioperator.cni.CniException;
 import dev.cnioperator.cni.config.NetworkConfigList;
-import dev.cnioperator.cni.config.PluginConfig;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -58,7 +57,7 @@ public final class NodeSpecReader {
         new DesiredConflist(n.getName(), n.getFileName(), n.getSha256(), content);
     NetworkConfigList list = null;
     String invalid = null;
-    List<String> types = new ArrayList<>();
+    List<String> types = List.of();
     String version = n.getCniVersion() == null ? null : n.getCniVersion().text();
     if (n.getUnavailable() != null) {
       // The operator could not render it for this node: hold whatever is there, say why.
@@ -73,10 +72,7 @@ public final class NodeSpecReader {
     }
     try {
       list = NetworkConfigList.parse(content.getBytes(StandardCharsets.UTF_8), n.getFileName());
-      for (PluginConfig p : list.plugins()) {
-        types.add(p.type());
-        p.ipamType().ifPresent(types::add);
-      }
+      types = list.pluginBinaries();
       version = list.cniVersion().toString();
     } catch (CniException e) {
       invalid = "content is not a valid conflist: " + e.getMessage();

@@ -60,6 +60,20 @@ class NetworkConfigListTest {
   }
 
   @Test
+  void pluginBinariesAreEveryTypeAndIpamTypeSortedOnceEach() {
+    NetworkConfigList list =
+        NetworkConfigList.parse(
+            ("{\"cniVersion\":\"1.0.0\",\"name\":\"n\",\"plugins\":["
+                    + "{\"type\":\"macvlan\",\"ipam\":{\"type\":\"host-local\"}},"
+                    + "{\"type\":\"bandwidth\"},{\"type\":\"tuning\",\"ipam\":{\"type\":\"host-local\"}},"
+                    + "{\"type\":\"bandwidth\"}]}")
+                .getBytes(UTF_8));
+
+    assertThat(list.pluginBinaries())
+        .containsExactly("bandwidth", "host-local", "macvlan", "tuning");
+  }
+
+  @Test
   void isImmutable() {
     ObjectNode source =
         ConfigValidatorTest.object(

@@ -86,6 +86,7 @@ public final class NetworkRenderer {
             .withFileName(fileName)
             .withSha256(Sha256.hex(content))
             .withContent(new String(content, StandardCharsets.UTF_8))
+            .withPluginBinaries(list.pluginBinaries())
             .withGeneration(network.getMetadata().getGeneration());
     return new Rendering.Accepted(rendered);
   }

@@ -7,10 +7,10 @@ import dev.cnioperator.api.v1alpha1.CniNodeSpec;
 import dev.cnioperator.api.v1alpha1.CniPlugin;
 import dev.cnioperator.api.v1alpha1.NodeNetwork;
 import dev.cnioperator.api.v1alpha1.NodePlugin;
+import dev.cnioperator.api.v1alpha1.RenderedConfig;
 import dev.cnioperator.api.v1alpha1.Rollout;
 import dev.cnioperator.api.v1alpha1.RolloutProbe;
 import dev.cnioperator.cni.config.NetworkConfigList;
-import dev.cnioperator.cni.config.PluginConfig;
 import dev.cnioperator.operator.placement.AcceptedRevision;
 import dev.cnioperator.operator.placement.LabelSelectors;
 import dev.cnioperator.operator.placement.NodePlacement;
@@ -19,6 +19,7 @@ import dev.cnioperator.operator.template.NodeConflist;
 import dev.cnioperator.operator.template.NodeValues;
 import io.fabric8.kubernetes.api.model.Node;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
@@ -67,15 +68,16 @@ public final class DesiredNodeSpec {
                         NodeRevisionChoice.heldRevision(held, n.getMetadata().getName())))
             .flatMap(Optional::stream)
             .toList();
-    List<NodeNetwork> placed =
-        NodePlacement.onNode(labels, candidates).placed().stream()
-            .map(r -> nodeNetwork(r, byName.get(r.resource()).getSpec(), values))
-            .sorted(Comparator.comparing(NodeNetwork::getFileName))
-            .toList();
+    List<NodeNetwork> placed = new ArrayList<>();
     TreeSet<String> binaries = new TreeSet<>();
-    placed.stream()
-        .filter(n -> n.getContent() != null)
-        .forEach(n -> binaries.addAll(binariesOf(n)));
+    for (AcceptedRevision r : NodePlacement.onNode(labels, candidates).placed()) {
+      NodeNetwork network = nodeNetwork(r, byName.get(r.resource()).getSpec(), values);
+      placed.add(network);
+      if (network.getContent() != null) {
+        binaries.addAll(pluginBinaries(r.rendered()));
+      }
+    }
+    placed.sort(Comparator.comparing(NodeNetwork::getFileName));
     List<NodePlugin> needed = binaries.stream().map(b -> nodePlugin(b, labels, plugins)).toList();
     return new CniNodeSpec().withNetworks(placed).withPlugins(needed);
   }
@@ -104,17 +106,17 @@ public final class DesiredNodeSpec {
         .withEnabled(CniNetworkDefaults.probeEnabled(rollout == null ? null : rollout.getProbe()));
   }
 
-  /** Every plugin binary the network's chain runs: each type and ipam.type. */
-  private static List<String> binariesOf(NodeNetwork network) {
-    NetworkConfigList list =
-        NetworkConfigList.parse(
-            network.getContent().getBytes(StandardCharsets.UTF_8), network.getFileName());
-    TreeSet<String> names = new TreeSet<>();
-    for (PluginConfig p : list.plugins()) {
-      names.add(p.type());
-      p.ipamType().ifPresent(names::add);
+  /**
+   * The plugin binaries of a revision, as the operator computed them once when it rendered it; a
+   * revision rendered before the operator recorded them is parsed for them.
+   */
+  private static List<String> pluginBinaries(RenderedConfig revision) {
+    if (revision.getPluginBinaries() != null) {
+      return revision.getPluginBinaries();
     }
-    return List.copyOf(names);
+    return NetworkConfigList.parse(
+            revision.getContent().getBytes(StandardCharsets.UTF_8), revision.getFileName())
+        .pluginBinaries();
   }
 
   /** From the oldest CniPlugin that provides {@code binary} to this node, else bundled. */
