@@ -29,17 +29,60 @@ public record CniVersion(int major, int minor, int patch) implements Comparable<
   /** The newest version this runtime speaks. */
   public static final CniVersion LATEST = V1_1_0;
 
-  /** Parses "X.Y.Z"; empty for anything else, including versions this runtime does not know. */
+  /** How strictly {@link #parse(String, Strictness)} reads a version. */
+  public enum Strictness {
+    /**
+     * One of {@link #KNOWN}, spelled exactly as {@link #toString()} does: what a configuration or a
+     * result declares.
+     */
+    KNOWN,
+    /**
+     * Any "X.Y.Z" of plain decimal numbers (no sign, no leading zero), known or not: the entries of
+     * a configuration's {@code cniVersions}, which may name versions newer than this runtime.
+     */
+    SEMVER,
+    /**
+     * libcni's {@code version.ParseVersion}: one to three dot-separated decimal numbers, leading
+     * zeros allowed, missing parts zero: what a plugin answers to VERSION.
+     */
+    LIBCNI
+  }
+
+  /** Longest number part read: nine digits always fit an int. */
+  private static final int MAX_DIGITS = 9;
+
+  /** Parses "X.Y.Z" of a version this runtime knows; empty for anything else. */
   public static Optional<CniVersion> parse(String text) {
+    return parse(text, Strictness.KNOWN);
+  }
+
+  /** Parses {@code text} as {@code strictness} allows; empty when it does not. */
+  public static Optional<CniVersion> parse(String text, Strictness strictness) {
     if (text == null) {
       return Optional.empty();
     }
-    for (CniVersion v : KNOWN) {
-      if (v.toString().equals(text)) {
-        return Optional.of(v);
-      }
+    String[] parts = text.split("\\.", -1);
+    boolean lenient = strictness == Strictness.LIBCNI;
+    if (parts.length > 3 || (!lenient && parts.length != 3)) {
+      return Optional.empty();
     }
-    return Optional.empty();
+    int[] numbers = new int[3];
+    for (int i = 0; i < parts.length; i++) {
+      String part = parts[i];
+      boolean digits =
+          !part.isEmpty()
+              && part.length() <= MAX_DIGITS
+              && part.chars().allMatch(c -> c >= '0' && c <= '9');
+      if (!digits || (!lenient && part.length() > 1 && part.charAt(0) == '0')) {
+        return Optional.empty();
+      }
+      numbers[i] = Integer.parseInt(part);
+    }
+    CniVersion version = new CniVersion(numbers[0], numbers[1], numbers[2]);
+    if (strictness == Strictness.KNOWN && !KNOWN.contains(version)) {
+      return Optional.empty();
+    }
+    return Optional.of(version);
   }
 
   public boolean isSupported() {

@@ -38,16 +38,11 @@ public record ManagedNetwork(
   }
 
   /** When and how often attachments of this network are CHECKed. */
-  public record CheckSettings(boolean enabled, Duration interval) {
-    public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(60);
-  }
+  public record CheckSettings(boolean enabled, Duration interval) {}
 
   /** Whether and how stale IPAM reservations of this network are released. */
   public record CleanupSettings(
-      boolean enabled, Duration gracePeriod, boolean dryRun, double maxDeleteFraction) {
-    public static final Duration DEFAULT_GRACE = Duration.ofSeconds(300);
-    public static final double DEFAULT_MAX_DELETE_FRACTION = 0.5;
-  }
+      boolean enabled, Duration gracePeriod, boolean dryRun, double maxDeleteFraction) {}
 
   /** CHECK runs only for enabled, valid networks of 0.4.0 or newer that do not disable it. */
   public boolean checkable() {

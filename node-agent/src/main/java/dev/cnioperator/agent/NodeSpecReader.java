@@ -5,6 +5,7 @@ import dev.cnioperator.agent.ManagedNetwork.CleanupSettings;
 import dev.cnioperator.agent.conflist.DesiredConflist;
 import dev.cnioperator.agent.plugin.NetworkPlugins;
 import dev.cnioperator.agent.plugin.PluginRequest;
+import dev.cnioperator.api.v1alpha1.CniNetworkDefaults;
 import dev.cnioperator.api.v1alpha1.CniNodeSpec;
 import dev.cnioperator.api.v1alpha1.IpamCleanup;
 import dev.cnioperator.api.v1alpha1.NetworkCheck;
@@ -13,7 +14,6 @@ import dev.cnioperator.api.v1alpha1.NodePlugin;
 import dev.cnioperator.api.v1alpha1.RolloutProbe;
 import dev.cnioperator.cni.CniException;
 import dev.cnioperator.cni.config.NetworkConfigList;
-import dev.cnioperator.cni.config.PluginConfig;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -57,7 +57,7 @@ public final class NodeSpecReader {
         new DesiredConflist(n.getName(), n.getFileName(), n.getSha256(), content);
     NetworkConfigList list = null;
     String invalid = null;
-    List<String> types = new ArrayList<>();
+    List<String> types = List.of();
     String version = n.getCniVersion() == null ? null : n.getCniVersion().text();
     if (n.getUnavailable() != null) {
       // The operator could not render it for this node: hold whatever is there, say why.
@@ -72,10 +72,7 @@ public final class NodeSpecReader {
     }
     try {
       list = NetworkConfigList.parse(content.getBytes(StandardCharsets.UTF_8), n.getFileName());
-      for (PluginConfig p : list.plugins()) {
-        types.add(p.type());
-        p.ipamType().ifPresent(types::add);
-      }
+      types = list.pluginBinaries();
       version = list.cniVersion().toString();
     } catch (CniException e) {
       invalid = "content is not a valid conflist: " + e.getMessage();
@@ -94,33 +91,26 @@ public final class NodeSpecReader {
     if (probe == null) {
       return ManagedNetwork.Proof.NONE;
     }
-    return Boolean.FALSE.equals(probe.getEnabled())
-        ? ManagedNetwork.Proof.CHECKS
-        : ManagedNetwork.Proof.ATTACHMENT;
+    return CniNetworkDefaults.probeEnabled(probe)
+        ? ManagedNetwork.Proof.ATTACHMENT
+        : ManagedNetwork.Proof.CHECKS;
   }
 
-  private static CheckSettings check(NetworkCheck c) {
-    boolean enabled = c == null || c.getEnabled() == null || c.getEnabled();
-    Duration interval =
-        c == null || c.getIntervalSeconds() == null || c.getIntervalSeconds() <= 0
-            ? CheckSettings.DEFAULT_INTERVAL
-            : Duration.ofSeconds(c.getIntervalSeconds());
-    return new CheckSettings(enabled, interval);
+  private static CheckSettings check(NetworkCheck spec) {
+    NetworkCheck c = CniNetworkDefaults.check(spec);
+    int seconds = c.getIntervalSeconds();
+    return new CheckSettings(
+        c.getEnabled(),
+        Duration.ofSeconds(seconds > 0 ? seconds : CniNetworkDefaults.CHECK_INTERVAL_SECONDS));
   }
 
-  private static CleanupSettings cleanup(IpamCleanup c) {
-    if (c == null) {
-      return new CleanupSettings(
-          true, CleanupSettings.DEFAULT_GRACE, false, CleanupSettings.DEFAULT_MAX_DELETE_FRACTION);
-    }
+  private static CleanupSettings cleanup(IpamCleanup spec) {
+    IpamCleanup c = CniNetworkDefaults.ipamCleanup(spec);
+    int grace = c.getGracePeriodSeconds();
     return new CleanupSettings(
-        c.getEnabled() == null || c.getEnabled(),
-        c.getGracePeriodSeconds() == null || c.getGracePeriodSeconds() < 0
-            ? CleanupSettings.DEFAULT_GRACE
-            : Duration.ofSeconds(c.getGracePeriodSeconds()),
-        Boolean.TRUE.equals(c.getDryRun()),
-        c.getMaxDeleteFraction() == null
-            ? CleanupSettings.DEFAULT_MAX_DELETE_FRACTION
-            : c.getMaxDeleteFraction());
+        c.getEnabled(),
+        Duration.ofSeconds(grace >= 0 ? grace : CniNetworkDefaults.CLEANUP_GRACE_PERIOD_SECONDS),
+        c.getDryRun(),
+        c.getMaxDeleteFraction());
   }
 }

@@ -37,7 +37,7 @@ public class CniNetworkSpec {
 
   @JsonPropertyDescription(
       "The CNI specification version of the rendered configuration list and of every plugin in it.")
-  @Default("1.0.0")
+  @Default(CniNetworkDefaults.CNI_VERSION_TEXT)
   private SpecVersion cniVersion;
 
   @JsonPropertyDescription(
@@ -57,7 +57,7 @@ public class CniNetworkSpec {
       "Orders this network among the node's configuration files: the file is named \"<priority, two digits>-<networkName>.conflist\", and the runtime's default network is the file that sorts first.")
   @Min(0)
   @Max(99)
-  @Default("50")
+  @Default("" + CniNetworkDefaults.PRIORITY)
   private Integer priority;
 
   @JsonPropertyDescription(

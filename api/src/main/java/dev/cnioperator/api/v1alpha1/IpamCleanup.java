@@ -12,26 +12,26 @@ import java.util.Objects;
 public class IpamCleanup {
 
   @JsonPropertyDescription("Whether stale attachments are deleted (DEL, or GC for 1.1.0 networks).")
-  @Default("true")
+  @Default("" + CniNetworkDefaults.CLEANUP_ENABLED)
   private Boolean enabled;
 
   @JsonPropertyDescription(
       "How long an attachment must be seen stale, in consecutive fresh reads, before it is deleted.")
   @Min(0)
   @Max(604800)
-  @Default("300")
+  @Default("" + CniNetworkDefaults.CLEANUP_GRACE_PERIOD_SECONDS)
   private Integer gracePeriodSeconds;
 
   @JsonPropertyDescription(
       "When true, stale attachments are only reported in the CniNode status, never deleted.")
-  @Default("false")
+  @Default("" + CniNetworkDefaults.CLEANUP_DRY_RUN)
   private Boolean dryRun;
 
   @JsonPropertyDescription(
       "The largest share (0 to 1) of a node's attachments of this network deleted in one round; more stale than that is reported and waits, as a guard against a wrong source of truth.")
   @Min(0)
   @Max(1)
-  @Default("0.5")
+  @Default("" + CniNetworkDefaults.CLEANUP_MAX_DELETE_FRACTION)
   private Double maxDeleteFraction;
 
   public Boolean getEnabled() {

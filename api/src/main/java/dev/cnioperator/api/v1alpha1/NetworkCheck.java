@@ -13,13 +13,13 @@ public class NetworkCheck {
 
   @JsonPropertyDescription(
       "Whether attachments are CHECKed at all (needs cniVersion 0.4.0 or later and disableCheck unset).")
-  @Default("true")
+  @Default("" + CniNetworkDefaults.CHECK_ENABLED)
   private Boolean enabled;
 
   @JsonPropertyDescription("Seconds between two CHECK rounds on a node.")
   @Min(5)
   @Max(86400)
-  @Default("60")
+  @Default("" + CniNetworkDefaults.CHECK_INTERVAL_SECONDS)
   private Integer intervalSeconds;
 
   public Boolean getEnabled() {

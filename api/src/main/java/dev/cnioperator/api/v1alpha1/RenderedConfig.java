@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.kubernetes.api.model.LabelSelector;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -30,6 +31,10 @@ public class RenderedConfig {
 
   @JsonPropertyDescription("The configuration list exactly as written to the node.")
   private String content;
+
+  @JsonPropertyDescription(
+      "The plugin binaries content runs, each plugin's type and ipam.type, sorted and once each: what every node that holds it must have.")
+  private List<String> pluginBinaries;
 
   @JsonPropertyDescription("The metadata.generation of the CniNetwork this was rendered from.")
   private Long generation;
@@ -112,6 +117,19 @@ public class RenderedConfig {
     return this;
   }
 
+  public List<String> getPluginBinaries() {
+    return pluginBinaries;
+  }
+
+  public void setPluginBinaries(List<String> pluginBinaries) {
+    this.pluginBinaries = pluginBinaries;
+  }
+
+  public RenderedConfig withPluginBinaries(List<String> pluginBinaries) {
+    this.pluginBinaries = pluginBinaries;
+    return this;
+  }
+
   public Long getGeneration() {
     return generation;
   }
@@ -139,13 +157,21 @@ public class RenderedConfig {
         && Objects.equals(fileName, other.fileName)
         && Objects.equals(sha256, other.sha256)
         && Objects.equals(content, other.content)
+        && Objects.equals(pluginBinaries, other.pluginBinaries)
         && Objects.equals(generation, other.generation);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(
-        networkName, cniVersion, nodeSelector, fileName, sha256, content, generation);
+        networkName,
+        cniVersion,
+        nodeSelector,
+        fileName,
+        sha256,
+        content,
+        pluginBinaries,
+        generation);
   }
 
   @Override
@@ -162,6 +188,8 @@ public class RenderedConfig {
         + sha256
         + ", content="
         + content
+        + ", pluginBinaries="
+        + pluginBinaries
         + ", generation="
         + generation
         + "}";

@@ -11,7 +11,7 @@ public class RolloutProbe {
 
   @JsonPropertyDescription(
       "Whether the agent makes a probe attachment (ADD, CHECK, DEL in a network namespace of its own) with the new revision. Turn it off for IPAM that must not hand out a probe address, such as dhcp; then STATUS (1.1.0) and a CHECK of the live attachments alone prove the revision.")
-  @Default("true")
+  @Default("" + CniNetworkDefaults.ROLLOUT_PROBE_ENABLED)
   private Boolean enabled;
 
   public Boolean getEnabled() {

@@ -1,13 +1,13 @@
 package dev.cnioperator.cni.cache;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cnioperator.cni.CniErrorCode;
 import dev.cnioperator.cni.CniException;
 import dev.cnioperator.cni.exec.CniArg;
+import dev.cnioperator.cni.io.CniJson;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -25,14 +25,10 @@ import java.util.Map;
 final class CacheFileFormat {
   static final String KIND = "cniCacheV1";
 
-  private final ObjectMapper json;
+  private CacheFileFormat() {}
 
-  CacheFileFormat(ObjectMapper json) {
-    this.json = json;
-  }
-
-  byte[] encode(CachedAttachment entry) {
-    ObjectNode root = json.createObjectNode();
+  static byte[] encode(CachedAttachment entry) {
+    ObjectNode root = CniJson.MAPPER.createObjectNode();
     root.put("kind", KIND);
     root.put("containerId", entry.containerId());
     root.put("config", Base64.getEncoder().encodeToString(entry.config()));
@@ -53,7 +49,7 @@ final class CacheFileFormat {
       root.set("result", sorted(entry.result()));
     }
     try {
-      return json.writeValueAsBytes(root);
+      return CniJson.MAPPER.writeValueAsBytes(root);
     } catch (IOException e) {
       throw new IllegalStateException("a JSON tree always serializes", e);
     }
@@ -77,24 +73,33 @@ final class CacheFileFormat {
   }
 
   /**
-   * Reads one file's bytes.
+   * One file's bytes as a JSON object.
    *
-   * @param network, containerId, ifName what the file name says, used for a legacy entry (a file
-   *     holding only a result, as libcni wrote before {@code cniCacheV1}) that has no fields
-   * @throws CniException {@code DECODING_FAILURE} naming {@code source} when the bytes are not a
-   *     JSON object or a field has the wrong shape
+   * @throws CniException {@code DECODING_FAILURE} naming {@code source} when they are not one
    */
-  CachedAttachment decode(
-      byte[] bytes, String source, String network, String containerId, String ifName) {
+  static JsonNode parse(byte[] bytes, String source) {
     JsonNode root;
     try {
-      root = json.readTree(bytes);
+      root = CniJson.MAPPER.readTree(bytes);
     } catch (IOException e) {
       throw corrupt(source, "not JSON: " + e.getMessage());
     }
     if (root == null || !root.isObject()) {
       throw corrupt(source, "not a JSON object");
     }
+    return root;
+  }
+
+  /**
+   * The entry one file holds, from its {@link #parse parsed} object.
+   *
+   * @param network, containerId, ifName what the file name says, used for a legacy entry (a file
+   *     holding only a result, as libcni wrote before {@code cniCacheV1}) that has no fields
+   * @throws CniException {@code DECODING_FAILURE} naming {@code source} when a field has the wrong
+   *     shape
+   */
+  static CachedAttachment decode(
+      JsonNode root, String source, String network, String containerId, String ifName) {
     if (!KIND.equals(root.path("kind").asText())) {
       return new CachedAttachment(network, containerId, ifName, "", null, null, null, root);
     }
@@ -110,8 +115,8 @@ final class CacheFileFormat {
   }
 
   /** Whether the bytes are a {@code cniCacheV1} entry (libcni's list skips everything else). */
-  boolean isV1(JsonNode root) {
-    return root != null && KIND.equals(root.path("kind").asText());
+  static boolean isV1(JsonNode root) {
+    return KIND.equals(root.path("kind").asText());
   }
 
   private static String text(JsonNode root, String field, String source) {

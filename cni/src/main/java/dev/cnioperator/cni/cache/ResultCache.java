@@ -1,7 +1,6 @@
 package dev.cnioperator.cni.cache;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cnioperator.cni.CniErrorCode;
 import dev.cnioperator.cni.CniException;
 import dev.cnioperator.cni.io.AtomicFiles;
@@ -23,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * <cacheDir>/results/<network>-<containerId>-<ifName>}, directory 0700, file 0600, so that
  * attachments made by containerd, CRI-O or cnitool can be CHECKed and DELeted here and the other
  * way round. Files are replaced as {@link AtomicFiles} does (temporary file, fsync, rename, fsync
- * of the directory).
+ * of the directory), and removed as it does (fsync of the directory).
  */
 public final class ResultCache {
   private static final Logger LOG = LoggerFactory.getLogger(ResultCache.class);
@@ -35,7 +34,6 @@ public final class ResultCache {
 
   private final Path resultsDir;
   private final AtomicFiles.Durability durability;
-  private final CacheFileFormat format = new CacheFileFormat(new ObjectMapper());
 
   /** A cache whose entries survive a crash right after {@link #write} (they are fsynced). */
   public ResultCache(Path cacheDir) {
@@ -67,7 +65,7 @@ public final class ResultCache {
       createResultsDir();
       Files.createFile(
           temp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-      AtomicFiles.write(temp, target, format.encode(entry), durability);
+      AtomicFiles.write(temp, target, CacheFileFormat.encode(entry), durability);
       LOG.debug(
           "event=cache-write network={} container={} ifName={}",
           entry.networkName(),
@@ -95,7 +93,10 @@ public final class ResultCache {
       throw new CniException(
           CniErrorCode.IO_FAILURE, "cannot read cached attachment " + file, e.toString(), e);
     }
-    return Optional.of(format.decode(bytes, file.toString(), network, containerId, ifName));
+    String source = file.toString();
+    return Optional.of(
+        CacheFileFormat.decode(
+            CacheFileFormat.parse(bytes, source), source, network, containerId, ifName));
   }
 
   /**
@@ -123,7 +124,7 @@ public final class ResultCache {
   public boolean remove(String network, String containerId, String ifName) {
     Path file = resultPath(network, containerId, ifName);
     try {
-      boolean removed = Files.deleteIfExists(file);
+      boolean removed = AtomicFiles.delete(file, durability);
       LOG.debug(
           "event=cache-remove network={} container={} ifName={} removed={}",
           network,
@@ -157,12 +158,12 @@ public final class ResultCache {
 
   private Optional<CachedAttachment> readListed(Path file) {
     try {
-      byte[] bytes = Files.readAllBytes(file);
-      JsonNode root = new ObjectMapper().readTree(bytes);
-      if (!format.isV1(root)) {
+      String source = file.toString();
+      JsonNode root = CacheFileFormat.parse(Files.readAllBytes(file), source);
+      if (!CacheFileFormat.isV1(root)) {
         return Optional.empty();
       }
-      CachedAttachment entry = format.decode(bytes, file.toString(), "", "", "");
+      CachedAttachment entry = CacheFileFormat.decode(root, source, "", "", "");
       if (entry.networkName().isEmpty() || entry.ifName().isEmpty()) {
         return Optional.empty();
       }

@@ -40,7 +40,7 @@ public class CniConfigException extends CniException {
     return new CniConfigException(
         CniErrorCode.DECODING_FAILURE,
         "cannot decode network configuration in " + source,
-        List.of(new ConfigProblem("", "malformed-json", what)),
+        List.of(new ConfigProblem("", ConflistRule.MALFORMED_JSON, what)),
         cause);
   }
 

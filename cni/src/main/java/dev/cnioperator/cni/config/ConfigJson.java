@@ -1,10 +1,8 @@
 package dev.cnioperator.cni.config;
 
 import com.fasterxml.jackson.core.JacksonException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.cnioperator.cni.io.CniJson;
 import java.io.IOException;
 
 /**
@@ -18,12 +16,6 @@ import java.io.IOException;
  */
 final class ConfigJson {
 
-  static final ObjectMapper MAPPER =
-      JsonMapper.builder()
-          .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-          .build();
-
   private ConfigJson() {}
 
   /** Parses one JSON document, or throws {@link CniConfigException} (DECODING_FAILURE). */
@@ -33,7 +25,7 @@ final class ConfigJson {
     }
     requireUtf8WithoutBom(json, source);
     try {
-      JsonNode node = MAPPER.readTree(json);
+      JsonNode node = CniJson.EXACT_READER.readTree(json);
       if (node == null || node.isMissingNode()) {
         throw CniConfigException.malformed(source, "the document is empty", null);
       }

@@ -4,11 +4,11 @@ import java.util.Objects;
 
 /**
  * One thing wrong with a network configuration: where ({@code path}, a JSON path such as {@code
- * plugins[1].ipam.type}, empty for the whole document), which rule was broken (a short stable id
- * such as {@code reserved-key}, safe to match on in code and in tests), and a message a person can
- * act on.
+ * plugins[1].ipam.type}, empty for the whole document), which rule was broken (its {@link
+ * ConfigRule#id() id}, such as {@code reserved-key}, is shown after the message), and a message a
+ * person can act on.
  */
-public record ConfigProblem(String path, String rule, String message) {
+public record ConfigProblem(String path, ConfigRule rule, String message) {
 
   public ConfigProblem {
     Objects.requireNonNull(path, "path");
@@ -21,8 +21,13 @@ public record ConfigProblem(String path, String rule, String message) {
     return new ConfigProblem(newPath, rule, message);
   }
 
+  /** The broken rule's id as people see it. */
+  public String ruleId() {
+    return rule.id();
+  }
+
   @Override
   public String toString() {
-    return (path.isEmpty() ? "(document)" : path) + ": " + message + " [" + rule + "]";
+    return (path.isEmpty() ? "(document)" : path) + ": " + message + " [" + rule.id() + "]";
   }
 }

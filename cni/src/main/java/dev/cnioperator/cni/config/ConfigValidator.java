@@ -33,9 +33,6 @@ public final class ConfigValidator {
   /** SPEC-1.1.0.md Section 1, "name". */
   static final Pattern NAME = Pattern.compile("^[a-zA-Z0-9][a-zA-Z0-9_.\\-]*$");
 
-  private static final Pattern SEMVER =
-      Pattern.compile("^(0|[1-9]\\d{0,8})(\\.(0|[1-9]\\d{0,8})){2}$");
-
   private ConfigValidator() {}
 
   /** Every problem of {@code conflist}; empty when it is a valid configuration list. */
@@ -51,8 +48,15 @@ public final class ConfigValidator {
     Optional<CniVersion> version = checkVersion(conflist, problems);
     checkVersions(conflist, version, problems);
     checkFlag(
-        conflist, "disableCheck", CniVersion.V0_4_0, "check-version", "CHECK", version, problems);
-    checkFlag(conflist, "disableGC", CniVersion.V1_1_0, "gc-version", "GC", version, problems);
+        conflist,
+        "disableCheck",
+        CniVersion.V0_4_0,
+        ConflistRule.CHECK_VERSION,
+        "CHECK",
+        version,
+        problems);
+    checkFlag(
+        conflist, "disableGC", CniVersion.V1_1_0, ConflistRule.GC_VERSION, "GC", version, problems);
     PluginConfigValidator.checkReservedKeys(conflist, "", problems);
     checkPlugins(conflist, problems);
     return problems;
@@ -61,14 +65,15 @@ public final class ConfigValidator {
   private static void checkName(ObjectNode list, List<ConfigProblem> problems) {
     JsonNode name = list.get("name");
     if (name == null) {
-      problems.add(new ConfigProblem("name", "missing-name", "the network name is missing"));
+      problems.add(
+          new ConfigProblem("name", ConflistRule.MISSING_NAME, "the network name is missing"));
     } else if (!name.isTextual()) {
       problems.add(wrongType("name", "a string", name));
     } else if (!NAME.matcher(name.textValue()).matches()) {
       problems.add(
           new ConfigProblem(
               "name",
-              "name-pattern",
+              ConflistRule.NAME_PATTERN,
               "network name "
                   + quote(name.textValue())
                   + " must start with a letter or digit, followed by letters, digits, '_', '.' or"
@@ -81,7 +86,9 @@ public final class ConfigValidator {
     if (node == null) {
       problems.add(
           new ConfigProblem(
-              "cniVersion", "missing-version", "cniVersion is missing; use one of " + supported()));
+              "cniVersion",
+              ConflistRule.MISSING_VERSION,
+              "cniVersion is missing; use one of " + supported()));
       return Optional.empty();
     }
     if (!node.isTextual()) {
@@ -99,13 +106,13 @@ public final class ConfigValidator {
       problems.add(
           new ConfigProblem(
               path,
-              "unknown-version",
+              ConflistRule.UNKNOWN_VERSION,
               "CNI version " + quote(text) + " is not known; use one of " + supported()));
     } else if (!version.get().isSupported()) {
       problems.add(
           new ConfigProblem(
               path,
-              "unsupported-version",
+              ConflistRule.UNSUPPORTED_VERSION,
               "CNI version "
                   + text
                   + " has no plugin chaining (it came with 0.3.0); use one of "
@@ -131,7 +138,7 @@ public final class ConfigValidator {
       problems.add(
           new ConfigProblem(
               "cniVersions",
-              "cni-versions",
+              ConflistRule.CNI_VERSIONS,
               "cniVersions is a CNI 1.1.0 key; it needs cniVersion \"1.1.0\", not \""
                   + declared.get()
                   + "\""));
@@ -140,7 +147,7 @@ public final class ConfigValidator {
       problems.add(
           new ConfigProblem(
               "cniVersions",
-              "cni-versions",
+              ConflistRule.CNI_VERSIONS,
               "cniVersions is empty; list versions or leave it out"));
     }
     for (int i = 0; i < node.size(); i++) {
@@ -160,25 +167,16 @@ public final class ConfigValidator {
    * considerations"); libcni skips those too.
    */
   static boolean isNewerThanRuntime(String text) {
-    return parseSemver(text).filter(v -> v.compareTo(CniVersion.LATEST) > 0).isPresent();
-  }
-
-  /** Any "X.Y.Z" of plain decimal numbers, known to this runtime or not. */
-  static Optional<CniVersion> parseSemver(String text) {
-    if (text == null || !SEMVER.matcher(text).matches()) {
-      return Optional.empty();
-    }
-    String[] parts = text.split("\\.");
-    return Optional.of(
-        new CniVersion(
-            Integer.parseInt(parts[0]), Integer.parseInt(parts[1]), Integer.parseInt(parts[2])));
+    return CniVersion.parse(text, CniVersion.Strictness.SEMVER)
+        .filter(v -> v.compareTo(CniVersion.LATEST) > 0)
+        .isPresent();
   }
 
   private static void checkFlag(
       ObjectNode list,
       String key,
       CniVersion since,
-      String rule,
+      ConflistRule rule,
       String verb,
       Optional<CniVersion> version,
       List<ConfigProblem> problems) {
@@ -230,7 +228,9 @@ public final class ConfigValidator {
     if (plugins == null || (plugins.isArray() && plugins.isEmpty())) {
       problems.add(
           new ConfigProblem(
-              "plugins", "empty-plugins", "a configuration list needs at least one plugin"));
+              "plugins",
+              ConflistRule.EMPTY_PLUGINS,
+              "a configuration list needs at least one plugin"));
       return;
     }
     if (!plugins.isArray()) {
@@ -247,7 +247,7 @@ public final class ConfigValidator {
 
   static ConfigProblem wrongType(String path, String expected, JsonNode actual) {
     return new ConfigProblem(
-        path, "wrong-type", path + " must be " + expected + ", not " + describe(actual));
+        path, ConflistRule.WRONG_TYPE, path + " must be " + expected + ", not " + describe(actual));
   }
 
   private static String describe(JsonNode node) {

@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  * {@code domain} a string. Other keys inside {@code dns} pass through unchecked.
  */
 final class DnsConfigValidator {
-  private static final String RULE = "dns-shape";
+  private static final ConflistRule RULE = ConflistRule.DNS_SHAPE;
 
   private static final Pattern IPV4 =
       Pattern.compile(

@@ -33,7 +33,7 @@ final class NestingDepth {
         return Optional.of(
             new ConfigProblem(
                 e.path(),
-                "nesting-depth",
+                ConflistRule.NESTING_DEPTH,
                 "the configuration nests objects and arrays deeper than "
                     + MAX
                     + " levels, more than a JSON parser reads back"));

@@ -8,6 +8,7 @@ import dev.cnioperator.cni.io.Sha256;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * A validated network configuration list (SPEC-1.1.0.md Section 1), immutable: its typed list-level
@@ -30,6 +31,7 @@ public final class NetworkConfigList {
   private final boolean disableCheck;
   private final boolean disableGC;
   private final List<PluginConfig> plugins;
+  private final List<String> pluginBinaries;
 
   private NetworkConfigList(ObjectNode raw, byte[] bytes) {
     this.raw = raw;
@@ -41,7 +43,10 @@ public final class NetworkConfigList {
     List<CniVersion> versions = new ArrayList<>();
     JsonNode declared = raw.get("cniVersions");
     if (declared != null) {
-      declared.forEach(v -> versions.add(ConfigValidator.parseSemver(v.textValue()).orElseThrow()));
+      declared.forEach(
+          v ->
+              versions.add(
+                  CniVersion.parse(v.textValue(), CniVersion.Strictness.SEMVER).orElseThrow()));
     }
     this.cniVersions = List.copyOf(versions);
     this.disableCheck = flag(raw, "disableCheck");
@@ -49,6 +54,12 @@ public final class NetworkConfigList {
     List<PluginConfig> views = new ArrayList<>();
     raw.get("plugins").forEach(p -> views.add(new PluginConfig(((ObjectNode) p).deepCopy())));
     this.plugins = List.copyOf(views);
+    TreeSet<String> binaries = new TreeSet<>();
+    for (PluginConfig p : plugins) {
+      binaries.add(p.type());
+      p.ipamType().ifPresent(binaries::add);
+    }
+    this.pluginBinaries = List.copyOf(binaries);
   }
 
   /** Parses and validates a configuration list ({@code .conflist} content). */
@@ -136,7 +147,7 @@ public final class NetworkConfigList {
         List.of(
             new ConfigProblem(
                 "",
-                "wrong-type",
+                ConflistRule.WRONG_TYPE,
                 "a network configuration must be a JSON object, not " + node.getNodeType())));
   }
 
@@ -196,6 +207,14 @@ public final class NetworkConfigList {
 
   public List<PluginConfig> plugins() {
     return plugins;
+  }
+
+  /**
+   * Every plugin binary the list runs, each plugin's {@code type} and {@code ipam.type}, sorted and
+   * once each: what a node must have in its CNI_PATH for this network.
+   */
+  public List<String> pluginBinaries() {
+    return pluginBinaries;
   }
 
   /** A deep copy of the whole list as configured. */

@@ -54,8 +54,9 @@ final class PluginConfigValidator {
     }
     checkCapabilities(plugin.get("capabilities"), JsonPath.field(path, "capabilities"), problems);
     DnsConfigValidator.check(plugin.get("dns"), JsonPath.field(path, "dns"), problems);
-    checkAgrees(plugin, path, "cniVersion", listCniVersion, "version-mismatch", problems);
-    checkAgrees(plugin, path, "name", listName, "name-mismatch", problems);
+    checkAgrees(
+        plugin, path, "cniVersion", listCniVersion, ConflistRule.VERSION_MISMATCH, problems);
+    checkAgrees(plugin, path, "name", listName, ConflistRule.NAME_MISMATCH, problems);
   }
 
   /** Refuses the keys the runtime generates at execution time (SPEC-1.1.0.md Section 1). */
@@ -66,7 +67,7 @@ final class PluginConfigValidator {
         problems.add(
             new ConfigProblem(
                 JsonPath.field(path, key),
-                "reserved-key",
+                ConflistRule.RESERVED_KEY,
                 quote(key)
                     + " is reserved: the runtime generates it at execution time, so a"
                     + " configuration must not set it"));
@@ -82,7 +83,7 @@ final class PluginConfigValidator {
     if (type == null) {
       problems.add(
           new ConfigProblem(
-              path, "missing-type", path + " is missing; it names the plugin binary"));
+              path, ConflistRule.MISSING_TYPE, path + " is missing; it names the plugin binary"));
     } else {
       checkTypeName(type, path, problems);
     }
@@ -97,7 +98,7 @@ final class PluginConfigValidator {
       problems.add(
           new ConfigProblem(
               path,
-              "missing-ipam-type",
+              ConflistRule.MISSING_IPAM_TYPE,
               path + " is missing; it names the IPAM plugin binary the plugin delegates to"));
     } else {
       checkTypeName(type, path, problems);
@@ -114,7 +115,7 @@ final class PluginConfigValidator {
                   problems.add(
                       new ConfigProblem(
                           path,
-                          "unsafe-type",
+                          ConflistRule.UNSAFE_TYPE,
                           path
                               + " "
                               + quote(type.textValue())
@@ -165,7 +166,7 @@ final class PluginConfigValidator {
         problems.add(
             new ConfigProblem(
                 memberPath,
-                "capabilities-not-boolean",
+                ConflistRule.CAPABILITIES_NOT_BOOLEAN,
                 "capability "
                     + quote(member.getKey())
                     + " must be true or false, not "
@@ -184,7 +185,7 @@ final class PluginConfigValidator {
       String path,
       String key,
       JsonNode listValue,
-      String rule,
+      ConflistRule rule,
       List<ConfigProblem> problems) {
     JsonNode own = plugin.get(key);
     if (own == null || listValue == null || own.equals(listValue)) {

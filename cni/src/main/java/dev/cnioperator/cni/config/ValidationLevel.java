@@ -1,7 +1,5 @@
 package dev.cnioperator.cni.config;
 
-import java.util.Set;
-
 /**
  * How much of {@link ConfigValidator} a configuration must pass.
  *
@@ -13,25 +11,18 @@ import java.util.Set;
  * spec's pattern, which libcni also checks before it executes and which names cache files, a
  * version this runtime speaks, plugin binary names that are safe file names), and drops the rules
  * that are the spec's advice or this project's policy (reserved keys, dns shape, a plugin's own
- * cniVersion or name, version-dependent flags, the cniVersions era, a missing ipam.type).
+ * cniVersion or name, version-dependent flags, the cniVersions era, a missing ipam.type). Which
+ * rule is which is said once, by {@link ConflistRule}.
  */
 public enum ValidationLevel {
   FULL,
   EXECUTABLE;
 
-  private static final Set<String> POLICY_RULES =
-      Set.of(
-          "reserved-key",
-          "dns-shape",
-          "version-mismatch",
-          "name-mismatch",
-          "check-version",
-          "gc-version",
-          "cni-versions",
-          "missing-ipam-type");
-
-  /** Whether a problem of rule {@code rule} refuses a configuration at this level. */
-  public boolean refuses(String rule) {
-    return this == FULL || !POLICY_RULES.contains(rule);
+  /**
+   * Whether a problem of {@code rule} refuses a configuration at this level. A rule that is not one
+   * of the library's own is never dropped.
+   */
+  public boolean refuses(ConfigRule rule) {
+    return this == FULL || !(rule instanceof ConflistRule own && own.isPolicy());
   }
 }

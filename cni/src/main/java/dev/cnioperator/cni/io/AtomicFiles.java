@@ -14,8 +14,8 @@ import java.util.Set;
  * The one way files are replaced on a node, by the cni library's result cache and the agent alike:
  * write a temporary file in the target's directory, fsync it, rename it over the target (atomic,
  * never a copy: a reader sees the old file or the new one, whole), then fsync the directory so the
- * rename itself survives a crash. A file system that cannot rename atomically is an error, not a
- * reason to fall back to a non-atomic move.
+ * rename itself survives a crash; a deletion fsyncs the directory too. A file system that cannot
+ * rename atomically is an error, not a reason to fall back to a non-atomic move.
  *
  * <p>{@link Durability#NONE} skips both fsyncs, as libcni does (tests and benchmarks only): the
  * rename stays atomic, but after a crash the file may be empty or the old one.
@@ -67,6 +67,18 @@ public final class AtomicFiles {
     if (durability == Durability.FSYNC) {
       fsyncDirectory(target.getParent());
     }
+  }
+
+  /**
+   * Deletes {@code file} if it exists and, durably, fsyncs its directory so the removal survives a
+   * crash; false when there was no file.
+   */
+  public static boolean delete(Path file, Durability durability) throws IOException {
+    boolean existed = Files.deleteIfExists(file);
+    if (existed && durability == Durability.FSYNC) {
+      fsyncDirectory(file.getParent());
+    }
+    return existed;
   }
 
   /** Makes a rename, create or delete in {@code dir} durable. */

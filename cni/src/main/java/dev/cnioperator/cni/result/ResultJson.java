@@ -1,20 +1,15 @@
 package dev.cnioperator.cni.result;
 
 import com.fasterxml.jackson.core.JacksonException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cnioperator.cni.CniErrorCode;
 import dev.cnioperator.cni.CniException;
+import dev.cnioperator.cni.io.CniJson;
 import java.nio.charset.StandardCharsets;
 
 /** Reads plugin stdout as one JSON value and writes result JSON compactly, as Go's encoder does. */
 final class ResultJson {
-
-  // Go's json.Unmarshal refuses anything after the value; Jackson must be told to.
-  private static final ObjectMapper MAPPER =
-      new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
   private ResultJson() {}
 
@@ -29,7 +24,7 @@ final class ResultJson {
       throw new CniException(CniErrorCode.INVALID_PLUGIN_OUTPUT, what + " is empty", "");
     }
     try {
-      JsonNode node = MAPPER.readTree(bytes);
+      JsonNode node = CniJson.MAPPER.readTree(bytes);
       if (node == null || node.isMissingNode()) {
         throw new CniException(CniErrorCode.INVALID_PLUGIN_OUTPUT, what + " is empty", "");
       }
@@ -53,14 +48,14 @@ final class ResultJson {
 
   static byte[] toBytes(JsonNode node) {
     try {
-      return MAPPER.writeValueAsBytes(node);
+      return CniJson.MAPPER.writeValueAsBytes(node);
     } catch (JacksonException e) {
       throw new IllegalStateException("a JSON tree always serializes", e);
     }
   }
 
   static ObjectNode newObject() {
-    return MAPPER.createObjectNode();
+    return CniJson.MAPPER.createObjectNode();
   }
 
   /** The start of what a plugin printed, for error details (plugins sometimes print pages). */

@@ -85,7 +85,7 @@ public final class Results {
       throw fields.fail("cniVersion", "is missing");
     }
     CniVersion cniVersion =
-        VersionResult.parseVersionText(declared)
+        CniVersion.parse(declared, CniVersion.Strictness.LIBCNI)
             .orElseThrow(() -> fields.fail("cniVersion", "is not a version: \"" + declared + "\""));
     List<String> supported = fields.strings("supportedVersions");
     if (supported.isEmpty()) {

@@ -54,23 +54,4 @@ public record VersionResult(CniVersion cniVersion, List<String> supportedVersion
     supportedVersions.forEach(out.putArray("supportedVersions")::add);
     return out;
   }
-
-  /**
-   * libcni's {@code version.ParseVersion}: one to three dot-separated decimal numbers, missing
-   * parts zero. Unlike {@link CniVersion#parse}, versions this library does not know are kept.
-   */
-  static Optional<CniVersion> parseVersionText(String text) {
-    String[] parts = text.split("\\.", -1);
-    if (parts.length > 3) {
-      return Optional.empty();
-    }
-    int[] numbers = new int[3];
-    for (int i = 0; i < parts.length; i++) {
-      if (!parts[i].matches("[0-9]{1,9}")) {
-        return Optional.empty();
-      }
-      numbers[i] = Integer.parseInt(parts[i]);
-    }
-    return Optional.of(new CniVersion(numbers[0], numbers[1], numbers[2]));
-  }
 }

@@ -1,7 +1,6 @@
 package dev.cnioperator.cni.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cnioperator.cni.CniErrorCode;
 import dev.cnioperator.cni.CniException;
 import dev.cnioperator.cni.cache.ResultCache;
@@ -13,6 +12,7 @@ import dev.cnioperator.cni.exec.Attachment;
 import dev.cnioperator.cni.exec.CniArg;
 import dev.cnioperator.cni.exec.PluginExecutor;
 import dev.cnioperator.cni.exec.PluginLocator;
+import dev.cnioperator.cni.io.CniJson;
 import dev.cnioperator.cni.result.Result;
 import dev.cnioperator.cni.result.VersionResult;
 import dev.cnioperator.cni.runtime.CniRuntime;
@@ -52,7 +52,6 @@ public final class CniTool {
 
   private final PluginExecutor executor;
   private final Duration timeout;
-  private final ObjectMapper json = new ObjectMapper();
 
   public CniTool(PluginExecutor executor, Duration timeout) {
     this.executor = executor;
@@ -83,7 +82,7 @@ public final class CniTool {
       switch (args[0]) {
         case "add" -> {
           Result result = runtime.addNetworkList(list, attachment(args[2], env));
-          out.println(json.writerWithDefaultPrettyPrinter().writeValueAsString(result.toJson()));
+          out.println(CniJson.PRETTY_WRITER.writeValueAsString(result.toJson()));
         }
         case "check" -> runtime.checkNetworkList(list, attachment(args[2], env));
         case "del" -> runtime.delNetworkList(list, attachment(args[2], env));
@@ -141,7 +140,7 @@ public final class CniTool {
     }
     JsonNode node;
     try {
-      node = json.readTree(value);
+      node = CniJson.MAPPER.readTree(value);
     } catch (IOException e) {
       throw badCapArgs(e.getMessage());
     }
@@ -154,13 +153,13 @@ public final class CniTool {
 
   private void printVersions(CniRuntime runtime, NetworkConfigList list, PrintStream out)
       throws IOException {
-    var report = json.createObjectNode();
+    var report = CniJson.MAPPER.createObjectNode();
     for (PluginConfig plugin : list.plugins()) {
       VersionResult v = runtime.getVersionInfo(plugin.type());
       var versions = report.putArray(plugin.type());
       v.supportedVersions().forEach(s -> versions.add(s.toString()));
     }
-    out.println(json.writerWithDefaultPrettyPrinter().writeValueAsString(report));
+    out.println(CniJson.PRETTY_WRITER.writeValueAsString(report));
   }
 
   private static boolean needsNetns(String command) {

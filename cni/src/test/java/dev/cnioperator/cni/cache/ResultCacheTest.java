@@ -185,6 +185,19 @@ class ResultCacheTest {
   }
 
   @Test
+  void contentAfterTheObjectIsCorruptAsGosUnmarshalFindsIt() throws Exception {
+    ResultCache cache = new ResultCache(cacheDir);
+    cache.write(entry("dbnet", "c1", "eth0"));
+    Path file = cacheDir.resolve("results/dbnet-c1-eth0");
+    Files.writeString(file, Files.readString(file) + "{}");
+
+    CniException e =
+        catchThrowableOfType(CniException.class, () -> cache.read("dbnet", "c1", "eth0"));
+    assertThat(e.code()).isEqualTo(CniErrorCode.DECODING_FAILURE.code());
+    assertThat(cache.list("dbnet")).isEmpty();
+  }
+
+  @Test
   void removeDeletesTheEntryOnce() {
     ResultCache cache = new ResultCache(cacheDir);
     cache.write(entry("dbnet", "c1", "eth0"));

@@ -226,7 +226,7 @@ class ConfigValidatorTest {
     assertThat(problems).hasSize(1);
     ConfigProblem problem = problems.get(0);
     assertThat(problem.path()).isEqualTo(path);
-    assertThat(problem.rule()).isEqualTo(rule);
+    assertThat(problem.ruleId()).isEqualTo(rule);
     assertThat(problem.message()).contains(message);
   }
 
@@ -262,7 +262,7 @@ class ConfigValidatorTest {
             + "'plugins':[{'type':'a/b','capabilities':{'mac':1}},{'ipam':{}}]}";
 
     assertThat(ConfigValidator.validate(object(json)))
-        .extracting(ConfigProblem::path, ConfigProblem::rule)
+        .extracting(ConfigProblem::path, ConfigProblem::ruleId)
         .containsExactly(
             org.assertj.core.groups.Tuple.tuple("name", "name-pattern"),
             org.assertj.core.groups.Tuple.tuple("cniVersion", "unknown-version"),

@@ -60,6 +60,20 @@ class NetworkConfigListTest {
   }
 
   @Test
+  void pluginBinariesAreEveryTypeAndIpamTypeSortedOnceEach() {
+    NetworkConfigList list =
+        NetworkConfigList.parse(
+            ("{\"cniVersion\":\"1.0.0\",\"name\":\"n\",\"plugins\":["
+                    + "{\"type\":\"macvlan\",\"ipam\":{\"type\":\"host-local\"}},"
+                    + "{\"type\":\"bandwidth\"},{\"type\":\"tuning\",\"ipam\":{\"type\":\"host-local\"}},"
+                    + "{\"type\":\"bandwidth\"}]}")
+                .getBytes(UTF_8));
+
+    assertThat(list.pluginBinaries())
+        .containsExactly("bandwidth", "host-local", "macvlan", "tuning");
+  }
+
+  @Test
   void isImmutable() {
     ObjectNode source =
         ConfigValidatorTest.object(
@@ -111,7 +125,7 @@ class NetworkConfigListTest {
     assertThat(e.msg()).contains("/etc/cni/net.d/10-db.conflist");
     assertThat(e.problems())
         .singleElement()
-        .extracting(ConfigProblem::rule)
+        .extracting(ConfigProblem::ruleId)
         .isEqualTo("malformed-json");
   }
 
@@ -141,7 +155,9 @@ class NetworkConfigListTest {
     assertThat(e.problems())
         .containsExactly(
             new ConfigProblem(
-                "", "wrong-type", "a network configuration must be a JSON object, not ARRAY"));
+                "",
+                ConflistRule.WRONG_TYPE,
+                "a network configuration must be a JSON object, not ARRAY"));
   }
 
   @Test
@@ -197,7 +213,7 @@ class NetworkConfigListTest {
             CniConfigException.class, () -> NetworkConfigList.parseLegacyConf(conf, "10-l.conf"));
 
     assertThat(e.problems())
-        .extracting(ConfigProblem::path, ConfigProblem::rule)
+        .extracting(ConfigProblem::path, ConfigProblem::ruleId)
         .containsExactly(
             org.assertj.core.groups.Tuple.tuple("cniVersion", "unsupported-version"),
             org.assertj.core.groups.Tuple.tuple("[\"cni.dev/x\"]", "reserved-key"),
@@ -234,7 +250,7 @@ class NetworkConfigListTest {
     NetworkConfigList list = NetworkConfigList.parse(json, "cache", ValidationLevel.EXECUTABLE);
 
     assertThat(full.problems())
-        .extracting(ConfigProblem::rule)
+        .extracting(ConfigProblem::ruleId)
         .containsExactlyInAnyOrder(
             "reserved-key", "missing-ipam-type", "dns-shape", "version-mismatch");
     assertThat(list.plugins().get(0).ipamType()).isEmpty();
@@ -258,7 +274,7 @@ class NetworkConfigListTest {
             () -> NetworkConfigList.parse(json, "cache", ValidationLevel.EXECUTABLE));
 
     assertThat(e.problems())
-        .extracting(ConfigProblem::rule)
+        .extracting(ConfigProblem::ruleId)
         .containsExactly("name-pattern", "unsupported-version", "unsafe-type", "missing-type");
   }
 }

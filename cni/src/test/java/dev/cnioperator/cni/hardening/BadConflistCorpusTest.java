@@ -47,7 +47,7 @@ class BadConflistCorpusTest {
     List<ConfigProblem> problems = refused.problems();
     assertThat(problems)
         .as(refused.getMessage())
-        .extracting(ConfigProblem::rule, ConfigProblem::path)
+        .extracting(ConfigProblem::ruleId, ConfigProblem::path)
         .containsExactlyElementsOf(
             c.problems().stream().map(p -> tuple(p.rule(), p.path())).toList());
     for (int i = 0; i < problems.size(); i++) {

@@ -27,7 +27,7 @@ class DeepConfigurationTest {
 
     assertThat(refused).isNotNull();
     assertThat(refused.problems())
-        .extracting(ConfigProblem::rule, ConfigProblem::path)
+        .extracting(ConfigProblem::ruleId, ConfigProblem::path)
         .containsExactly(tuple("nesting-depth", "plugins[0].x[0][0]"));
     assertThat(refused.getMessage()).contains("deeper than 1000 levels");
   }

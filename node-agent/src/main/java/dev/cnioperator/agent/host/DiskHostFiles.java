@@ -115,11 +115,7 @@ public final class DiskHostFiles implements HostFiles {
 
   @Override
   public boolean delete(Path file) throws IOException {
-    boolean existed = Files.deleteIfExists(file);
-    if (existed) {
-      AtomicFiles.fsyncDirectory(file.getParent());
-    }
-    return existed;
+    return AtomicFiles.delete(file, AtomicFiles.Durability.FSYNC);
   }
 
   @Override

@@ -8,7 +8,7 @@ import java.util.Set;
 /**
  * The plugins one network needs and its CNI version; decides whether the node can serve it.
  *
- * @param types every {@code type} and {@code ipam.type} in the conflist, in chain order
+ * @param types every {@code type} and {@code ipam.type} in the conflist
  */
 public record NetworkPlugins(String network, String cniVersion, List<String> types) {
 

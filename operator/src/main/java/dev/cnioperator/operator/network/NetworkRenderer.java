@@ -4,12 +4,15 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
+import dev.cnioperator.api.v1alpha1.CniNetworkDefaults;
 import dev.cnioperator.api.v1alpha1.CniNetworkSpec;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
 import dev.cnioperator.api.v1alpha1.SpecVersion;
 import dev.cnioperator.cni.config.CanonicalJson;
 import dev.cnioperator.cni.config.ConfigProblem;
+import dev.cnioperator.cni.config.ConfigRule;
 import dev.cnioperator.cni.config.ConfigValidator;
+import dev.cnioperator.cni.config.ConflistRule;
 import dev.cnioperator.cni.config.NetworkConfigList;
 import dev.cnioperator.cni.io.Sha256;
 import dev.cnioperator.operator.placement.LabelSelectors;
@@ -27,10 +30,18 @@ public final class NetworkRenderer {
   public static final String REASON_INVALID_CONFIG = "InvalidConfiguration";
   public static final String REASON_INVALID_SELECTOR = "InvalidNodeSelector";
 
-  private static final int DEFAULT_PRIORITY = 50;
-
   /** Linux NAME_MAX. */
   private static final int MAX_FILE_NAME_BYTES = 255;
+
+  /** The rule this class checks beyond the configuration list's own. */
+  private enum Rule implements ConfigRule {
+    FILE_NAME_LENGTH;
+
+    @Override
+    public String id() {
+      return "file-name-length";
+    }
+  }
 
   /** Validates and renders {@code network}'s current spec. */
   public Rendering render(CniNetwork network) {
@@ -54,7 +65,7 @@ public final class NetworkRenderer {
     }
     NetworkConfigList list = NetworkConfigList.fromJson(checked);
     byte[] content = template ? CanonicalJson.render(conflist) : list.render();
-    int priority = spec.getPriority() == null ? DEFAULT_PRIORITY : spec.getPriority();
+    int priority = spec.getPriority() == null ? CniNetworkDefaults.PRIORITY : spec.getPriority();
     String fileName = String.format("%02d-%s.conflist", priority, list.name());
     if (fileName.getBytes(StandardCharsets.UTF_8).length > MAX_FILE_NAME_BYTES) {
       return new Rendering.Refused(
@@ -62,7 +73,7 @@ public final class NetworkRenderer {
           List.of(
               new ConfigProblem(
                   spec.getNetworkName() == null ? "metadata.name" : "spec.networkName",
-                  "file-name-length",
+                  Rule.FILE_NAME_LENGTH,
                   "the file name \""
                       + fileName
                       + "\" would be longer than 255 bytes; use a shorter spec.networkName")));
@@ -75,6 +86,7 @@ public final class NetworkRenderer {
             .withFileName(fileName)
             .withSha256(Sha256.hex(content))
             .withContent(new String(content, StandardCharsets.UTF_8))
+            .withPluginBinaries(list.pluginBinaries())
             .withGeneration(network.getMetadata().getGeneration());
     return new Rendering.Accepted(rendered);
   }
@@ -86,7 +98,7 @@ public final class NetworkRenderer {
   private static List<ConfigProblem> templateProblems(ObjectNode conflist) {
     List<ConfigProblem> depth =
         ConfigValidator.validate(conflist).stream()
-            .filter(p -> p.rule().equals("nesting-depth"))
+            .filter(p -> p.rule() == ConflistRule.NESTING_DEPTH)
             .toList();
     return depth.isEmpty() ? NodeTemplate.problems(conflist) : depth;
   }
@@ -103,7 +115,8 @@ public final class NetworkRenderer {
   static ObjectNode conflist(CniNetwork network) {
     CniNetworkSpec spec = network.getSpec();
     ObjectNode list = JsonNodeFactory.instance.objectNode();
-    SpecVersion version = spec.getCniVersion() == null ? SpecVersion.V1_0_0 : spec.getCniVersion();
+    SpecVersion version =
+        spec.getCniVersion() == null ? CniNetworkDefaults.CNI_VERSION : spec.getCniVersion();
     list.put("cniVersion", version.text());
     if (spec.getCniVersions() != null && !spec.getCniVersions().isEmpty()) {
       ArrayNode versions = list.putArray("cniVersions");

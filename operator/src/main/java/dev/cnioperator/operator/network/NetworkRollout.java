@@ -1,10 +1,10 @@
 package dev.cnioperator.operator.network;
 
 import dev.cnioperator.api.v1alpha1.CniNetwork;
+import dev.cnioperator.api.v1alpha1.CniNetworkDefaults;
 import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
 import dev.cnioperator.api.v1alpha1.Rollout;
-import dev.cnioperator.api.v1alpha1.RolloutFailurePolicy;
 import dev.cnioperator.api.v1alpha1.RolloutStatus;
 import dev.cnioperator.operator.rollout.BatchSize;
 import dev.cnioperator.operator.rollout.NodeProgress;
@@ -14,7 +14,6 @@ import dev.cnioperator.operator.rollout.RolloutMachine;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Objects;
 import java.util.function.Function;
 
 /**
@@ -58,16 +57,16 @@ final class NetworkRollout {
             previous,
             BatchSize.of(settings),
             settings == null || settings.getOnFailure() == null
-                ? RolloutFailurePolicy.Rollback
+                ? CniNetworkDefaults.ROLLOUT_ON_FAILURE
                 : settings.getOnFailure(),
             Duration.ofSeconds(
-                settings == null ? 0 : Objects.requireNonNullElse(settings.getPauseSeconds(), 0)),
+                settings == null || settings.getPauseSeconds() == null
+                    ? CniNetworkDefaults.ROLLOUT_PAUSE_SECONDS
+                    : settings.getPauseSeconds()),
             Duration.ofSeconds(
-                settings == null
-                    ? Rollout.DEFAULT_PROGRESS_DEADLINE_SECONDS
-                    : Objects.requireNonNullElse(
-                        settings.getProgressDeadlineSeconds(),
-                        Rollout.DEFAULT_PROGRESS_DEADLINE_SECONDS)),
+                settings == null || settings.getProgressDeadlineSeconds() == null
+                    ? CniNetworkDefaults.ROLLOUT_PROGRESS_DEADLINE_SECONDS
+                    : settings.getProgressDeadlineSeconds()),
             progress,
             now));
   }

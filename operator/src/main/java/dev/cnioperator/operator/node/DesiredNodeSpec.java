@@ -1,17 +1,16 @@
 package dev.cnioperator.operator.node;
 
 import dev.cnioperator.api.v1alpha1.CniNetwork;
+import dev.cnioperator.api.v1alpha1.CniNetworkDefaults;
 import dev.cnioperator.api.v1alpha1.CniNetworkSpec;
 import dev.cnioperator.api.v1alpha1.CniNodeSpec;
 import dev.cnioperator.api.v1alpha1.CniPlugin;
-import dev.cnioperator.api.v1alpha1.IpamCleanup;
-import dev.cnioperator.api.v1alpha1.NetworkCheck;
 import dev.cnioperator.api.v1alpha1.NodeNetwork;
 import dev.cnioperator.api.v1alpha1.NodePlugin;
+import dev.cnioperator.api.v1alpha1.RenderedConfig;
 import dev.cnioperator.api.v1alpha1.Rollout;
 import dev.cnioperator.api.v1alpha1.RolloutProbe;
 import dev.cnioperator.cni.config.NetworkConfigList;
-import dev.cnioperator.cni.config.PluginConfig;
 import dev.cnioperator.operator.placement.AcceptedRevision;
 import dev.cnioperator.operator.placement.LabelSelectors;
 import dev.cnioperator.operator.placement.NodePlacement;
@@ -20,11 +19,11 @@ import dev.cnioperator.operator.template.NodeConflist;
 import dev.cnioperator.operator.template.NodeValues;
 import io.fabric8.kubernetes.api.model.Node;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.function.Function;
@@ -69,15 +68,16 @@ public final class DesiredNodeSpec {
                         NodeRevisionChoice.heldRevision(held, n.getMetadata().getName())))
             .flatMap(Optional::stream)
             .toList();
-    List<NodeNetwork> placed =
-        NodePlacement.onNode(labels, candidates).placed().stream()
-            .map(r -> nodeNetwork(r, byName.get(r.resource()).getSpec(), values))
-            .sorted(Comparator.comparing(NodeNetwork::getFileName))
-            .toList();
+    List<NodeNetwork> placed = new ArrayList<>();
     TreeSet<String> binaries = new TreeSet<>();
-    placed.stream()
-        .filter(n -> n.getContent() != null)
-        .forEach(n -> binaries.addAll(binariesOf(n)));
+    for (AcceptedRevision r : NodePlacement.onNode(labels, candidates).placed()) {
+      NodeNetwork network = nodeNetwork(r, byName.get(r.resource()).getSpec(), values);
+      placed.add(network);
+      if (network.getContent() != null) {
+        binaries.addAll(pluginBinaries(r.rendered()));
+      }
+    }
+    placed.sort(Comparator.comparing(NodeNetwork::getFileName));
     List<NodePlugin> needed = binaries.stream().map(b -> nodePlugin(b, labels, plugins)).toList();
     return new CniNodeSpec().withNetworks(placed).withPlugins(needed);
   }
@@ -93,47 +93,30 @@ public final class DesiredNodeSpec {
         .withName(revision.resource())
         .withFileName(revision.fileName())
         .withCniVersion(revision.rendered().getCniVersion())
-        .withCheck(checkWithDefaults(spec.getCheck()))
-        .withIpamCleanup(cleanupWithDefaults(spec.getIpamCleanup()))
+        // The API server fills these defaults too; filling them here keeps the spec explicit for
+        // the agent and equal to what the server stores, so an unchanged network causes no write.
+        .withCheck(CniNetworkDefaults.check(spec.getCheck()))
+        .withIpamCleanup(CniNetworkDefaults.ipamCleanup(spec.getIpamCleanup()))
         .withRevision(revision.rendered().getSha256())
         .withProbe(probeWithDefaults(spec.getRollout()));
   }
 
   private static RolloutProbe probeWithDefaults(Rollout rollout) {
-    RolloutProbe probe = rollout == null ? null : rollout.getProbe();
     return new RolloutProbe()
-        .withEnabled(probe == null || !Boolean.FALSE.equals(probe.getEnabled()));
+        .withEnabled(CniNetworkDefaults.probeEnabled(rollout == null ? null : rollout.getProbe()));
   }
 
-  // The API server fills these defaults too; filling them here keeps the spec explicit for the
-  // agent and equal to what the server stores, so an unchanged network causes no write.
-  private static NetworkCheck checkWithDefaults(NetworkCheck c) {
-    NetworkCheck check = c == null ? new NetworkCheck() : c;
-    return new NetworkCheck()
-        .withEnabled(Objects.requireNonNullElse(check.getEnabled(), true))
-        .withIntervalSeconds(Objects.requireNonNullElse(check.getIntervalSeconds(), 60));
-  }
-
-  private static IpamCleanup cleanupWithDefaults(IpamCleanup c) {
-    IpamCleanup cleanup = c == null ? new IpamCleanup() : c;
-    return new IpamCleanup()
-        .withEnabled(Objects.requireNonNullElse(cleanup.getEnabled(), true))
-        .withGracePeriodSeconds(Objects.requireNonNullElse(cleanup.getGracePeriodSeconds(), 300))
-        .withDryRun(Objects.requireNonNullElse(cleanup.getDryRun(), false))
-        .withMaxDeleteFraction(Objects.requireNonNullElse(cleanup.getMaxDeleteFraction(), 0.5));
-  }
-
-  /** Every plugin binary the network's chain runs: each type and ipam.type. */
-  private static List<String> binariesOf(NodeNetwork network) {
-    NetworkConfigList list =
-        NetworkConfigList.parse(
-            network.getContent().getBytes(StandardCharsets.UTF_8), network.getFileName());
-    TreeSet<String> names = new TreeSet<>();
-    for (PluginConfig p : list.plugins()) {
-      names.add(p.type());
-      p.ipamType().ifPresent(names::add);
+  /**
+   * The plugin binaries of a revision, as the operator computed them once when it rendered it; a
+   * revision rendered before the operator recorded them is parsed for them.
+   */
+  private static List<String> pluginBinaries(RenderedConfig revision) {
+    if (revision.getPluginBinaries() != null) {
+      return revision.getPluginBinaries();
     }
-    return List.copyOf(names);
+    return NetworkConfigList.parse(
+            revision.getContent().getBytes(StandardCharsets.UTF_8), revision.getFileName())
+        .pluginBinaries();
   }
 
   /** From the oldest CniPlugin that provides {@code binary} to this node, else bundled. */

@@ -1,6 +1,7 @@
 package dev.cnioperator.operator.placement;
 
 import dev.cnioperator.cni.config.ConfigProblem;
+import dev.cnioperator.cni.config.ConfigRule;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
 import java.util.ArrayList;
@@ -18,6 +19,25 @@ public final class LabelSelectors {
       Pattern.compile("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$");
   private static final Pattern VALUE =
       Pattern.compile("^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$");
+
+  /** The rules a selector can break. */
+  public enum Rule implements ConfigRule {
+    LABEL_KEY("label-key"),
+    LABEL_VALUE("label-value"),
+    SELECTOR_OPERATOR("selector-operator"),
+    SELECTOR_VALUES("selector-values");
+
+    private final String id;
+
+    Rule(String id) {
+      this.id = id;
+    }
+
+    @Override
+    public String id() {
+      return id;
+    }
+  }
 
   private LabelSelectors() {}
 
@@ -88,7 +108,7 @@ public final class LabelSelectors {
           problems.add(
               new ConfigProblem(
                   path + ".values",
-                  "selector-values",
+                  Rule.SELECTOR_VALUES,
                   "operator " + operator + " needs at least one value"));
         }
       }
@@ -97,7 +117,7 @@ public final class LabelSelectors {
           problems.add(
               new ConfigProblem(
                   path + ".values",
-                  "selector-values",
+                  Rule.SELECTOR_VALUES,
                   "operator " + operator + " takes no values"));
         }
       }
@@ -105,7 +125,7 @@ public final class LabelSelectors {
           problems.add(
               new ConfigProblem(
                   path + ".operator",
-                  "selector-operator",
+                  Rule.SELECTOR_OPERATOR,
                   "operator \"" + operator + "\" is not one of In, NotIn, Exists, DoesNotExist"));
     }
     if (r.getValues() != null) {
@@ -130,7 +150,7 @@ public final class LabelSelectors {
       problems.add(
           new ConfigProblem(
               path,
-              "label-key",
+              Rule.LABEL_KEY,
               "label key \""
                   + key
                   + "\" must be an optional DNS-subdomain prefix and '/', then 1-63 letters,"
@@ -143,7 +163,7 @@ public final class LabelSelectors {
       problems.add(
           new ConfigProblem(
               path,
-              "label-value",
+              Rule.LABEL_VALUE,
               "label value \""
                   + value
                   + "\" must be at most 63 letters, digits, '-', '_' or '.', starting and ending"

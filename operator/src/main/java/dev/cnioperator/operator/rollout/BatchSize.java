@@ -1,5 +1,6 @@
 package dev.cnioperator.operator.rollout;
 
+import dev.cnioperator.api.v1alpha1.CniNetworkDefaults;
 import dev.cnioperator.api.v1alpha1.Rollout;
 import java.util.Objects;
 
@@ -9,8 +10,8 @@ import java.util.Objects;
  */
 public record BatchSize(int canaryNodes, String maxNodes) {
 
-  public static final int DEFAULT_CANARY_NODES = 1;
-  public static final String DEFAULT_MAX_NODES = "25%";
+  public static final int DEFAULT_CANARY_NODES = CniNetworkDefaults.ROLLOUT_CANARY_NODES;
+  public static final String DEFAULT_MAX_NODES = CniNetworkDefaults.ROLLOUT_MAX_NODES;
 
   public BatchSize {
     if (canaryNodes < 0) {

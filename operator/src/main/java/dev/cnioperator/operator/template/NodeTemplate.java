@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.cnioperator.cni.config.ConfigProblem;
+import dev.cnioperator.cni.config.ConfigRule;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -31,8 +32,17 @@ import java.util.regex.Pattern;
  */
 public final class NodeTemplate {
 
-  /** The rule id of every problem found here. */
-  public static final String RULE = "node-placeholder";
+  /** The rule of every problem found here. */
+  public static final ConfigRule RULE = Rule.NODE_PLACEHOLDER;
+
+  private enum Rule implements ConfigRule {
+    NODE_PLACEHOLDER;
+
+    @Override
+    public String id() {
+      return "node-placeholder";
+    }
+  }
 
   private static final String OPEN = "$(node.";
   private static final String ESCAPED_OPEN = "$$(";

@@ -24,6 +24,7 @@ class NetworkRendererTest {
     assertThat(r.getNetworkName()).isEqualTo("dbnet");
     assertThat(r.getCniVersion()).isEqualTo(SpecVersion.V1_0_0);
     assertThat(r.getGeneration()).isEqualTo(3L);
+    assertThat(r.getPluginBinaries()).containsExactly("bridge", "host-local");
     assertThat(object(r.getContent()))
         .isEqualTo(
             object(

@@ -11,6 +11,7 @@ import dev.cnioperator.api.v1alpha1.NetworkState;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
 import dev.cnioperator.cni.config.ConfigProblem;
+import dev.cnioperator.cni.config.ConflistRule;
 import dev.cnioperator.operator.placement.Clash;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.time.Instant;
@@ -131,7 +132,7 @@ class NetworkStatusFolderTest {
     Rendering refused =
         new Rendering.Refused(
             "InvalidConfiguration",
-            List.of(new ConfigProblem("spec.plugins[0].type", "unsafe-type", "bad")));
+            List.of(new ConfigProblem("spec.plugins[0].type", ConflistRule.UNSAFE_TYPE, "bad")));
 
     CniNetworkStatus s =
         folder.fold(

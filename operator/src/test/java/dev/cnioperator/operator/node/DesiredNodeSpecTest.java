@@ -85,6 +85,23 @@ class DesiredNodeSpecTest {
   }
 
   @Test
+  void pluginsAreTheBinariesTheRevisionRecordedOrParsedWhenAnOlderOperatorRecordedNone() {
+    CniNetwork recorded =
+        accepted(
+            "a", "2026-01-01T00:00:00Z", 10, "{\"type\":\"bridge\",\"ipam\":{\"type\":\"dhcp\"}}");
+    CniNetwork older = accepted("b", "2026-01-01T00:00:00Z", 20, "{\"type\":\"macvlan\"}");
+    older.getStatus().getRendered().setPluginBinaries(null);
+
+    CniNodeSpec spec = DesiredNodeSpec.compute(NODE, List.of(recorded, older), List.of());
+
+    assertThat(recorded.getStatus().getRendered().getPluginBinaries())
+        .containsExactly("bridge", "dhcp");
+    assertThat(spec.getPlugins())
+        .extracting(NodePlugin::getName)
+        .containsExactly("bridge", "dhcp", "macvlan");
+  }
+
+  @Test
   void networksWithoutAnAcceptedRevisionOrBeingDeletedAreLeftOff() {
     CniNetwork fresh = network("fresh", "{\"type\":\"bridge\"}");
     fresh.getMetadata().setCreationTimestamp("2026-01-01T00:00:00Z");

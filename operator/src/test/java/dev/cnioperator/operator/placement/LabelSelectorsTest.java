@@ -56,7 +56,7 @@ class LabelSelectorsTest {
   @Test
   void validationNamesEachBadPart() {
     assertThat(LabelSelectors.validate(expression("zone", "Near", "a"), "spec.nodeSelector"))
-        .extracting(ConfigProblem::path, ConfigProblem::rule)
+        .extracting(ConfigProblem::path, ConfigProblem::ruleId)
         .containsExactly(
             tuple("spec.nodeSelector.matchExpressions[0].operator", "selector-operator"));
     assertThat(LabelSelectors.validate(expression("zone", "Exists", "a"), "s"))
@@ -70,7 +70,7 @@ class LabelSelectorsTest {
     assertThat(
             LabelSelectors.validate(
                 new LabelSelectorBuilder().addToMatchLabels("Bad_Prefix/zone", "a").build(), "s"))
-        .extracting(ConfigProblem::rule)
+        .extracting(ConfigProblem::ruleId)
         .containsExactly("label-key");
     assertThat(
             LabelSelectors.validate(
