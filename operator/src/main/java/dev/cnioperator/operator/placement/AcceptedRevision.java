@@ -24,7 +24,10 @@ public record AcceptedRevision(String resource, String createdAt, RenderedConfig
 
   /**
    * The revision nodes should hold, or empty while the network is new, invalid or deleted, or when
-   * its status no longer holds what the operator rendered (content and sha256 disagree).
+   * status.rendered is damaged: its content does not hash to its sha256. That is a corruption check
+   * (a truncated or hand-edited status), not proof that the operator made the content: whoever may
+   * write the CniNetwork status can write any self-consistent rendering, so RBAC keeps that right
+   * to the operator's ServiceAccount (the chart grants it to nobody else).
    */
   public static Optional<AcceptedRevision> of(CniNetwork network) {
     if (network.getMetadata().getDeletionTimestamp() != null
