@@ -37,8 +37,8 @@ public final class Main implements Callable<Integer> {
       names = "--kubeconfig",
       defaultValue = "${env:KUBECONFIG}",
       description =
-          "Kubeconfig file (env KUBECONFIG). Without it: in-cluster service account, else"
-              + " ~/.kube/config.")
+          "Kubeconfig file (env KUBECONFIG; default: the pod's ServiceAccount, else"
+              + " ~/.kube/config).")
   Path kubeconfig;
 
   @Option(
@@ -75,11 +75,11 @@ public final class Main implements Callable<Integer> {
 
   @Option(
       names = "--finalizer-timeout",
-      defaultValue = "${env:CNI_OPERATOR_FINALIZER_TIMEOUT:-PT60S}",
+      defaultValue = "${env:CNI_OPERATOR_FINALIZER_TIMEOUT:-60s}",
       converter = DurationConverter.class,
       description =
           "How long a deleted CniNetwork waits for node agents to report its files removed, as"
-              + " 60s, 2m or PT60S (env CNI_OPERATOR_FINALIZER_TIMEOUT; default: 60s).")
+              + " 60s, 2m or PT60S (env CNI_OPERATOR_FINALIZER_TIMEOUT; default: ${DEFAULT-VALUE}).")
   Duration finalizerTimeout;
 
   @Option(
