@@ -1,10 +1,12 @@
 package dev.cnioperator.operator;
 
+import dev.cnioperator.api.health.HealthServer;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -144,7 +146,11 @@ public final class Main implements Callable<Integer> {
     try (KubernetesClient client = OperatorClients.create(config());
         CniOperator operator = new CniOperator(client, settings, registry);
         HealthServer health =
-            new HealthServer(metricsPort, () -> true, operator::isHealthy, registry)) {
+            new HealthServer(
+                new InetSocketAddress(metricsPort),
+                () -> true,
+                operator::notReady,
+                registry::scrape)) {
       health.start();
       operator.start();
       log.info(
