@@ -54,13 +54,14 @@ public final class CniOperator implements AutoCloseable {
                         false));
               }
             });
+    Clock clock = Clock.systemUTC();
     operator.register(
         new CniNetworkReconciler(
             new NetworkRenderer(),
             new NetworkStatusFolder(),
-            new NetworkEvents(client),
+            new NetworkEvents(client, clock),
             settings.finalizerTimeout(),
-            Clock.systemUTC(),
+            clock,
             metrics));
     operator.register(new NodeReconciler(new CniNodeWriter(client, metrics)));
   }
