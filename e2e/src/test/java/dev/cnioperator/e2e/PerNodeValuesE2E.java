@@ -181,6 +181,9 @@ class PerNodeValuesE2E {
     Map<String, FileTime> mtimes = new LinkedHashMap<>();
     Map<String, String> contents = new LinkedHashMap<>();
     Map<String, String> versions = new LinkedHashMap<>();
+    // The agents report their probe of the new content after it is applied (and after Ready):
+    // a CniNode's resourceVersion is its own only once that report is in.
+    await().atMost(WAIT).untilAsserted(() -> names.forEach(this::assertSettled));
     for (String name : names) {
       Path path = nodes.get(name).confDir().resolve(file);
       mtimes.put(name, Files.getLastModifiedTime(path));
@@ -292,6 +295,17 @@ class PerNodeValuesE2E {
 
   private CniNode cniNode(String node) {
     return cp.client().resources(CniNode.class).withName(node).get();
+  }
+
+  /** {@code node} applied what its spec names and reported the probe its spec asks for. */
+  private void assertSettled(String node) {
+    NodeNetwork spec = specEntry(node).orElseThrow();
+    NodeNetworkStatus report = report(node).orElseThrow();
+    assertThat(report.getAppliedSha256()).as(node).isEqualTo(spec.getSha256());
+    if (spec.getProbe() != null) {
+      assertThat(report.getProbe()).as("%s's probe", node).isNotNull();
+      assertThat(report.getProbe().getSha256()).as("%s's probe", node).isEqualTo(spec.getSha256());
+    }
   }
 
   private Optional<NodeNetwork> specEntry(String node) {
