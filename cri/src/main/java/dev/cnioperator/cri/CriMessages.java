@@ -1,12 +1,7 @@
 package dev.cnioperator.cri;
 
-import dev.cnioperator.cri.v1.LinuxPodSandboxConfig;
-import dev.cnioperator.cri.v1.LinuxSandboxSecurityContext;
-import dev.cnioperator.cri.v1.NamespaceMode;
-import dev.cnioperator.cri.v1.NamespaceOption;
 import dev.cnioperator.cri.v1.PodIP;
 import dev.cnioperator.cri.v1.PodSandboxMetadata;
-import dev.cnioperator.cri.v1.RunPodSandboxRequest;
 import dev.cnioperator.cri.v1.StatusResponse;
 import dev.cnioperator.cri.v1.VersionResponse;
 import java.time.Instant;
@@ -62,36 +57,6 @@ final class CriMessages {
         .filter(ip -> !ip.isEmpty())
         .forEach(ips::add);
     return new PodSandboxStatus(sandbox, ips);
-  }
-
-  static RunPodSandboxRequest runRequest(PodSandboxConfig c, String runtimeHandler) {
-    var metadata =
-        PodSandboxMetadata.newBuilder()
-            .setName(c.name())
-            .setNamespace(c.namespace())
-            .setUid(c.uid())
-            .setAttempt(c.attempt());
-    // The pod gets its own network namespace: that is what makes the runtime call CNI ADD.
-    var linux =
-        LinuxPodSandboxConfig.newBuilder()
-            .setSecurityContext(
-                LinuxSandboxSecurityContext.newBuilder()
-                    .setNamespaceOptions(
-                        NamespaceOption.newBuilder()
-                            .setNetwork(NamespaceMode.POD)
-                            .setPid(NamespaceMode.POD)
-                            .setIpc(NamespaceMode.POD)));
-    var config =
-        dev.cnioperator.cri.v1.PodSandboxConfig.newBuilder()
-            .setMetadata(metadata)
-            .setHostname(c.name())
-            .putAllLabels(c.labels())
-            .putAllAnnotations(c.annotations())
-            .setLinux(linux);
-    return RunPodSandboxRequest.newBuilder()
-        .setConfig(config)
-        .setRuntimeHandler(runtimeHandler)
-        .build();
   }
 
   private static PodSandbox sandbox(

@@ -3,11 +3,9 @@ package dev.cnioperator.cri;
 import dev.cnioperator.cri.CriException.Reason;
 import dev.cnioperator.cri.v1.ListPodSandboxRequest;
 import dev.cnioperator.cri.v1.PodSandboxStatusRequest;
-import dev.cnioperator.cri.v1.RemovePodSandboxRequest;
 import dev.cnioperator.cri.v1.RuntimeServiceGrpc;
 import dev.cnioperator.cri.v1.RuntimeServiceGrpc.RuntimeServiceBlockingStub;
 import dev.cnioperator.cri.v1.StatusRequest;
-import dev.cnioperator.cri.v1.StopPodSandboxRequest;
 import dev.cnioperator.cri.v1.VersionRequest;
 import io.grpc.ConnectivityState;
 import io.grpc.ManagedChannel;
@@ -27,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -175,42 +174,11 @@ public final class CriRuntimeClient implements AutoCloseable {
   }
 
   /**
-   * CRI {@code RunPodSandbox} with the runtime's default handler: the runtime makes the network
-   * namespace, runs the CNI ADD and starts the pause process. Returns the sandbox id. For tests;
-   * the agent never starts sandboxes.
+   * Runs one RPC this class does not offer, with this client's deadline, reconnection and errors:
+   * for the tests' sandbox lifecycle ({@code CriSandboxes}), which the agent never needs.
    */
-  public String runPodSandbox(PodSandboxConfig config) throws CriException {
-    String id =
-        call(
-            "RunPodSandbox",
-            () -> stub().runPodSandbox(CriMessages.runRequest(config, "")).getPodSandboxId());
-    log.info(
-        "cri sandbox started id={} pod={}/{} uid={}",
-        id,
-        config.namespace(),
-        config.name(),
-        config.uid());
-    return id;
-  }
-
-  /** CRI {@code StopPodSandbox}: the runtime runs the CNI DEL and stops the sandbox. For tests. */
-  public void stopPodSandbox(String podSandboxId) throws CriException {
-    call(
-        "StopPodSandbox",
-        () ->
-            stub()
-                .stopPodSandbox(
-                    StopPodSandboxRequest.newBuilder().setPodSandboxId(podSandboxId).build()));
-  }
-
-  /** CRI {@code RemovePodSandbox}: the runtime forgets a stopped sandbox. For tests. */
-  public void removePodSandbox(String podSandboxId) throws CriException {
-    call(
-        "RemovePodSandbox",
-        () ->
-            stub()
-                .removePodSandbox(
-                    RemovePodSandboxRequest.newBuilder().setPodSandboxId(podSandboxId).build()));
+  <T> T call(String rpc, Function<RuntimeServiceBlockingStub, T> body) throws CriException {
+    return call(rpc, () -> body.apply(stub()));
   }
 
   @Override

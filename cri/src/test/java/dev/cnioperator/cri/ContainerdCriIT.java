@@ -138,9 +138,9 @@ class ContainerdCriIT {
     startContainerd(true);
     String uid = UUID.randomUUID().toString();
 
+    CriSandboxes sandboxes = new CriSandboxes(client);
     String id =
-        client.runPodSandbox(
-            PodSandboxConfig.of("db-0", "data", uid).withLabels(Map.of("app", "db")));
+        sandboxes.run(PodSandboxConfig.of("db-0", "data", uid).withLabels(Map.of("app", "db")));
 
     PodSandboxStatus status = client.podSandboxStatus(id);
     assertThat(status.sandbox().ready()).isTrue();
@@ -151,9 +151,9 @@ class ContainerdCriIT {
     String crictlPods = containerd.crictl("pods", "--id", id, "-q").orThrow("pods").stdout();
     assertThat(crictlPods.strip()).isEqualTo(id);
 
-    client.stopPodSandbox(id);
+    sandboxes.stop(id);
     assertThat(cacheDir().resolve(network + "-" + id + "-eth0")).doesNotExist();
-    client.removePodSandbox(id);
+    sandboxes.remove(id);
 
     assertThatThrownBy(() -> client.podSandboxStatus(id))
         .isInstanceOfSatisfying(

@@ -173,7 +173,7 @@ class CriMessagesTest {
   @Test
   void runRequestAsksForAPodNetworkNamespaceWithTheKubernetesMetadata() {
     RunPodSandboxRequest request =
-        CriMessages.runRequest(
+        CriSandboxes.runRequest(
             PodSandboxConfig.of("db-0", "data", "uid-9").withLabels(Map.of("app", "db")), "");
 
     var config = request.getConfig();

@@ -7,8 +7,6 @@ import dev.cnioperator.testkit.TestNames;
 import dev.cnioperator.testkit.ToolPaths;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.authentication.BoundObjectReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -35,34 +33,21 @@ public final class LocalProduct implements AutoCloseable {
 
   private final LocalControlPlane controlPlane;
   private final Path workDir;
+  private final Helm helm;
   private final List<ProductProcess> processes = new ArrayList<>();
 
   private LocalProduct(LocalControlPlane controlPlane, Path workDir) {
     this.controlPlane = controlPlane;
     this.workDir = workDir;
+    this.helm = Helm.inHome(workDir.resolve("helm")).withKubeconfig(controlPlane.kubeconfigFile());
   }
 
   /** {@code helm install} of the chart into {@code controlPlane}; extra args go to helm. */
   public static LocalProduct install(
       LocalControlPlane controlPlane, Path workDir, String... helmArgs) {
     LocalProduct product = new LocalProduct(controlPlane, workDir);
-    List<String> args =
-        new ArrayList<>(
-            List.of(
-                "install",
-                RELEASE,
-                chartDir().toString(),
-                "--namespace",
-                NAMESPACE,
-                "--create-namespace",
-                "--wait=false"));
-    args.addAll(List.of(helmArgs));
-    product.helm(args).orThrow("helm install");
+    product.helm.install(RELEASE, NAMESPACE, helmArgs).orThrow("helm install");
     return product;
-  }
-
-  public static Path chartDir() {
-    return ToolPaths.repoRoot().resolve("charts/cni-operator");
   }
 
   public LocalControlPlane controlPlane() {
@@ -75,22 +60,7 @@ public final class LocalProduct implements AutoCloseable {
 
   /** Runs the real helm against the control plane. */
   public CommandResult helm(List<String> args) {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(ToolPaths.helm().toString());
-    cmd.addAll(args);
-    return Commands.run(
-        cmd,
-        Map.of(
-            "KUBECONFIG",
-            controlPlane.kubeconfigFile().toString(),
-            "HELM_CACHE_HOME",
-            workDir.resolve("helm/cache").toString(),
-            "HELM_CONFIG_HOME",
-            workDir.resolve("helm/config").toString(),
-            "HELM_DATA_HOME",
-            workDir.resolve("helm/data").toString()),
-        null,
-        Duration.ofMinutes(3));
+    return helm.run(args);
   }
 
   /**
@@ -243,37 +213,20 @@ public final class LocalProduct implements AutoCloseable {
 
   /** A token of the agent's ServiceAccount bound to a (never running) agent Pod on the node. */
   public String agentToken(String nodeName) {
-    String podName = AGENT_ACCOUNT + "-" + nodeName;
     Pod pod =
         client()
             .pods()
             .inNamespace(NAMESPACE)
             .resource(
-                new PodBuilder()
+                AgentIdentity.pod(nodeName, AGENT_ACCOUNT)
                     .withNewMetadata()
-                    .withName(podName)
+                    .withName(AGENT_ACCOUNT + "-" + nodeName)
                     .withLabels(Map.of("app.kubernetes.io/component", "e2e-agent-identity"))
                     .endMetadata()
-                    .withNewSpec()
-                    .withNodeName(nodeName)
-                    .withServiceAccountName(AGENT_ACCOUNT)
-                    .addNewContainer()
-                    .withName("agent")
-                    .withImage("cni-node-agent:local")
-                    .endContainer()
-                    .endSpec()
                     .build())
             .serverSideApply();
     return controlPlane.serviceAccountToken(
-        NAMESPACE,
-        AGENT_ACCOUNT,
-        TOKEN_TTL,
-        new BoundObjectReferenceBuilder()
-            .withApiVersion("v1")
-            .withKind("Pod")
-            .withName(podName)
-            .withUid(pod.getMetadata().getUid())
-            .build());
+        NAMESPACE, AGENT_ACCOUNT, TOKEN_TTL, AgentIdentity.boundTo("Pod", pod.getMetadata()));
   }
 
   /** {@code helm uninstall}, waiting for the release's objects to go. */

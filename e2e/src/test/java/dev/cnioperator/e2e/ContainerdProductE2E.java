@@ -20,7 +20,6 @@ import dev.cnioperator.testkit.Prerequisites;
 import dev.cnioperator.testkit.TestNames;
 import dev.cnioperator.testkit.ToolPaths;
 import dev.cnioperator.testkit.containerd.ContainerdFixture;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.nio.file.Files;
@@ -51,7 +50,7 @@ class ContainerdProductE2E {
   private Path work;
   private final String node = TestNames.unique("ctdnode");
   private final String network = TestNames.unique("ctdnet");
-  private final String podNamespace = TestNames.unique("ctdpods");
+  private String podNamespace;
 
   @BeforeAll
   void installTheProductBesideContainerd() throws Exception {
@@ -75,11 +74,7 @@ class ContainerdProductE2E {
         node,
         ContainerdFixture.CNI_CACHE_DIR,
         ProcessOptions.DEFAULT.withArgs("--cri-socket=" + containerd.socket()));
-    cp.client()
-        .namespaces()
-        .resource(
-            new NamespaceBuilder().withNewMetadata().withName(podNamespace).endMetadata().build())
-        .create();
+    podNamespace = PodNamespaces.create(cp.client(), "ctdpods");
   }
 
   @AfterAll
@@ -92,7 +87,9 @@ class ContainerdProductE2E {
       product.close();
     }
     if (cp != null) {
-      cp.client().namespaces().withName(podNamespace).delete();
+      if (podNamespace != null) {
+        cp.client().namespaces().withName(podNamespace).delete();
+      }
     }
   }
 
@@ -103,25 +100,15 @@ class ContainerdProductE2E {
     assertThat(runtime().getReason()).isEqualTo("NetworkPluginNotReady");
 
     cp.kubectlWithInput(
-            """
-            apiVersion: cnioperator.dev/v1alpha1
-            kind: CniNetwork
-            metadata:
-              name: %1$s
-            spec:
-              cniVersion: "1.0.0"
-              priority: 50
-              nodeSelector:
-                matchLabels: {kubernetes.io/hostname: %2$s}
-              plugins:
-              - type: ptp
-                ipam:
-                  type: host-local
-                  dataDir: %3$s
-                  ranges: [[{subnet: 10.216.20.0/24}]]
-              check: {enabled: true, intervalSeconds: 5}
-            """
-                .formatted(network, node, work.resolve("ipam")),
+            CniNetworkYaml.named(network)
+                .priority(50)
+                .matchLabel("kubernetes.io/hostname", node)
+                .plugin(
+                    "type: ptp\n"
+                        + CniNetworkYaml.hostLocal(
+                            "[[{subnet: 10.216.20.0/24}]]", work.resolve("ipam")))
+                .checkEvery(5)
+                .yaml(),
             "apply",
             "-f",
             "-")

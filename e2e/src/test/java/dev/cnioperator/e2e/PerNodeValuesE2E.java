@@ -16,7 +16,6 @@ import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.Prerequisites;
 import dev.cnioperator.testkit.TestNames;
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -81,12 +80,7 @@ class PerNodeValuesE2E {
     for (String name : bridges.keySet()) {
       nodes.put(name, product.startAgent(name));
     }
-    podNamespace = TestNames.unique("pods");
-    cp.client()
-        .namespaces()
-        .resource(
-            new NamespaceBuilder().withNewMetadata().withName(podNamespace).endMetadata().build())
-        .create();
+    podNamespace = PodNamespaces.create(cp.client(), "pods");
   }
 
   @AfterAll
@@ -187,6 +181,9 @@ class PerNodeValuesE2E {
     Map<String, FileTime> mtimes = new LinkedHashMap<>();
     Map<String, String> contents = new LinkedHashMap<>();
     Map<String, String> versions = new LinkedHashMap<>();
+    // The agents report their probe of the new content after it is applied (and after Ready):
+    // a CniNode's resourceVersion is its own only once that report is in.
+    await().atMost(WAIT).untilAsserted(() -> names.forEach(this::assertSettled));
     for (String name : names) {
       Path path = nodes.get(name).confDir().resolve(file);
       mtimes.put(name, Files.getLastModifiedTime(path));
@@ -267,29 +264,16 @@ class PerNodeValuesE2E {
   }
 
   private String networkYaml() {
-    return """
-        apiVersion: cnioperator.dev/v1alpha1
-        kind: CniNetwork
-        metadata:
-          name: %s
-        spec:
-          cniVersion: "1.0.0"
-          nodeSelector:
-            matchLabels:
-              cnioperator.dev/e2e: %s
-          plugins:
-            - type: bridge
-              bridge: "$(node.labels[%s])"
-              ipam:
-                type: host-local
-                dataDir: %s
-                ranges: "$(node.hostLocalRanges)"
-          check:
-            enabled: false
-          ipamCleanup:
-            enabled: false
-        """
-        .formatted(network, network, BRIDGE_LABEL, work.resolve("ipam"));
+    return CniNetworkYaml.named(network)
+        .matchLabel("cnioperator.dev/e2e", network)
+        .plugin(
+            "type: bridge\nbridge: \"$(node.labels[%s])\"\n%s"
+                .formatted(
+                    BRIDGE_LABEL,
+                    CniNetworkYaml.hostLocal("\"$(node.hostLocalRanges)\"", work.resolve("ipam"))))
+        .spec("check: {enabled: false}")
+        .spec("ipamCleanup: {enabled: false}")
+        .yaml();
   }
 
   /** The text at {@code pointer} in the conflist {@code node} holds, or null without one. */
@@ -311,6 +295,17 @@ class PerNodeValuesE2E {
 
   private CniNode cniNode(String node) {
     return cp.client().resources(CniNode.class).withName(node).get();
+  }
+
+  /** {@code node} applied what its spec names and reported the probe its spec asks for. */
+  private void assertSettled(String node) {
+    NodeNetwork spec = specEntry(node).orElseThrow();
+    NodeNetworkStatus report = report(node).orElseThrow();
+    assertThat(report.getAppliedSha256()).as(node).isEqualTo(spec.getSha256());
+    if (spec.getProbe() != null) {
+      assertThat(report.getProbe()).as("%s's probe", node).isNotNull();
+      assertThat(report.getProbe().getSha256()).as("%s's probe", node).isEqualTo(spec.getSha256());
+    }
   }
 
   private Optional<NodeNetwork> specEntry(String node) {

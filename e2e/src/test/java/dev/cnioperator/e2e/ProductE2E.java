@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.CniNodeStatus;
-import dev.cnioperator.api.v1alpha1.NodeNetwork;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
 import dev.cnioperator.e2e.PodAttachments.PodAttachment;
 import dev.cnioperator.testkit.CommandResult;
@@ -17,7 +16,6 @@ import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.Prerequisites;
 import dev.cnioperator.testkit.TestNames;
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
@@ -52,6 +50,7 @@ class ProductE2E {
 
   private LocalControlPlane cp;
   private LocalProduct product;
+  private ClusterNetworks networks;
   private Path work;
   private SandboxNode nodeA;
   private SandboxNode nodeB;
@@ -65,6 +64,7 @@ class ProductE2E {
   void installTheProduct() throws IOException {
     Prerequisites.requireRoot();
     cp = LocalControlPlane.shared();
+    networks = new ClusterNetworks(cp.client(), cp::kubectlWithInput);
     work = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "e2e-");
     product = LocalProduct.install(cp, work);
     String a = TestNames.unique("nodea");
@@ -76,12 +76,7 @@ class ProductE2E {
     // Node A reads libcni's own cache, so that cnitool's attachments are among its attachments.
     nodeA = product.startAgent(a, Path.of("/var/lib/cni"));
     nodeB = product.startAgent(b);
-    podNamespace = TestNames.unique("pods");
-    cp.client()
-        .namespaces()
-        .resource(
-            new NamespaceBuilder().withNewMetadata().withName(podNamespace).endMetadata().build())
-        .create();
+    podNamespace = PodNamespaces.create(cp.client(), "pods");
   }
 
   @AfterAll
@@ -347,7 +342,7 @@ class ProductE2E {
                 List.of(
                     "template",
                     LocalProduct.RELEASE,
-                    LocalProduct.chartDir().toString(),
+                    Helm.chartDir().toString(),
                     "--namespace",
                     LocalProduct.NAMESPACE,
                     "--set",
@@ -412,84 +407,54 @@ class ProductE2E {
   /** A bridge + host-local network with its IPAM store in the test's directory. */
   private String bridgeNetwork(String name, String selector, int checkSeconds, int graceSeconds) {
     String bridge = bridges.computeIfAbsent(name, n -> TestNames.unique("br"));
-    return """
-        apiVersion: cnioperator.dev/v1alpha1
-        kind: CniNetwork
-        metadata:
-          name: %1$s
-        spec:
-          cniVersion: "1.0.0"
-          priority: 50
-          nodeSelector:
-            %2$s
-          plugins:
-          - type: bridge
-            bridge: %3$s
-            mtu: 1400
-            ipam:
-              type: host-local
-              dataDir: %4$s
-              ranges: [[{subnet: 10.200.%5$d.0/24}]]
-          check: {enabled: true, intervalSeconds: %6$d}
-          ipamCleanup: {enabled: true, gracePeriodSeconds: %7$d, dryRun: false}
-        """
-        .formatted(
-            name,
-            selector,
-            bridge,
-            work.resolve("ipam"),
-            100 + Math.floorMod(name.hashCode(), 100),
-            checkSeconds,
-            graceSeconds);
+    String ranges =
+        "[[{subnet: 10.200.%d.0/24}]]".formatted(100 + Math.floorMod(name.hashCode(), 100));
+    return CniNetworkYaml.named(name)
+        .priority(50)
+        .nodeSelector(selector)
+        .plugin(
+            "type: bridge\nbridge: %s\nmtu: 1400\n%s"
+                .formatted(bridge, CniNetworkYaml.hostLocal(ranges, work.resolve("ipam"))))
+        .checkEvery(checkSeconds)
+        .spec(
+            "ipamCleanup: {enabled: true, gracePeriodSeconds: %d, dryRun: false}"
+                .formatted(graceSeconds))
+        .yaml();
   }
 
   private void apply(String yaml) {
-    cp.kubectlWithInput(yaml, "apply", "-f", "-").orThrow("kubectl apply");
+    networks.apply(yaml);
   }
 
   private void waitReady(String name) {
-    cp.kubectl("wait", "--for=condition=Ready", "cninetwork/" + name, "--timeout=120s")
-        .orThrow("kubectl wait Ready " + name + ": " + describe(name));
+    networks.waitReady(name);
   }
 
   private String describe(String name) {
-    return cp.kubectl("describe", "cninetwork", name).stdout();
+    return networks.describe(name);
   }
 
   private void delete(String name) {
-    cp.kubectl("delete", "cninetwork", name, "--timeout=120s");
+    networks.tryDelete(name);
   }
 
   private CniNetwork network(String name) {
-    return cp.client().resources(CniNetwork.class).withName(name).get();
+    return networks.network(name);
   }
 
   private Optional<Condition> condition(String network, String type) {
-    CniNetwork n = network(network);
-    if (n == null || n.getStatus() == null || n.getStatus().getConditions() == null) {
-      return Optional.empty();
-    }
-    return n.getStatus().getConditions().stream().filter(c -> type.equals(c.getType())).findFirst();
+    return networks.condition(network, type);
   }
 
   private Optional<CniNode> cniNode(String node) {
-    return Optional.ofNullable(cp.client().resources(CniNode.class).withName(node).get());
+    return networks.cniNode(node);
   }
 
   private List<String> networksOf(String node) {
-    return cniNode(node)
-        .map(
-            n ->
-                n.getSpec() == null || n.getSpec().getNetworks() == null
-                    ? List.<String>of()
-                    : n.getSpec().getNetworks().stream().map(NodeNetwork::getName).toList())
-        .orElse(List.of());
+    return networks.networksOf(node);
   }
 
   private Optional<NodeNetworkStatus> nodeStatus(String node, String network) {
-    return cniNode(node)
-        .map(CniNode::getStatus)
-        .map(CniNodeStatus::getNetworks)
-        .flatMap(l -> l.stream().filter(s -> network.equals(s.getName())).findFirst());
+    return networks.nodeStatus(node, network);
   }
 }

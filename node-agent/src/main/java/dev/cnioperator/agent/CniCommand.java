@@ -18,7 +18,12 @@ import picocli.CommandLine.Parameters;
     description = "cnitool-compatible: cni add|check|del|gc|status|version <net> <netns>.")
 public final class CniCommand implements Callable<Integer> {
 
-  @Parameters(paramLabel = "ARG", description = "passed to the tool unchanged")
+  @Parameters(
+      paramLabel = "ARG",
+      description =
+          "The verb, the network name and the netns path, passed to the tool unchanged; the"
+              + " tool reads CNI_PATH, NETCONFPATH, CNI_CACHE_DIR, CNI_ARGS, CNI_IFNAME and CAP_ARGS as"
+              + " cnitool does.")
   List<String> args = new ArrayList<>();
 
   @Override

@@ -75,8 +75,8 @@ public final class NodeSync {
   /** One pass over the node's files. */
   public Result sync(List<ManagedNetwork> networks, Map<String, PluginRequest> requested)
       throws IOException {
-    Manifest manifest = store.load();
-    List<PluginOutcome> plugins = syncPlugins(networks, requested, manifest);
+    PluginInstaller.Applied installed = syncPlugins(networks, requested, store.load());
+    List<PluginOutcome> plugins = versions.annotate(installed.outcomes());
     Map<String, PluginOutcome> byName = new HashMap<>();
     plugins.forEach(p -> byName.put(p.name(), p));
 
@@ -88,7 +88,8 @@ public final class NodeSync {
           n.invalid() != null ? Optional.of(n.invalid()) : n.plugins().problem(byName);
       problem.ifPresent(p -> heldBack.put(n.name(), p));
     }
-    manifest = store.load();
+    // As the plugin installs left it: each saved the manifest before its rename.
+    Manifest manifest = installed.manifest();
     List<ConflistAction> actions =
         conflistSync.plan(desired, heldBack, manifest, conflistShas(desired, manifest));
     List<String> removed = new ArrayList<>();
@@ -102,7 +103,7 @@ public final class NodeSync {
     return new Result(outcomes, plugins, removed, defaultNetwork());
   }
 
-  private List<PluginOutcome> syncPlugins(
+  private PluginInstaller.Applied syncPlugins(
       List<ManagedNetwork> networks, Map<String, PluginRequest> requested, Manifest manifest)
       throws IOException {
     Set<String> needed = new TreeSet<>();
@@ -119,7 +120,7 @@ public final class NodeSync {
       files.sha256(paths.binDir().resolve(name)).ifPresent(s -> onDisk.put(name, s));
     }
     List<BinaryAction> actions = binarySync.plan(needed, requested, bundled, manifest, onDisk);
-    return versions.annotate(installer.apply(actions, manifest));
+    return installer.apply(actions, manifest);
   }
 
   private Map<String, String> conflistShas(List<DesiredConflist> desired, Manifest manifest)

@@ -15,33 +15,64 @@ public final class RunCommand implements Callable<Integer> {
   @Option(
       names = "--node-name",
       defaultValue = "${env:NODE_NAME}",
-      description = "This node's name, which is also its CniNode's (env NODE_NAME).")
+      description = "This node's name, which is also its CniNode's; required (env NODE_NAME).")
   String nodeName;
 
   @Option(
       names = "--kubeconfig",
       defaultValue = "${env:KUBECONFIG}",
-      description = "Kubeconfig file; in a pod the ServiceAccount is used (env KUBECONFIG).")
+      description =
+          "Kubeconfig file (env KUBECONFIG; default: the pod's ServiceAccount, else"
+              + " ~/.kube/config).")
   Path kubeconfig;
 
-  @Option(names = "--conf-dir", defaultValue = "${env:CNI_CONF_DIR:-/etc/cni/net.d}")
+  @Option(
+      names = "--conf-dir",
+      defaultValue = "${env:CNI_CONF_DIR:-/etc/cni/net.d}",
+      description =
+          "The runtime's CNI configuration directory, where the conflists go (env CNI_CONF_DIR;"
+              + " default: ${DEFAULT-VALUE}).")
   Path confDir;
 
-  @Option(names = "--bin-dir", defaultValue = "${env:CNI_BIN_DIR:-/opt/cni/bin}")
+  @Option(
+      names = "--bin-dir",
+      defaultValue = "${env:CNI_BIN_DIR:-/opt/cni/bin}",
+      description =
+          "The runtime's CNI plugin directory, where the plugin binaries go (env CNI_BIN_DIR;"
+              + " default: ${DEFAULT-VALUE}).")
   Path binDir;
 
-  @Option(names = "--cache-dir", defaultValue = "${env:CNI_CACHE_DIR:-/var/lib/cni}")
+  @Option(
+      names = "--cache-dir",
+      defaultValue = "${env:CNI_CACHE_DIR:-/var/lib/cni}",
+      description =
+          "libcni's cache of attachments, read for CHECK and cleanup; host-local's default"
+              + " dataDir is <cache-dir>/networks (env CNI_CACHE_DIR; default:"
+              + " ${DEFAULT-VALUE}).")
   Path cacheDir;
 
-  @Option(names = "--netns-dir", defaultValue = "${env:CNI_NETNS_DIR:-/var/run/netns}")
+  @Option(
+      names = "--netns-dir",
+      defaultValue = "${env:CNI_NETNS_DIR:-/var/run/netns}",
+      description =
+          "Where the runtime's pod network namespaces are; an attachment whose namespace is gone"
+              + " is stale (env CNI_NETNS_DIR; default: ${DEFAULT-VALUE}).")
   Path netnsDir;
 
-  @Option(names = "--state-dir", defaultValue = "${env:AGENT_STATE_DIR:-/var/lib/cni-node-agent}")
+  @Option(
+      names = "--state-dir",
+      defaultValue = "${env:AGENT_STATE_DIR:-/var/lib/cni-node-agent}",
+      description =
+          "The agent's own state: the manifest of the files it wrote (env AGENT_STATE_DIR;"
+              + " default: ${DEFAULT-VALUE}).")
   Path stateDir;
 
   @Option(
       names = "--bundled-plugin-dir",
-      defaultValue = "${env:AGENT_BUNDLED_PLUGIN_DIR:-/opt/cni-node-agent/plugins}")
+      defaultValue = "${env:AGENT_BUNDLED_PLUGIN_DIR:-/opt/cni-node-agent/plugins}",
+      description =
+          "The plugin binaries shipped in the agent's image, installed for networks that ask"
+              + " for bundled plugins (env AGENT_BUNDLED_PLUGIN_DIR; default: ${DEFAULT-VALUE}).")
   Path bundledPluginDir;
 
   @Option(
@@ -49,21 +80,32 @@ public final class RunCommand implements Callable<Integer> {
       defaultValue = "${env:AGENT_CRI_SOCKET}",
       description =
           "The container runtime's CRI socket; when set, its pod sandboxes are the source of truth"
-              + " for live attachments instead of the API server's pods (env AGENT_CRI_SOCKET).")
+              + " for live attachments instead of the API server's pods (env AGENT_CRI_SOCKET;"
+              + " default: unset, the API server's pods).")
   Path criSocket;
 
   @Option(
       names = "--listen",
       defaultValue = "${env:AGENT_LISTEN:-0.0.0.0:9464}",
-      description = "host:port of /healthz, /readyz and /metrics; port 0 picks a free one.")
+      description =
+          "host:port of /healthz, /readyz and /metrics; port 0 picks a free one (env"
+              + " AGENT_LISTEN; default: ${DEFAULT-VALUE}).")
   String listen;
 
-  @Option(names = "--resync-seconds", defaultValue = "${env:AGENT_RESYNC_SECONDS:-60}")
+  @Option(
+      names = "--resync-seconds",
+      defaultValue = "${env:AGENT_RESYNC_SECONDS:-60}",
+      description =
+          "Seconds between scheduled passes, each starting with a fresh GET of the CniNode (env"
+              + " AGENT_RESYNC_SECONDS; default: ${DEFAULT-VALUE}).")
   int resyncSeconds;
 
   @Option(
       names = "--plugin-timeout-seconds",
-      defaultValue = "${env:AGENT_PLUGIN_TIMEOUT_SECONDS:-30}")
+      defaultValue = "${env:AGENT_PLUGIN_TIMEOUT_SECONDS:-30}",
+      description =
+          "Seconds a plugin call (ADD, CHECK, DEL, GC, STATUS, VERSION) may take before it is"
+              + " killed (env AGENT_PLUGIN_TIMEOUT_SECONDS; default: ${DEFAULT-VALUE}).")
   int pluginTimeoutSeconds;
 
   @Override

@@ -13,6 +13,8 @@ import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,13 +54,14 @@ public final class CniOperator implements AutoCloseable {
                         false));
               }
             });
+    Clock clock = Clock.systemUTC();
     operator.register(
         new CniNetworkReconciler(
             new NetworkRenderer(),
             new NetworkStatusFolder(),
-            new NetworkEvents(client),
+            new NetworkEvents(client, clock),
             settings.finalizerTimeout(),
-            Clock.systemUTC(),
+            clock,
             metrics));
     operator.register(new NodeReconciler(new CniNodeWriter(client, metrics)));
   }
@@ -68,9 +71,16 @@ public final class CniOperator implements AutoCloseable {
     operator.start();
   }
 
-  /** Whether every informer is connected and synced. */
-  public boolean isHealthy() {
-    return operator.getRuntimeInfo().allEventSourcesAreHealthy();
+  /** Empty while every informer is connected and synced, else which are not (controller/source). */
+  public Optional<String> notReady() {
+    List<String> unhealthy =
+        operator.getRuntimeInfo().unhealthyEventSources().entrySet().stream()
+            .flatMap(c -> c.getValue().keySet().stream().map(source -> c.getKey() + "/" + source))
+            .sorted()
+            .toList();
+    return unhealthy.isEmpty()
+        ? Optional.empty()
+        : Optional.of("event sources not healthy: " + String.join(", ", unhealthy));
   }
 
   /** Whether the controllers have started (false on a replica waiting for the Lease). */

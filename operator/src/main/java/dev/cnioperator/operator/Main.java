@@ -1,10 +1,12 @@
 package dev.cnioperator.operator;
 
+import dev.cnioperator.api.health.HealthServer;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,8 +39,8 @@ public final class Main implements Callable<Integer> {
       names = "--kubeconfig",
       defaultValue = "${env:KUBECONFIG}",
       description =
-          "Kubeconfig file (env KUBECONFIG). Without it: in-cluster service account, else"
-              + " ~/.kube/config.")
+          "Kubeconfig file (env KUBECONFIG; default: the pod's ServiceAccount, else"
+              + " ~/.kube/config).")
   Path kubeconfig;
 
   @Option(
@@ -75,11 +77,11 @@ public final class Main implements Callable<Integer> {
 
   @Option(
       names = "--finalizer-timeout",
-      defaultValue = "${env:CNI_OPERATOR_FINALIZER_TIMEOUT:-PT60S}",
+      defaultValue = "${env:CNI_OPERATOR_FINALIZER_TIMEOUT:-60s}",
       converter = DurationConverter.class,
       description =
           "How long a deleted CniNetwork waits for node agents to report its files removed, as"
-              + " 60s, 2m or PT60S (env CNI_OPERATOR_FINALIZER_TIMEOUT; default: 60s).")
+              + " 60s, 2m or PT60S (env CNI_OPERATOR_FINALIZER_TIMEOUT; default: ${DEFAULT-VALUE}).")
   Duration finalizerTimeout;
 
   @Option(
@@ -144,7 +146,11 @@ public final class Main implements Callable<Integer> {
     try (KubernetesClient client = OperatorClients.create(config());
         CniOperator operator = new CniOperator(client, settings, registry);
         HealthServer health =
-            new HealthServer(metricsPort, () -> true, operator::isHealthy, registry)) {
+            new HealthServer(
+                new InetSocketAddress(metricsPort),
+                () -> true,
+                operator::notReady,
+                registry::scrape)) {
       health.start();
       operator.start();
       log.info(

@@ -1,5 +1,7 @@
 package dev.cnioperator.e2e.bench;
 
+import dev.cnioperator.e2e.CniNetworkYaml;
+
 /**
  * The CniNetwork the benchmarks apply: a bridge with host-local addresses (the shape of most pod
  * networks), selecting the nodes of one benchmark group, CHECKed every {@code checkSeconds} when
@@ -39,34 +41,23 @@ public record BenchNetwork(String name, String group, int revision, int checkSec
   }
 
   public String yaml() {
-    String checkAndCleanup =
-        checkSeconds == PRODUCT_DEFAULTS
-            ? ""
-            : String.format(
-                "  check:%n    enabled: %s%n    intervalSeconds: %d%n"
-                    + "  ipamCleanup:%n    enabled: false%n",
-                checkSeconds > 0, checkSeconds > 0 ? checkSeconds : 60);
-    return """
-        apiVersion: cnioperator.dev/v1alpha1
-        kind: CniNetwork
-        metadata:
-          name: %s
-        spec:
-          cniVersion: "1.0.0"
-          priority: 50
-          nodeSelector:
-            matchLabels:
-              %s: %s
-          plugins:
-            - type: bridge
-              bridge: %s
-              isGateway: true
-              ipam:
-                type: host-local
-                ranges:
-                  - - subnet: 10.220.%d.0/24
-        """
-            .formatted(name, BenchCluster.GROUP_LABEL, group, BRIDGE, revision % 250)
-        + checkAndCleanup;
+    CniNetworkYaml network =
+        CniNetworkYaml.named(name)
+            .priority(50)
+            .matchLabel(BenchCluster.GROUP_LABEL, group)
+            .plugin(
+                "type: bridge\nbridge: %s\nisGateway: true\n%s"
+                    .formatted(
+                        BRIDGE,
+                        CniNetworkYaml.hostLocal(
+                            "[[{subnet: 10.220.%d.0/24}]]".formatted(revision % 250), null)));
+    if (checkSeconds != PRODUCT_DEFAULTS) {
+      network
+          .spec(
+              "check: {enabled: %s, intervalSeconds: %d}"
+                  .formatted(checkSeconds > 0, checkSeconds > 0 ? checkSeconds : 60))
+          .spec("ipamCleanup: {enabled: false}");
+    }
+    return network.yaml();
   }
 }

@@ -2,6 +2,7 @@ package dev.cnioperator.e2e.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cnioperator.e2e.Helm;
 import dev.cnioperator.testkit.CommandResult;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -50,7 +51,7 @@ class ChartLintIT {
 
   @Test
   void operatorRunsTwoLeaderElectedReplicasHardenedAndProbed() {
-    Deployment deployment = helm.render().single("Deployment", Deployment.class);
+    Deployment deployment = RenderedChart.render(helm).single("Deployment", Deployment.class);
     PodSpec pod = deployment.getSpec().getTemplate().getSpec();
     Container operator = onlyContainer(pod);
 
@@ -87,8 +88,12 @@ class ChartLintIT {
   @Test
   void oneReplicaWithoutLeaderElectionTurnsItOff() {
     Deployment deployment =
-        helm.render(
-                "--set", "operator.replicas=1", "--set", "operator.leaderElection.enabled=false")
+        RenderedChart.render(
+                helm,
+                "--set",
+                "operator.replicas=1",
+                "--set",
+                "operator.leaderElection.enabled=false")
             .single("Deployment", Deployment.class);
 
     assertThat(deployment.getSpec().getReplicas()).isEqualTo(1);
@@ -101,7 +106,8 @@ class ChartLintIT {
   @Test
   void leaseTimingsReachTheOperatorAndTimingsTheElectorWouldRefuseAreRefusedNamingThem() {
     Deployment deployment =
-        helm.render(
+        RenderedChart.render(
+                helm,
                 "--set",
                 "operator.leaderElection.leaseDurationSeconds=60",
                 "--set",
@@ -127,7 +133,8 @@ class ChartLintIT {
   @Test
   void logLevelReachesTheJvmOfEachProgram() {
     RenderedChart chart =
-        helm.render("--set", "agent.logLevel=debug", "--set", "operator.logLevel=warn");
+        RenderedChart.render(
+            helm, "--set", "agent.logLevel=debug", "--set", "operator.logLevel=warn");
     Container agent =
         onlyContainer(chart.single("DaemonSet", DaemonSet.class).getSpec().getTemplate().getSpec());
     Container operator =
@@ -142,7 +149,7 @@ class ChartLintIT {
 
   @Test
   void agentIsAPrivilegedHostNetworkDaemonSetThatToleratesEveryTaint() {
-    DaemonSet daemonSet = helm.render().single("DaemonSet", DaemonSet.class);
+    DaemonSet daemonSet = RenderedChart.render(helm).single("DaemonSet", DaemonSet.class);
     PodSpec pod = daemonSet.getSpec().getTemplate().getSpec();
     Container agent = onlyContainer(pod);
 
@@ -195,7 +202,12 @@ class ChartLintIT {
   @Test
   void k3sProfileMovesTheConfAndBinDirsAndMountsItsCriSocketsDirectoryReadOnly() {
     DaemonSet daemonSet =
-        helm.render("--set", "agent.hostPaths.profile=k3s", "--set", "agent.criSocket.enabled=true")
+        RenderedChart.render(
+                helm,
+                "--set",
+                "agent.hostPaths.profile=k3s",
+                "--set",
+                "agent.criSocket.enabled=true")
             .single("DaemonSet", DaemonSet.class);
     PodSpec pod = daemonSet.getSpec().getTemplate().getSpec();
     Container agent = onlyContainer(pod);
@@ -219,9 +231,12 @@ class ChartLintIT {
   @Test
   void anExplicitHostPathWinsOverTheProfile() {
     DaemonSet daemonSet =
-        helm.render(
-                "--set", "agent.hostPaths.profile=k3s",
-                "--set", "agent.hostPaths.cniBinDir=/usr/libexec/cni")
+        RenderedChart.render(
+                helm,
+                "--set",
+                "agent.hostPaths.profile=k3s",
+                "--set",
+                "agent.hostPaths.cniBinDir=/usr/libexec/cni")
             .single("DaemonSet", DaemonSet.class);
     Container agent = onlyContainer(daemonSet.getSpec().getTemplate().getSpec());
 
@@ -232,7 +247,7 @@ class ChartLintIT {
 
   @Test
   void operatorRbacIsLeastPrivilege() {
-    RenderedChart chart = helm.render();
+    RenderedChart chart = RenderedChart.render(helm);
     ClusterRole operator = chart.named("ClusterRole", "-operator", ClusterRole.class);
     Role inItsNamespace = chart.named("Role", "-operator", Role.class);
 
@@ -255,7 +270,8 @@ class ChartLintIT {
 
   @Test
   void agentRbacReadsItsCniNodeAndWritesOnlyStatusAndEvents() {
-    ClusterRole agent = helm.render().named("ClusterRole", "-agent", ClusterRole.class);
+    ClusterRole agent =
+        RenderedChart.render(helm).named("ClusterRole", "-agent", ClusterRole.class);
 
     assertThat(rules(agent.getRules()))
         .containsExactlyInAnyOrder(
@@ -269,7 +285,7 @@ class ChartLintIT {
 
   @Test
   void nodeRestrictionPolicyMatchesTheAgentServiceAccountAndIsBound() {
-    RenderedChart chart = helm.render();
+    RenderedChart chart = RenderedChart.render(helm);
     var policy = chart.ofKind("ValidatingAdmissionPolicy");
     var binding = chart.ofKind("ValidatingAdmissionPolicyBinding");
 
@@ -286,7 +302,7 @@ class ChartLintIT {
     assertThat(binding.get(0).at("/spec/validationActions/0").asText()).isEqualTo("Deny");
 
     assertThat(
-            helm.render("--set", "agent.nodeRestriction.enabled=false")
+            RenderedChart.render(helm, "--set", "agent.nodeRestriction.enabled=false")
                 .ofKind("ValidatingAdmissionPolicy"))
         .isEmpty();
   }
@@ -294,7 +310,11 @@ class ChartLintIT {
   @Test
   void operatorStartsBeforeAnyPodNetworkExists() {
     PodSpec pod =
-        helm.render().single("Deployment", Deployment.class).getSpec().getTemplate().getSpec();
+        RenderedChart.render(helm)
+            .single("Deployment", Deployment.class)
+            .getSpec()
+            .getTemplate()
+            .getSpec();
 
     assertThat(pod.getHostNetwork()).isTrue();
     assertThat(pod.getDnsPolicy()).isEqualTo("ClusterFirstWithHostNet");
@@ -311,7 +331,7 @@ class ChartLintIT {
   @Test
   void operatorOnThePodNetworkWhenHostNetworkIsOff() {
     PodSpec pod =
-        helm.render("--set", "operator.hostNetwork=false")
+        RenderedChart.render(helm, "--set", "operator.hostNetwork=false")
             .single("Deployment", Deployment.class)
             .getSpec()
             .getTemplate()
@@ -324,7 +344,8 @@ class ChartLintIT {
   @Test
   void apiServerEndpointReachesBothProgramsOnlyWhenSet() {
     RenderedChart withEndpoint =
-        helm.render("--set", "apiServer.host=10.200.0.1", "--set", "apiServer.port=7443");
+        RenderedChart.render(
+            helm, "--set", "apiServer.host=10.200.0.1", "--set", "apiServer.port=7443");
     for (PodSpec pod :
         List.of(
             withEndpoint.single("Deployment", Deployment.class).getSpec().getTemplate().getSpec(),
@@ -334,7 +355,7 @@ class ChartLintIT {
       assertThat(env(c, "KUBERNETES_SERVICE_PORT")).isEqualTo("7443");
     }
 
-    RenderedChart byDefault = helm.render();
+    RenderedChart byDefault = RenderedChart.render(helm);
     assertThat(
             onlyContainer(
                     byDefault
@@ -348,10 +369,11 @@ class ChartLintIT {
 
   @Test
   void conflistsAreRemovedOnUninstallOnlyWhenAskedByAPreDeleteJobThatDeletesTheNetworks() {
-    assertThat(helm.render().ofKind("Job")).isEmpty();
+    assertThat(RenderedChart.render(helm).ofKind("Job")).isEmpty();
 
     RenderedChart chart =
-        helm.render(
+        RenderedChart.render(
+            helm,
             "--set",
             "agent.removeConflistsOnUninstall=true",
             "--set",

@@ -1,14 +1,13 @@
 package dev.cnioperator.e2e.chart;
 
+import dev.cnioperator.e2e.AgentIdentity;
+import dev.cnioperator.e2e.Helm;
 import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.TestNames;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.authentication.BoundObjectReference;
-import io.fabric8.kubernetes.api.model.authentication.BoundObjectReferenceBuilder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,20 +38,9 @@ final class ChartRelease implements AutoCloseable {
       LocalControlPlane controlPlane, String namePrefix, String... helmArgs) {
     Helm helm = Helm.provisioned().withKubeconfig(controlPlane.kubeconfigFile());
     String name = TestNames.unique(namePrefix);
-    List<String> args =
-        new ArrayList<>(
-            List.of(
-                "install",
-                name,
-                Helm.chartDir().toString(),
-                "--namespace",
-                name,
-                "--create-namespace",
-                "--wait=false",
-                "--timeout",
-                "2m"));
+    List<String> args = new ArrayList<>(List.of("--timeout", "2m"));
     args.addAll(List.of(helmArgs));
-    CommandResult install = helm.run(args.toArray(String[]::new));
+    CommandResult install = helm.install(name, name, args.toArray(String[]::new));
     ChartRelease release = new ChartRelease(helm, controlPlane, name, install.stdout());
     if (!install.ok()) {
       release.close();
@@ -93,26 +81,18 @@ final class ChartRelease implements AutoCloseable {
             .pods()
             .inNamespace(namespace())
             .resource(
-                new PodBuilder()
+                AgentIdentity.pod(node.getMetadata().getName(), agentServiceAccount())
                     .withNewMetadata()
                     .withGenerateName("agent-")
                     .endMetadata()
-                    .withNewSpec()
-                    .withNodeName(node.getMetadata().getName())
-                    .withServiceAccountName(agentServiceAccount())
-                    .addNewContainer()
-                    .withName("agent")
-                    .withImage("registry.invalid/cni-operator/node-agent:never-pulled")
-                    .endContainer()
-                    .endSpec()
                     .build())
             .create();
-    return agentToken(ttl, boundTo("Pod", pod.getMetadata()));
+    return agentToken(ttl, AgentIdentity.boundTo("Pod", pod.getMetadata()));
   }
 
   /** A token of the agent's ServiceAccount bound to the Node object itself. */
   String agentNodeToken(Node node, Duration ttl) {
-    return agentToken(ttl, boundTo("Node", node.getMetadata()));
+    return agentToken(ttl, AgentIdentity.boundTo("Node", node.getMetadata()));
   }
 
   /** A token of the operator's ServiceAccount. */
@@ -127,15 +107,6 @@ final class ChartRelease implements AutoCloseable {
 
   private String agentToken(Duration ttl, BoundObjectReference boundTo) {
     return controlPlane.serviceAccountToken(namespace(), agentServiceAccount(), ttl, boundTo);
-  }
-
-  private static BoundObjectReference boundTo(String kind, ObjectMeta object) {
-    return new BoundObjectReferenceBuilder()
-        .withApiVersion("v1")
-        .withKind(kind)
-        .withName(object.getName())
-        .withUid(object.getUid())
-        .build();
   }
 
   /** The objects of the release as helm recorded them ({@code helm get manifest}). */

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cnioperator.e2e.Helm;
 import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.NetworkNamespace;

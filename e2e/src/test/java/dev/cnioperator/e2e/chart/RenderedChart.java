@@ -3,6 +3,7 @@ package dev.cnioperator.e2e.chart;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.cnioperator.e2e.Helm;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -16,6 +17,11 @@ import java.util.NoSuchElementException;
 record RenderedChart(List<JsonNode> documents) {
   private static final YAMLMapper YAML = new YAMLMapper();
   private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+
+  /** {@code helm template} of the chart with {@code args}; fails when helm refuses the values. */
+  static RenderedChart render(Helm helm, String... args) {
+    return parse(helm.template(args).orThrow("helm template").stdout());
+  }
 
   static RenderedChart parse(String manifests) {
     List<JsonNode> docs = new ArrayList<>();

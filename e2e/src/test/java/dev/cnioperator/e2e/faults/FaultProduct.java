@@ -8,7 +8,9 @@ import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.CniNodeStatus;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
+import dev.cnioperator.e2e.CniNetworkYaml;
 import dev.cnioperator.e2e.LocalProduct;
+import dev.cnioperator.e2e.PodNamespaces;
 import dev.cnioperator.e2e.ProcessOptions;
 import dev.cnioperator.e2e.ProductProcess;
 import dev.cnioperator.e2e.SandboxNode;
@@ -17,7 +19,6 @@ import dev.cnioperator.testkit.Commands;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.Prerequisites;
 import dev.cnioperator.testkit.TestNames;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -29,6 +30,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The product installed for one fault or security test class: the chart's release, Nodes carrying
@@ -119,45 +122,24 @@ public final class FaultProduct implements AutoCloseable {
 
   /**
    * A bridge + host-local network on this run's Nodes with its IPAM store under the work dir;
-   * {@code extraBridgeKeys} are YAML lines added to the bridge plugin (indented by the caller's
-   * template, as {@code "key: value"} each).
+   * {@code extraBridgeKeys} are YAML lines added to the bridge plugin, {@code "key: value"} each.
    */
   public String bridgeNetwork(String name, int mtu, int checkSeconds, String... extraBridgeKeys) {
     String bridge = bridges.computeIfAbsent(name, n -> TestNames.unique("br"));
-    StringBuilder extra = new StringBuilder();
-    for (String line : extraBridgeKeys) {
-      extra.append("\n    ").append(line);
-    }
-    return """
-        apiVersion: cnioperator.dev/v1alpha1
-        kind: CniNetwork
-        metadata:
-          name: %1$s
-        spec:
-          cniVersion: "1.0.0"
-          priority: 50
-          nodeSelector:
-            %2$s
-          plugins:
-          - type: bridge
-            bridge: %3$s
-            mtu: %4$d%7$s
-            ipam:
-              type: host-local
-              dataDir: %5$s
-              ranges: [[{subnet: 10.230.%6$d.0/24}]]
-          check: {enabled: true, intervalSeconds: %8$d}
-          ipamCleanup: {enabled: false}
-        """
-        .formatted(
-            name,
-            selector(),
-            bridge,
-            mtu,
-            work.resolve("ipam"),
-            Math.floorMod(name.hashCode(), 250),
-            extra,
-            checkSeconds);
+    String ranges = "[[{subnet: 10.230.%d.0/24}]]".formatted(Math.floorMod(name.hashCode(), 250));
+    return CniNetworkYaml.named(name)
+        .priority(50)
+        .nodeSelector(selector())
+        .plugin(
+            Stream.of(
+                    Stream.of("type: bridge", "bridge: " + bridge, "mtu: " + mtu),
+                    Stream.of(extraBridgeKeys),
+                    Stream.of(CniNetworkYaml.hostLocal(ranges, work.resolve("ipam"))))
+                .flatMap(keys -> keys)
+                .collect(Collectors.joining("\n")))
+        .checkEvery(checkSeconds)
+        .spec("ipamCleanup: {enabled: false}")
+        .yaml();
   }
 
   /** The host bridge of a network made with {@link #bridgeNetwork}. */
@@ -182,29 +164,17 @@ public final class FaultProduct implements AutoCloseable {
    * indented by two) as its only plugin and {@code specLines} added to its spec.
    */
   public String network(String name, String pluginItem, String... specLines) {
-    return """
-        apiVersion: cnioperator.dev/v1alpha1
-        kind: CniNetwork
-        metadata:
-          name: %s
-        spec:
-          cniVersion: "1.0.0"
-          nodeSelector:
-            %s
-          plugins:
-          %s
-        """
-            .formatted(name, selector(), pluginItem.replace("\n", "\n  "))
-        + String.join("", java.util.Arrays.stream(specLines).map(l -> "  " + l + "\n").toList());
+    CniNetworkYaml network =
+        CniNetworkYaml.named(name)
+            .nodeSelector(selector())
+            .plugin(pluginItem.substring("- ".length()).replace("\n  ", "\n"));
+    java.util.Arrays.stream(specLines).forEach(network::spec);
+    return network.yaml();
   }
 
   /** Creates a namespace for Pods, deleted on close. */
   public String createNamespace(String base) {
-    String name = TestNames.unique(base);
-    cp.client()
-        .namespaces()
-        .resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build())
-        .create();
+    String name = PodNamespaces.create(cp.client(), base);
     namespaces.add(name);
     return name;
   }

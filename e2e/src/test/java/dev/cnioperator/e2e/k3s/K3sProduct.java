@@ -1,9 +1,8 @@
 package dev.cnioperator.e2e.k3s;
 
+import dev.cnioperator.e2e.Helm;
 import dev.cnioperator.e2e.LocalProduct;
 import dev.cnioperator.testkit.CommandResult;
-import dev.cnioperator.testkit.Commands;
-import dev.cnioperator.testkit.ToolPaths;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.authentication.BoundObjectReferenceBuilder;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
@@ -11,7 +10,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The product installed on a k3s cluster as a user installs it: {@code helm install} of the chart
@@ -24,10 +22,15 @@ final class K3sProduct {
 
   private final K3sCluster cluster;
   private final Path workDir;
+  private final Helm helm;
 
   private K3sProduct(K3sCluster cluster, Path workDir) {
     this.cluster = cluster;
     this.workDir = workDir;
+    this.helm =
+        Helm.inHome(workDir.resolve("helm"))
+            .withKubeconfig(cluster.kubeconfigFile())
+            .withLimit(Duration.ofMinutes(6));
   }
 
   static K3sProduct install(K3sCluster cluster, K3sImages images, Path workDir) {
@@ -37,7 +40,7 @@ final class K3sProduct {
             List.of(
                 "install",
                 RELEASE,
-                LocalProduct.chartDir().toString(),
+                Helm.chartDir().toString(),
                 "--namespace",
                 NAMESPACE,
                 "--create-namespace",
@@ -54,18 +57,7 @@ final class K3sProduct {
 
   /** Runs the real helm against the k3s cluster, with its state in the test's directory. */
   CommandResult helm(List<String> args) {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(ToolPaths.helm().toString());
-    cmd.addAll(args);
-    return Commands.run(
-        cmd,
-        Map.of(
-            "KUBECONFIG", cluster.kubeconfigFile().toString(),
-            "HELM_CACHE_HOME", workDir.resolve("helm/cache").toString(),
-            "HELM_CONFIG_HOME", workDir.resolve("helm/config").toString(),
-            "HELM_DATA_HOME", workDir.resolve("helm/data").toString()),
-        null,
-        Duration.ofMinutes(6));
+    return helm.run(args);
   }
 
   /** What the release installed, as YAML. */

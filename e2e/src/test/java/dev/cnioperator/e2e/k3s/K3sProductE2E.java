@@ -9,12 +9,13 @@ import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.CniNodeStatus;
 import dev.cnioperator.api.v1alpha1.InstalledPlugin;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
+import dev.cnioperator.e2e.ClusterNetworks;
+import dev.cnioperator.e2e.PodNamespaces;
 import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.TestNames;
 import dev.cnioperator.testkit.ToolPaths;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
@@ -90,13 +91,7 @@ class K3sProductE2E {
                 .endMetadata()
                 .build())
         .create();
-    podNamespace = TestNames.unique("pods");
-    cluster
-        .client()
-        .namespaces()
-        .resource(
-            new NamespaceBuilder().withNewMetadata().withName(podNamespace).endMetadata().build())
-        .create();
+    podNamespace = PodNamespaces.create(cluster.client(), "pods");
   }
 
   @AfterAll

@@ -4,6 +4,8 @@ import dev.cnioperator.agent.ManagedNetwork;
 import dev.cnioperator.agent.ManagedNetwork.CleanupSettings;
 import dev.cnioperator.agent.check.AttachmentChecker;
 import dev.cnioperator.agent.check.PodRef;
+import dev.cnioperator.agent.cleanup.StaleAttachmentFinder.Limits;
+import dev.cnioperator.agent.cleanup.StaleAttachmentFinder.Observation;
 import dev.cnioperator.agent.observe.AgentMetrics;
 import dev.cnioperator.agent.probe.ProbeIdentity;
 import dev.cnioperator.api.v1alpha1.IpamSummary;
@@ -130,15 +132,15 @@ public final class StaleAttachmentCleaner {
             .toList();
     StaleDecision d =
         finder.find(
-            cached,
-            reservations,
-            live,
-            path -> Files.exists(Path.of(path)),
-            marks.getOrDefault(name, Map.of()),
-            Instant.now(clock),
-            settings.gracePeriod(),
-            settings.maxDeleteFraction(),
-            recentReleases(name));
+            new Observation(
+                cached,
+                reservations,
+                live,
+                path -> Files.exists(Path.of(path)),
+                marks.getOrDefault(name, Map.of()),
+                recentReleases(name),
+                Instant.now(clock)),
+            new Limits(settings.gracePeriod(), settings.maxDeleteFraction()));
     marks.put(name, new HashMap<>(d.marks()));
     metrics.staleReservations(name, d.stale());
     String message = d.message();

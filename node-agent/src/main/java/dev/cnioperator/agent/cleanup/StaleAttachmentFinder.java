@@ -19,27 +19,42 @@ import java.util.function.Predicate;
 public final class StaleAttachmentFinder {
 
   /**
+   * What one pass saw of a network, all of it read fresh.
+   *
    * @param cached the network's cached attachments
    * @param reservations host-local reservations of the network
    * @param pods a fresh read of this node's pods
    * @param netnsExists whether a network namespace path still exists
    * @param marks when items were first seen stale, from the previous pass
-   * @param grace how long an item must stay stale before it is released
-   * @param maxDeleteFraction the brake: the largest share of the network's items that may be stale,
-   *     counting those released recently, before cleanup stops and reports
    * @param releasedRecently items of this network released within the brake's window, so a node
    *     losing its pods one by one trips the brake as one losing them at once does
+   * @param now the pass's time
    */
-  public StaleDecision find(
+  public record Observation(
       List<CachedRef> cached,
       List<Reservation> reservations,
       LivePods pods,
       Predicate<String> netnsExists,
       Map<String, Instant> marks,
-      Instant now,
-      Duration grace,
-      double maxDeleteFraction,
-      int releasedRecently) {
+      int releasedRecently,
+      Instant now) {}
+
+  /**
+   * The network's cleanup settings that bear on the decision.
+   *
+   * @param grace how long an item must stay stale before it is released
+   * @param maxDeleteFraction the brake: the largest share of the network's items that may be stale,
+   *     counting those released recently, before cleanup stops and reports
+   */
+  public record Limits(Duration grace, double maxDeleteFraction) {}
+
+  /** Which of {@code seen}'s items are stale, which are due, and whether the brake holds them. */
+  public StaleDecision find(Observation seen, Limits limits) {
+    List<CachedRef> cached = seen.cached();
+    LivePods pods = seen.pods();
+    Map<String, Instant> marks = seen.marks();
+    Instant now = seen.now();
+    Duration grace = limits.grace();
     Map<String, Instant> nextMarks = new HashMap<>();
     List<CachedRef> delete = new ArrayList<>();
     List<Reservation> release = new ArrayList<>();
@@ -47,7 +62,7 @@ public final class StaleAttachmentFinder {
     Set<String> cachedContainers = new HashSet<>();
     cached.forEach(c -> cachedContainers.add(c.containerId()));
     for (CachedRef c : cached) {
-      if (whyStale(c, pods, netnsExists).isPresent()) {
+      if (whyStale(c, pods, seen.netnsExists()).isPresent()) {
         stale++;
         if (due(c.key(), marks, nextMarks, now, grace)) {
           delete.add(c);
@@ -55,7 +70,7 @@ public final class StaleAttachmentFinder {
       }
     }
     int orphans = 0;
-    for (Reservation r : reservations) {
+    for (Reservation r : seen.reservations()) {
       if (cachedContainers.contains(r.containerId())) {
         continue;
       }
@@ -70,14 +85,14 @@ public final class StaleAttachmentFinder {
     // The brake weighs everything stale now (due or still in its grace period) plus what was
     // released recently, against all the network's items then: a pass never releases part of a
     // mass disappearance, and a slow one adds up.
-    int total = cached.size() + orphans + releasedRecently;
-    int gone = stale + releasedRecently;
-    if (total > 0 && gone > maxDeleteFraction * total) {
+    int total = cached.size() + orphans + seen.releasedRecently();
+    int gone = stale + seen.releasedRecently();
+    if (total > 0 && gone > limits.maxDeleteFraction() * total) {
       String message =
           String.format(
               "brake: %d of %d attachments are stale or recently released, more than the allowed"
                   + " %.0f%%; nothing released",
-              gone, total, maxDeleteFraction * 100);
+              gone, total, limits.maxDeleteFraction() * 100);
       return new StaleDecision(List.of(), List.of(), nextMarks, stale, true, message);
     }
     return new StaleDecision(delete, release, nextMarks, stale, false, "");

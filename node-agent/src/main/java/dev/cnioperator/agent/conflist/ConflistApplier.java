@@ -42,45 +42,82 @@ public final class ConflistApplier {
     List<NetworkOutcome> outcomes = new ArrayList<>();
     Manifest current = manifest;
     for (ConflistAction action : actions) {
-      if (action instanceof Write w) {
-        DesiredConflist d = w.desired();
-        try {
-          current = write(w, current);
-          outcomes.add(NetworkOutcome.applied(d, w.reason().isDrift()));
-        } catch (IOException | ManifestException e) {
-          LOG.warn(
-              "event=conflist-write-failed network={} file={} error=\"{}\"",
-              d.network(),
-              d.fileName(),
-              e.getMessage());
-          current = savedOrNot(current);
-          outcomes.add(
-              NetworkOutcome.failed(
-                  d, ownedSha(current, d), "cannot write " + d.fileName() + ": " + e.getMessage()));
-        }
-      } else if (action instanceof Keep k) {
-        outcomes.add(NetworkOutcome.applied(k.desired(), false));
-      } else if (action instanceof Conflict c) {
-        LOG.warn(
-            "event=conflist-conflict network={} file={}",
-            c.desired().network(),
-            c.desired().fileName());
-        outcomes.add(NetworkOutcome.conflict(c.desired(), c.message()));
-      } else if (action instanceof Reject r) {
-        LOG.warn(
-            "event=conflist-rejected network={} reason=\"{}\"", r.desired().network(), r.message());
-        outcomes.add(NetworkOutcome.failed(r.desired(), null, r.message()));
-      } else if (action instanceof Hold h) {
-        outcomes.add(
-            NetworkOutcome.failed(h.desired(), ownedSha(current, h.desired()), h.message()));
-      } else if (action instanceof Remove r) {
-        current = remove(r.fileName(), current);
-      } else if (action instanceof Forget f) {
-        LOG.info("event=conflist-forgotten file={} reason=\"{}\"", f.fileName(), f.why());
-        current = saved(current, current.withoutConflist(f.fileName()));
-      }
+      current = action.accept(new Step(current, outcomes));
     }
     return outcomes;
+  }
+
+  /** Carries out one action on the manifest as it is now; returns the manifest after it. */
+  private final class Step implements ConflistAction.Visitor<Manifest> {
+    private final Manifest current;
+    private final List<NetworkOutcome> outcomes;
+
+    Step(Manifest current, List<NetworkOutcome> outcomes) {
+      this.current = current;
+      this.outcomes = outcomes;
+    }
+
+    @Override
+    public Manifest write(Write w) {
+      DesiredConflist d = w.desired();
+      try {
+        Manifest next = ConflistApplier.this.write(w, current);
+        outcomes.add(NetworkOutcome.applied(d, w.reason().isDrift()));
+        return next;
+      } catch (IOException | ManifestException e) {
+        LOG.warn(
+            "event=conflist-write-failed network={} file={} error=\"{}\"",
+            d.network(),
+            d.fileName(),
+            e.getMessage());
+        Manifest after = savedOrNot(current);
+        outcomes.add(
+            NetworkOutcome.failed(
+                d, ownedSha(after, d), "cannot write " + d.fileName() + ": " + e.getMessage()));
+        return after;
+      }
+    }
+
+    @Override
+    public Manifest keep(Keep k) {
+      outcomes.add(NetworkOutcome.applied(k.desired(), false));
+      return current;
+    }
+
+    @Override
+    public Manifest conflict(Conflict c) {
+      LOG.warn(
+          "event=conflist-conflict network={} file={}",
+          c.desired().network(),
+          c.desired().fileName());
+      outcomes.add(NetworkOutcome.conflict(c.desired(), c.message()));
+      return current;
+    }
+
+    @Override
+    public Manifest reject(Reject r) {
+      LOG.warn(
+          "event=conflist-rejected network={} reason=\"{}\"", r.desired().network(), r.message());
+      outcomes.add(NetworkOutcome.failed(r.desired(), null, r.message()));
+      return current;
+    }
+
+    @Override
+    public Manifest hold(Hold h) {
+      outcomes.add(NetworkOutcome.failed(h.desired(), ownedSha(current, h.desired()), h.message()));
+      return current;
+    }
+
+    @Override
+    public Manifest remove(Remove r) {
+      return ConflistApplier.this.remove(r.fileName(), current);
+    }
+
+    @Override
+    public Manifest forget(Forget f) {
+      LOG.info("event=conflist-forgotten file={} reason=\"{}\"", f.fileName(), f.why());
+      return saved(current, current.withoutConflist(f.fileName()));
+    }
   }
 
   private Manifest write(Write w, Manifest manifest) throws IOException {

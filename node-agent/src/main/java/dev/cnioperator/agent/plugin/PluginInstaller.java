@@ -60,18 +60,21 @@ public final class PluginInstaller {
     this.http = http;
   }
 
-  /** Applies {@code actions}; returns one outcome per binary, without versions yet. */
-  public List<PluginOutcome> apply(List<BinaryAction> actions, Manifest manifest)
-      throws IOException {
+  /**
+   * What a pass did to the bin dir: one outcome per binary, without versions yet, and the manifest
+   * as it was last saved.
+   */
+  public record Applied(List<PluginOutcome> outcomes, Manifest manifest) {}
+
+  /** Applies {@code actions} to the node whose manifest is {@code manifest}. */
+  public Applied apply(List<BinaryAction> actions, Manifest manifest) throws IOException {
     List<PluginOutcome> outcomes = new ArrayList<>();
     Manifest current = manifest;
     for (BinaryAction action : actions) {
       if (action instanceof Install i) {
-        Optional<String> failure = install(i, current);
-        if (failure.isEmpty()) {
-          current = current.withBinary(i.name(), i.sha256(), sourceOf(i));
-        }
-        outcomes.add(onDisk(i.name(), failure.orElse(null), current));
+        Attempt attempt = install(i, current);
+        current = attempt.manifest();
+        outcomes.add(onDisk(i.name(), attempt.failure().orElse(null), current));
       } else if (action instanceof Keep k) {
         outcomes.add(onDisk(k.name(), null, current));
       } else if (action instanceof Unavailable u) {
@@ -79,8 +82,11 @@ public final class PluginInstaller {
         outcomes.add(new PluginOutcome(u.name(), null, null, List.of(), u.message()));
       }
     }
-    return outcomes;
+    return new Applied(outcomes, current);
   }
+
+  /** One install: the manifest as saved (with the binary once it was), and why it failed. */
+  private record Attempt(Manifest manifest, Optional<String> failure) {}
 
   /** The binary as it is on disk now, whatever the pass did to it. */
   private PluginOutcome onDisk(String name, String error, Manifest manifest) throws IOException {
@@ -97,23 +103,27 @@ public final class PluginInstaller {
    * Installs one binary; empty on success, else why it was refused (the old binary stays). A
    * refused or failed binary waits out its back-off before it is fetched again.
    */
-  private Optional<String> install(Install i, Manifest manifest) throws IOException {
+  private Attempt install(Install i, Manifest manifest) throws IOException {
     String key = i.name() + " " + sourceOf(i) + " " + i.sha256();
     Optional<String> waiting = backoff.waiting(key);
     if (waiting.isPresent()) {
-      return waiting;
+      return new Attempt(manifest, waiting);
     }
-    Optional<String> failure = tryInstall(i, manifest);
-    if (failure.isPresent()) {
-      return Optional.of(backoff.failed(key, failure.get()));
+    Attempt attempt = tryInstall(i, manifest);
+    if (attempt.failure().isPresent()) {
+      return new Attempt(
+          attempt.manifest(), Optional.of(backoff.failed(key, attempt.failure().get())));
     }
     backoff.succeeded(key);
-    return failure;
+    return attempt;
   }
 
-  private Optional<String> tryInstall(Install i, Manifest manifest) throws IOException {
+  private Attempt tryInstall(Install i, Manifest manifest) throws IOException {
     Path target = binDir.resolve(i.name());
     Path temp = files.newTemporaryFile(binDir, i.name());
+    // Once saved, the manifest names the binary whatever happens next (a rename may have happened
+    // even when the directory's fsync after it failed).
+    Manifest saved = manifest;
     try {
       String source = sourceOf(i);
       String actual = i.url() == null ? copyBundled(i.name(), temp) : download(i.url(), temp);
@@ -134,9 +144,11 @@ public final class PluginInstaller {
             source,
             i.sha256(),
             actual);
-        return Optional.of(message);
+        return new Attempt(saved, Optional.of(message));
       }
-      store.save(manifest.withBinary(i.name(), actual, source));
+      Manifest next = manifest.withBinary(i.name(), actual, source);
+      store.save(next);
+      saved = next;
       files.moveAtomically(temp, target, true);
       LOG.info(
           "event=plugin-installed plugin={} source={} sha256={} reason={}",
@@ -144,13 +156,14 @@ public final class PluginInstaller {
           source,
           actual,
           i.reason());
-      return Optional.empty();
+      return new Attempt(saved, Optional.empty());
     } catch (IOException | InterruptedException | ManifestException e) {
       if (e instanceof InterruptedException) {
         Thread.currentThread().interrupt();
       }
       LOG.warn("event=plugin-install-failed plugin={} error=\"{}\"", i.name(), e.toString());
-      return Optional.of("plugin " + i.name() + " could not be installed: " + e.getMessage());
+      return new Attempt(
+          saved, Optional.of("plugin " + i.name() + " could not be installed: " + e.getMessage()));
     } finally {
       Files.deleteIfExists(temp);
     }

@@ -2,6 +2,8 @@ package dev.cnioperator.agent.cleanup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cnioperator.agent.cleanup.StaleAttachmentFinder.Limits;
+import dev.cnioperator.agent.cleanup.StaleAttachmentFinder.Observation;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -9,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.IntFunction;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
@@ -33,7 +36,8 @@ class StaleAttachmentFinderTest {
 
   private StaleDecision find(
       List<CachedRef> cached, LivePods pods, Map<String, Instant> marks, Instant now) {
-    return finder.find(cached, List.of(), pods, ALL_NETNS, marks, now, GRACE, 0.5, 0);
+    return finder.find(
+        new Observation(cached, List.of(), pods, ALL_NETNS, marks, 0, now), new Limits(GRACE, 0.5));
   }
 
   @Test
@@ -89,15 +93,9 @@ class StaleAttachmentFinderTest {
     CachedRef live = new CachedRef("c2", "eth0", "/var/run/netns/here", null, null, null);
     StaleDecision d =
         finder.find(
-            List.of(bare, live),
-            List.of(),
-            pods(),
-            p -> p.endsWith("here"),
-            Map.of(),
-            T0,
-            GRACE,
-            0.5,
-            0);
+            new Observation(
+                List.of(bare, live), List.of(), pods(), p -> p.endsWith("here"), Map.of(), 0, T0),
+            new Limits(GRACE, 0.5));
     assertThat(d.stale()).isEqualTo(1);
     assertThat(d.marks()).containsOnlyKeys("attachment/c1/eth0");
   }
@@ -147,35 +145,19 @@ class StaleAttachmentFinderTest {
     List<CachedRef> cached =
         List.of(pod("c1", "p1", "u1"), pod("c2", "p2", "u2"), pod("c3", "p3", "u3"));
     Map<String, Instant> marks = Map.of("attachment/c1/eth0", T0);
+    IntFunction<Observation> seen =
+        released ->
+            new Observation(
+                cached,
+                List.of(),
+                pods("p2", "u2", "p3", "u3"),
+                ALL_NETNS,
+                marks,
+                released,
+                T0.plusSeconds(61));
     // 1 stale of 3 alone is fine; with 4 released recently it is 5 of 7.
-    assertThat(
-            finder
-                .find(
-                    cached,
-                    List.of(),
-                    pods("p2", "u2", "p3", "u3"),
-                    ALL_NETNS,
-                    marks,
-                    T0.plusSeconds(61),
-                    GRACE,
-                    0.5,
-                    0)
-                .braked())
-        .isFalse();
-    assertThat(
-            finder
-                .find(
-                    cached,
-                    List.of(),
-                    pods("p2", "u2", "p3", "u3"),
-                    ALL_NETNS,
-                    marks,
-                    T0.plusSeconds(61),
-                    GRACE,
-                    0.5,
-                    4)
-                .braked())
-        .isTrue();
+    assertThat(finder.find(seen.apply(0), new Limits(GRACE, 0.5)).braked()).isFalse();
+    assertThat(finder.find(seen.apply(4), new Limits(GRACE, 0.5)).braked()).isTrue();
   }
 
   @Test
@@ -210,15 +192,15 @@ class StaleAttachmentFinderTest {
     Map<String, Instant> marks = Map.of("reservation/10.200.0.5", T0, "reservation/10.200.0.6", T0);
     StaleDecision d =
         finder.find(
-            List.of(pod("c1", "p1", "u1")),
-            reservations,
-            pods,
-            ALL_NETNS,
-            marks,
-            T0.plusSeconds(61),
-            GRACE,
-            1.0,
-            0);
+            new Observation(
+                List.of(pod("c1", "p1", "u1")),
+                reservations,
+                pods,
+                ALL_NETNS,
+                marks,
+                0,
+                T0.plusSeconds(61)),
+            new Limits(GRACE, 1.0));
     assertThat(d.release()).extracting(Reservation::ip).containsExactly("10.200.0.5");
     assertThat(d.marks()).containsOnlyKeys("reservation/10.200.0.5");
   }
@@ -228,15 +210,15 @@ class StaleAttachmentFinderTest {
     LivePods runtime = LivePods.fromRuntime(Set.of("c2"), Set.of());
     StaleDecision d =
         finder.find(
-            List.of(pod("c1", "p1", "u1"), pod("c2", "p2", "u2")),
-            List.of(),
-            runtime,
-            ALL_NETNS,
-            Map.of("attachment/c1/eth0", T0),
-            T0.plusSeconds(61),
-            GRACE,
-            0.5,
-            0);
+            new Observation(
+                List.of(pod("c1", "p1", "u1"), pod("c2", "p2", "u2")),
+                List.of(),
+                runtime,
+                ALL_NETNS,
+                Map.of("attachment/c1/eth0", T0),
+                0,
+                T0.plusSeconds(61)),
+            new Limits(GRACE, 0.5));
     assertThat(d.delete()).extracting(CachedRef::containerId).containsExactly("c1");
   }
 
@@ -245,17 +227,17 @@ class StaleAttachmentFinderTest {
     LivePods runtime = LivePods.fromRuntime(Set.of("sb1"), Set.of());
     StaleDecision d =
         finder.find(
-            List.of(),
-            List.of(
-                new Reservation("10.200.0.5", "sb1", "eth0"),
-                new Reservation("10.200.0.6", "gone", "eth0")),
-            runtime,
-            ALL_NETNS,
-            Map.of("reservation/10.200.0.5", T0, "reservation/10.200.0.6", T0),
-            T0.plusSeconds(61),
-            GRACE,
-            1.0,
-            0);
+            new Observation(
+                List.of(),
+                List.of(
+                    new Reservation("10.200.0.5", "sb1", "eth0"),
+                    new Reservation("10.200.0.6", "gone", "eth0")),
+                runtime,
+                ALL_NETNS,
+                Map.of("reservation/10.200.0.5", T0, "reservation/10.200.0.6", T0),
+                0,
+                T0.plusSeconds(61)),
+            new Limits(GRACE, 1.0));
     assertThat(d.release()).extracting(Reservation::ip).containsExactly("10.200.0.6");
   }
 }

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.UUID;
@@ -22,15 +23,18 @@ public final class NetworkEvents {
   private static final String NAMESPACE = "default";
 
   private final KubernetesClient client;
+  private final Clock clock;
 
-  public NetworkEvents(KubernetesClient client) {
+  /** {@code clock} is the reconciler's, so an Event and the condition it reports share a time. */
+  public NetworkEvents(KubernetesClient client, Clock clock) {
     this.client = client;
+    this.clock = clock;
   }
 
   /** A Normal or Warning event with a condition-style reason and a message a person can act on. */
   public void record(CniNetwork network, boolean warning, String reason, String message) {
     HasMetadata about = network;
-    String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+    String now = Instant.now(clock).truncatedTo(ChronoUnit.SECONDS).toString();
     try {
       client
           .v1()

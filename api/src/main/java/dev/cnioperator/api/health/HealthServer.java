@@ -1,4 +1,4 @@
-package dev.cnioperator.agent.observe;
+package dev.cnioperator.api.health;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -11,12 +11,21 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
- * /healthz, /readyz (503 with the reason while not ready) and /metrics on the JDK's HTTP server: no
- * framework, a small heap.
+ * The operator's and the agent's {@code /healthz}, {@code /readyz} (503 with the reason while not
+ * ready) and {@code /metrics} (Prometheus text) on the JDK's HTTP server: no framework, a small
+ * heap.
+ *
+ * <p>It lives in {@code api} because that is the one module both programs ship besides {@code cni},
+ * and the {@code cni} library knows nothing of Kubernetes, whose probes these endpoints answer.
  */
 public final class HealthServer implements AutoCloseable {
   private final HttpServer server;
 
+  /**
+   * @param live whether {@code /healthz} answers 200
+   * @param notReady why {@code /readyz} answers 503, empty when it answers 200
+   * @param metrics the text {@code /metrics} answers, such as a Prometheus registry's scrape
+   */
   public HealthServer(
       InetSocketAddress address,
       BooleanSupplier live,
@@ -24,12 +33,12 @@ public final class HealthServer implements AutoCloseable {
       Supplier<String> metrics)
       throws IOException {
     server = HttpServer.create(address, 0);
-    server.createContext("/healthz", ex -> answer(ex, live.getAsBoolean(), "ok", "not live"));
+    server.createContext("/healthz", ex -> answer(ex, live.getAsBoolean(), "not live"));
     server.createContext(
         "/readyz",
         ex -> {
           Optional<String> why = notReady.get();
-          answer(ex, why.isEmpty(), "ok", "not ready: " + why.orElse(""));
+          answer(ex, why.isEmpty(), "not ready: " + why.orElse(""));
         });
     server.createContext(
         "/metrics", ex -> send(ex, 200, "text/plain; version=0.0.4", metrics.get()));
@@ -44,9 +53,8 @@ public final class HealthServer implements AutoCloseable {
     return server.getAddress().getPort();
   }
 
-  private static void answer(HttpExchange ex, boolean ok, String yes, String no)
-      throws IOException {
-    send(ex, ok ? 200 : 503, "text/plain", ok ? yes : no);
+  private static void answer(HttpExchange ex, boolean ok, String no) throws IOException {
+    send(ex, ok ? 200 : 503, "text/plain", ok ? "ok\n" : no + "\n");
   }
 
   private static void send(HttpExchange ex, int code, String type, String body) throws IOException {

@@ -1,4 +1,4 @@
-package dev.cnioperator.e2e.k3s;
+package dev.cnioperator.e2e;
 
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNode;
@@ -13,19 +13,20 @@ import java.util.Optional;
 
 /**
  * CniNetworks as a cluster user handles them (kubectl apply, wait, delete) and the reads a test
- * makes of their status and of the CniNodes, on any cluster: the client and kubectl are given.
+ * makes of their status and of the CniNodes, on any cluster (the local control plane, k3s): the
+ * client and kubectl are given.
  */
-final class ClusterNetworks {
+public final class ClusterNetworks {
   /** kubectl of the cluster under test; {@code stdin} may be null. */
   @FunctionalInterface
-  interface Kubectl {
+  public interface Kubectl {
     CommandResult run(String stdin, String... args);
   }
 
   private final KubernetesClient client;
   private final Kubectl kubectl;
 
-  ClusterNetworks(KubernetesClient client, Kubectl kubectl) {
+  public ClusterNetworks(KubernetesClient client, Kubectl kubectl) {
     this.client = client;
     this.kubectl = kubectl;
   }
@@ -36,60 +37,57 @@ final class ClusterNetworks {
    *
    * @param subnet the third octet of its 10.200.x.0/24 range
    */
-  static String bridgeNetwork(
+  public static String bridgeNetwork(
       String name, int priority, String selector, String bridge, int subnet, int checkSeconds) {
-    return """
-        apiVersion: cnioperator.dev/v1alpha1
-        kind: CniNetwork
-        metadata:
-          name: %1$s
-        spec:
-          cniVersion: "1.0.0"
-          priority: %2$d
-          nodeSelector:
-            %3$s
-          plugins:
-          - type: bridge
-            bridge: %4$s
-            mtu: 1400
-            ipam:
-              type: host-local
-              ranges: [[{subnet: 10.200.%5$d.0/24}]]
-          - type: tuning
-          check: {enabled: true, intervalSeconds: %6$d}
-          ipamCleanup: {enabled: true, gracePeriodSeconds: 3600, dryRun: false}
-        """
-        .formatted(name, priority, selector, bridge, subnet, checkSeconds);
+    return CniNetworkYaml.named(name)
+        .priority(priority)
+        .nodeSelector(selector)
+        .plugin(
+            "type: bridge\nbridge: %s\nmtu: 1400\n%s"
+                .formatted(
+                    bridge,
+                    CniNetworkYaml.hostLocal(
+                        "[[{subnet: 10.200.%d.0/24}]]".formatted(subnet), null)))
+        .plugin("type: tuning")
+        .checkEvery(checkSeconds)
+        .spec("ipamCleanup: {enabled: true, gracePeriodSeconds: 3600, dryRun: false}")
+        .yaml();
   }
 
-  void apply(String yaml) {
+  public void apply(String yaml) {
     tryApply(yaml).orThrow("kubectl apply");
   }
 
   /** kubectl apply that may be refused; the caller reads the answer. */
-  CommandResult tryApply(String yaml) {
+  public CommandResult tryApply(String yaml) {
     return kubectl.run(yaml, "apply", "-f", "-");
   }
 
-  void waitReady(String name) {
+  public void waitReady(String name) {
     kubectl
         .run(null, "wait", "--for=condition=Ready", "cninetwork/" + name, "--timeout=180s")
-        .orThrow(
-            "kubectl wait Ready "
-                + name
-                + ": "
-                + kubectl.run(null, "describe", "cninetwork", name).stdout());
+        .orThrow("kubectl wait Ready " + name + ": " + describe(name));
   }
 
-  void delete(String name) {
-    kubectl.run(null, "delete", "cninetwork", name, "--timeout=120s").orThrow("kubectl delete");
+  /** {@code kubectl describe cninetwork}, for failure messages. */
+  public String describe(String name) {
+    return kubectl.run(null, "describe", "cninetwork", name).stdout();
   }
 
-  CniNetwork network(String name) {
+  public void delete(String name) {
+    tryDelete(name).orThrow("kubectl delete");
+  }
+
+  /** kubectl delete that may fail (say, a finalizer outlasting the wait); the caller reads it. */
+  public CommandResult tryDelete(String name) {
+    return kubectl.run(null, "delete", "cninetwork", name, "--timeout=120s");
+  }
+
+  public CniNetwork network(String name) {
     return client.resources(CniNetwork.class).withName(name).get();
   }
 
-  Optional<Condition> condition(String network, String type) {
+  public Optional<Condition> condition(String network, String type) {
     CniNetwork n = network(network);
     if (n == null || n.getStatus() == null || n.getStatus().getConditions() == null) {
       return Optional.empty();
@@ -97,12 +95,12 @@ final class ClusterNetworks {
     return n.getStatus().getConditions().stream().filter(c -> type.equals(c.getType())).findFirst();
   }
 
-  Optional<CniNode> cniNode(String node) {
+  public Optional<CniNode> cniNode(String node) {
     return Optional.ofNullable(client.resources(CniNode.class).withName(node).get());
   }
 
   /** The networks the operator told {@code node} to hold. */
-  List<String> networksOf(String node) {
+  public List<String> networksOf(String node) {
     return cniNode(node)
         .map(CniNode::getSpec)
         .map(s -> s.getNetworks() == null ? List.<NodeNetwork>of() : s.getNetworks())
@@ -110,7 +108,7 @@ final class ClusterNetworks {
         .orElse(List.of());
   }
 
-  Optional<NodeNetworkStatus> nodeStatus(String node, String network) {
+  public Optional<NodeNetworkStatus> nodeStatus(String node, String network) {
     return cniNode(node)
         .map(CniNode::getStatus)
         .map(CniNodeStatus::getNetworks)

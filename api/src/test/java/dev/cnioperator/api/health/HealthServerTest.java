@@ -1,0 +1,54 @@
+package dev.cnioperator.api.health;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+class HealthServerTest {
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  @Test
+  void readyzAnswers503WithTheReasonUntilReadyAndHealthzFollowsLiveness() throws Exception {
+    AtomicBoolean live = new AtomicBoolean(true);
+    AtomicReference<Optional<String>> notReady =
+        new AtomicReference<>(Optional.of("first pass not done"));
+    try (HealthServer server =
+        new HealthServer(
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+            live::get,
+            notReady::get,
+            () -> "cni_up 1\n")) {
+      server.start();
+      HttpResponse<String> readyz = get(server, "/readyz");
+      assertThat(readyz.statusCode()).isEqualTo(503);
+      assertThat(readyz.body()).isEqualTo("not ready: first pass not done\n");
+      notReady.set(Optional.empty());
+      assertThat(get(server, "/readyz").statusCode()).isEqualTo(200);
+
+      assertThat(get(server, "/healthz").statusCode()).isEqualTo(200);
+      live.set(false);
+      assertThat(get(server, "/healthz").statusCode()).isEqualTo(503);
+
+      HttpResponse<String> metrics = get(server, "/metrics");
+      assertThat(metrics.statusCode()).isEqualTo(200);
+      assertThat(metrics.body()).isEqualTo("cni_up 1\n");
+      assertThat(metrics.headers().firstValue("Content-Type"))
+          .hasValue("text/plain; version=0.0.4");
+    }
+  }
+
+  private HttpResponse<String> get(HealthServer server, String path) throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+}
