@@ -101,6 +101,8 @@ public final class FootprintBench {
         if (bench.images != null) {
           bench.images.close(); // before anything deletes the directories mounted in it
         }
+        // The agent's revision probe made the node's own bridge (BenchNetwork).
+        dev.cnioperator.testkit.Commands.run("ip", "link", "del", BenchCluster.bridgeOf(NODE));
       }
     }
     System.exit(0);
