@@ -81,6 +81,17 @@ public final class ToolPaths {
     return dir;
   }
 
+  /** The product images' Debian base tarballs {@code e2e/bin/provision} builds (root only). */
+  public static Path baseImageDir() {
+    Path dir = Path.of(value("CNI_OPERATOR_BASE_IMAGES"));
+    Path agentBase = dir.resolve("node-agent-base.tar");
+    Prerequisites.require(
+        java.nio.file.Files.isRegularFile(agentBase),
+        "the node agent's base image at " + agentBase,
+        "run e2e/bin/provision as root (it builds the Debian base images)");
+    return dir;
+  }
+
   /** Debian's containernetworking-plugins (CNI up to 1.0.0). */
   public static Path debianPluginDir() {
     Path dir = Path.of("/usr/lib/cni");

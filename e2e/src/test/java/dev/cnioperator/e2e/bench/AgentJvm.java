@@ -25,40 +25,40 @@ final class AgentJvm implements AutoCloseable {
     this.startNanos = startNanos;
   }
 
+  /**
+   * {@code kubeconfig} null: the agent configures its client in-cluster, from {@code env} (a pod's
+   * KUBERNETES_SERVICE_HOST and _PORT) and the ServiceAccount files.
+   */
   static AgentJvm start(
-      Path java,
+      List<String> java,
       Path jar,
       List<String> jvmOptions,
       String nodeName,
       Path kubeconfig,
+      Map<String, String> env,
       HostPaths paths,
       Path log) {
     List<String> cmd = java(java, jvmOptions);
-    cmd.addAll(
-        List.of(
-            "-jar",
-            jar.toString(),
-            "run",
-            "--node-name",
-            nodeName,
-            "--kubeconfig",
-            kubeconfig.toString(),
-            "--listen",
-            "127.0.0.1:0"));
+    cmd.addAll(List.of("-jar", jar.toString(), "run", "--node-name", nodeName));
+    if (kubeconfig != null) {
+      cmd.addAll(List.of("--kubeconfig", kubeconfig.toString()));
+    }
+    cmd.addAll(List.of("--listen", "127.0.0.1:0"));
     for (Map.Entry<String, String> flag : paths.asFlags().entrySet()) {
       cmd.add(flag.getKey());
       cmd.add(flag.getValue());
     }
-    return spawn(cmd, log);
+    return spawn(cmd, env, log);
   }
 
   /** {@link StartFloor} from the agent's jar with the same JVM options. */
   static AgentJvm startFloor(
-      Path java,
+      List<String> java,
       Path jar,
       List<String> jvmOptions,
       String nodeName,
       Path kubeconfig,
+      Map<String, String> env,
       Path confDir,
       Path log) {
     List<String> cmd = java(java, jvmOptions);
@@ -67,10 +67,10 @@ final class AgentJvm implements AutoCloseable {
             "-cp",
             jar + ":" + benchClasses(),
             StartFloor.class.getName(),
-            kubeconfig.toString(),
+            kubeconfig == null ? StartFloor.IN_CLUSTER : kubeconfig.toString(),
             nodeName,
             confDir.toString()));
-    return spawn(cmd, log);
+    return spawn(cmd, env, log);
   }
 
   /** Where this benchmark's own classes were loaded from. */
@@ -100,24 +100,25 @@ final class AgentJvm implements AutoCloseable {
   }
 
   /** The java launcher running this benchmark. */
-  static Path thisJava() {
-    return Path.of(ProcessHandle.current().info().command().orElse("java"));
+  static List<String> thisJava() {
+    return List.of(ProcessHandle.current().info().command().orElse("java"));
   }
 
-  private static List<String> java(Path java, List<String> jvmOptions) {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(java.toString());
+  /** {@code java}: the command that starts a JVM (a launcher, or chroot and one). */
+  private static List<String> java(List<String> java, List<String> jvmOptions) {
+    List<String> cmd = new ArrayList<>(java);
     cmd.addAll(jvmOptions);
     return cmd;
   }
 
-  private static AgentJvm spawn(List<String> cmd, Path log) {
+  private static AgentJvm spawn(List<String> cmd, Map<String, String> env, Path log) {
     try {
       Files.createDirectories(log.getParent());
       ProcessBuilder pb =
           new ProcessBuilder(cmd)
               .redirectErrorStream(true)
               .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+      pb.environment().putAll(env);
       long t0 = System.nanoTime();
       return new AgentJvm(pb.start(), t0);
     } catch (IOException e) {

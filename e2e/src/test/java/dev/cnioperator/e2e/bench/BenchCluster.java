@@ -70,7 +70,17 @@ public final class BenchCluster implements AutoCloseable {
 
   /** A Node object in benchmark group {@code group}. */
   public void createNode(String name, String group) {
-    product.createNode(name, Map.of(GROUP_LABEL, group, "kubernetes.io/os", "linux"));
+    product.createNode(
+        name,
+        Map.of(GROUP_LABEL, group, "kubernetes.io/os", "linux", BRIDGE_LABEL, bridgeOf(name)));
+  }
+
+  /** The label naming a node's own bridge (see {@link BenchNetwork}). */
+  public static final String BRIDGE_LABEL = "bench.cnioperator.dev/bridge";
+
+  /** The bridge of one simulated node: a valid interface name (at most 15 characters). */
+  public static String bridgeOf(String node) {
+    return "cb" + Integer.toHexString(node.hashCode());
   }
 
   /**

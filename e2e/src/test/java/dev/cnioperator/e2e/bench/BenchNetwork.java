@@ -8,8 +8,13 @@ import dev.cnioperator.e2e.CniNetworkYaml;
  * that is positive; IPAM cleanup is off, since the benchmarks' attachments have no pods. One made
  * by {@link #withProductDefaults} leaves both unset, so CHECK and cleanup run as shipped. Every
  * revision has its own subnet in 10.220.0.0/16, so a conflist on disk tells which revision it is.
+ * {@code rollout} is the YAML of {@code spec.rollout} ("": the product's defaults, canary first). A
+ * network without CHECK gives the bridge no gateway address: its only attachments are the agents'
+ * revision probes, and the bridge plugin refuses an ADD on a bridge that holds another revision's
+ * gateway address (each revision has its own subnet).
  */
-public record BenchNetwork(String name, String group, int revision, int checkSeconds) {
+public record BenchNetwork(
+    String name, String group, int revision, int checkSeconds, String rollout) {
 
   /** The bridge every benchmark network uses (only CHECK benchmarks create it). */
   public static final String BRIDGE = "cbench0";
@@ -19,12 +24,22 @@ public record BenchNetwork(String name, String group, int revision, int checkSec
 
   /** A network with the product's defaults: CHECK every 60 s and IPAM cleanup on. */
   public static BenchNetwork withProductDefaults(String name, String group) {
-    return new BenchNetwork(name, group, 0, PRODUCT_DEFAULTS);
+    return new BenchNetwork(name, group, 0, PRODUCT_DEFAULTS, "");
   }
 
   /** A network without CHECK. */
   public BenchNetwork(String name, String group, int revision) {
     this(name, group, revision, 0);
+  }
+
+  /** A network with the product's rollout defaults. */
+  public BenchNetwork(String name, String group, int revision, int checkSeconds) {
+    this(name, group, revision, checkSeconds, "");
+  }
+
+  /** The same network whose edits go out as {@code rollout} says (YAML flow mapping). */
+  public BenchNetwork withRollout(String rollout) {
+    return new BenchNetwork(name, group, revision, checkSeconds, rollout);
   }
 
   public String fileName() {
@@ -37,7 +52,7 @@ public record BenchNetwork(String name, String group, int revision, int checkSec
   }
 
   public BenchNetwork next() {
-    return new BenchNetwork(name, group, revision + 1, checkSeconds);
+    return new BenchNetwork(name, group, revision + 1, checkSeconds, rollout);
   }
 
   public String yaml() {
@@ -46,9 +61,12 @@ public record BenchNetwork(String name, String group, int revision, int checkSec
             .priority(50)
             .matchLabel(BenchCluster.GROUP_LABEL, group)
             .plugin(
-                "type: bridge\nbridge: %s\nisGateway: true\n%s"
+                "type: bridge\nbridge: \"%s\"\nisGateway: %s\n%s"
                     .formatted(
-                        BRIDGE,
+                        checkSeconds != 0
+                            ? BRIDGE
+                            : "$(node.labels[" + BenchCluster.BRIDGE_LABEL + "])",
+                        checkSeconds != 0,
                         CniNetworkYaml.hostLocal(
                             "[[{subnet: 10.220.%d.0/24}]]".formatted(revision % 250), null)));
     if (checkSeconds != PRODUCT_DEFAULTS) {
@@ -57,6 +75,9 @@ public record BenchNetwork(String name, String group, int revision, int checkSec
               "check: {enabled: %s, intervalSeconds: %d}"
                   .formatted(checkSeconds > 0, checkSeconds > 0 ? checkSeconds : 60))
           .spec("ipamCleanup: {enabled: false}");
+    }
+    if (!rollout.isEmpty()) {
+      network.spec("rollout: " + rollout);
     }
     return network.yaml();
   }

@@ -54,6 +54,7 @@ public final class CheckFootprintBench {
               options(),
               NODE,
               cluster.agentKubeconfig(NODE, root),
+              java.util.Map.of(),
               paths,
               log)) {
         while (!Files.exists(paths.confDir().resolve(net.fileName()))) {
@@ -92,7 +93,8 @@ public final class CheckFootprintBench {
   }
 
   private static List<String> options() {
-    List<String> o = new ArrayList<>(FootprintBench.CHART);
+    // The benchmark's own JVM (Debian's 17 on this machine): the chart's options it accepts.
+    List<String> o = new ArrayList<>(FootprintBench.chartFor17());
     o.add(FootprintBench.POD_LIMIT);
     return o;
   }

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -25,8 +26,20 @@ public final class FootprintBench {
   /** BENCH_NMT=1 prints the JVM's native memory breakdown of every idle agent. */
   private static final boolean NMT = System.getenv("BENCH_NMT") != null;
 
+  /** BENCH_CLASS_LOG=1 logs the classes every agent loads to classes.log beside agent.log. */
+  private static final boolean CLASS_LOG = System.getenv("BENCH_CLASS_LOG") != null;
+
   /** The chart's {@code agent.javaToolOptions}, read from values.yaml so the two cannot drift. */
   static final List<String> CHART = chartAgentOptions();
+
+  /** The chart's options that Java 17 refuses (compact headers, native heap trim: Java 24+). */
+  private static final List<String> JAVA25_ONLY =
+      List.of("-XX:+UseCompactObjectHeaders", "-XX:TrimNativeHeapInterval=");
+
+  /** The chart's options without those Java 17 refuses, for the rows on Java 17. */
+  static List<String> chartFor17() {
+    return CHART.stream().filter(o -> JAVA25_ONLY.stream().noneMatch(o::startsWith)).toList();
+  }
 
   /** The chart's memory limit, so that percentages of RAM mean what they mean in the pod. */
   static final String POD_LIMIT = "-XX:MaxRAM=192m";
@@ -42,7 +55,17 @@ public final class FootprintBench {
    * training run of the same jar with {@code training} options before any row is measured.
    */
   private record Variant(
-      String name, Path java, List<String> options, Path archive, List<String> training) {
+      String name,
+      List<String> java,
+      List<String> options,
+      Path archive,
+      List<String> training,
+      Path jar) {
+    Variant(
+        String name, List<String> java, List<String> options, Path archive, List<String> training) {
+      this(name, java, options, archive, training, null);
+    }
+
     /** The options of a measured run: {@code options} mapping the archive. */
     List<String> run() {
       if (archive == null) {
@@ -53,14 +76,34 @@ public final class FootprintBench {
     }
   }
 
+  /** The rows run with the image's own JVM, in {@link ImageRoot}. */
+  private static final List<String> IMAGE_ROWS =
+      List.of(
+          "image 25, the chart's Java 17 options",
+          "image 25, the chart's",
+          "image 25, the chart's + AOT cache");
+
   private Path jar;
+  private ImageRoot images;
+
+  /** A pod's environment for the rows in the image's root, which configure in-cluster. */
+  private Map<String, String> podEnv = Map.of();
 
   public static void main(String[] args) throws Exception {
     BenchReport.exitOnFailure();
     int runs = args.length > 0 ? Integer.parseInt(args[0]) : 5;
     String only = args.length > 1 ? args[1] : "";
+    FootprintBench bench = new FootprintBench();
     try (BenchCluster cluster = BenchCluster.start("footprint")) {
-      new FootprintBench().run(cluster, runs, only);
+      try {
+        bench.run(cluster, runs, only);
+      } finally {
+        if (bench.images != null) {
+          bench.images.close(); // before anything deletes the directories mounted in it
+        }
+        // The agent's revision probe made the node's own bridge (BenchNetwork).
+        dev.cnioperator.testkit.Commands.run("ip", "link", "del", BenchCluster.bridgeOf(NODE));
+      }
     }
     System.exit(0);
   }
@@ -75,12 +118,12 @@ public final class FootprintBench {
     Path kubeconfig = cluster.agentKubeconfig(NODE, root);
     jar = AgentJvm.copyJar(cluster.workDir());
 
-    Path j17 = AgentJvm.thisJava();
+    List<String> j17 = AgentJvm.thisJava();
     Path work = cluster.workDir();
     List<String> chart = with(CHART, POD_LIMIT);
+    List<String> chart17 = with(chartFor17(), POD_LIMIT);
     // An AOT cache refuses any -Xshare option beside it; it maps the JDK's own classes as well.
     List<String> chartAot = chart.stream().filter(o -> !o.startsWith("-Xshare:")).toList();
-    List<String> coh = with(chartAot, "-XX:+UseCompactObjectHeaders");
     // The chart's options before issue 13 chose one compiler thread, a 16m code cache, a heap that
     // shrinks and no perf data file: kept as a row, so the choice is measured again in every run.
     List<String> before =
@@ -96,45 +139,66 @@ public final class FootprintBench {
                 "-Xshare:auto"),
             POD_LIMIT);
     Path cds17 = work.resolve("agent-17.jsa");
-    Path cds25 = work.resolve("agent-25.jsa");
     Path aot25 = work.resolve("agent-25.aot");
-    Path aot25coh = work.resolve("agent-25-coh.aot");
     List<Variant> variants = new ArrayList<>();
-    variants.add(new Variant("17, the chart's", j17, chart, null, null));
+    variants.add(new Variant("17, the chart's Java 17 options", j17, chart17, null, null));
     variants.add(
         new Variant(
-            "17, the chart's + AppCDS",
+            "17, the chart's Java 17 options + AppCDS",
             j17,
-            chart,
+            chart17,
             cds17,
-            with(chart, "-XX:ArchiveClassesAtExit=" + cds17)));
+            with(chart17, "-XX:ArchiveClassesAtExit=" + cds17)));
     variants.add(new Variant("17, the chart's before issue 13", j17, before, null, null));
+    List<String> j25 = List.of(JAVA25.toString());
     if (Files.isExecutable(JAVA25)) {
-      variants.add(new Variant("25, the chart's", JAVA25, chart, null, null));
+      variants.add(new Variant("Temurin 25, the chart's", j25, chart, null, null));
       variants.add(
           new Variant(
-              "25, the chart's + AppCDS",
-              JAVA25,
-              chart,
-              cds25,
-              with(chart, "-XX:ArchiveClassesAtExit=" + cds25)));
-      variants.add(
-          new Variant(
-              "25, the chart's + AOT cache",
-              JAVA25,
+              "Temurin 25, the chart's + AOT cache",
+              j25,
               chartAot,
               aot25,
               with(chartAot, "-XX:AOTCacheOutput=" + aot25)));
-      variants.add(new Variant("25, the chart's + compact headers", JAVA25, coh, null, null));
-      variants.add(
-          new Variant(
-              "25, the chart's + compact headers + AOT cache",
-              JAVA25,
-              coh,
-              aot25coh,
-              with(coh, "-XX:AOTCacheOutput=" + aot25coh)));
     } else {
       System.out.println("no Java 25 at " + JAVA25 + " (BENCH_JAVA25): its rows are left out");
+    }
+
+    // The JVM the agent image ships (Debian 13's OpenJDK 25), run in the image's own root and
+    // configured in-cluster as the DaemonSet's agent is.
+    if (IMAGE_ROWS.stream().anyMatch(n -> n.contains(only))) {
+      ImageRoot image =
+          ImageRoot.unpack(
+              ToolPaths.repoRoot().resolve("e2e/target/bench"),
+              List.of(work, ToolPaths.pluginDir(), benchClassesDir(), caDir(kubeconfig)));
+      images = image;
+      podEnv = image.serviceAccount(kubeconfig);
+      System.out.println("image's JVM: " + image.version());
+      List<String> img = image.javaCommand();
+      Path aotImg = work.resolve("agent-image.aot");
+      variants.add(new Variant(IMAGE_ROWS.get(0), img, chart17, null, null));
+      variants.add(new Variant(IMAGE_ROWS.get(1), img, chart, null, null));
+      variants.add(
+          new Variant(
+              IMAGE_ROWS.get(2),
+              img,
+              chartAot,
+              aotImg,
+              with(chartAot, "-XX:AOTCacheOutput=" + aotImg)));
+    }
+
+    // BENCH_BASELINE_JAR: every row without an archive once more with another build of the agent
+    // (e.g. the jar before a change), so both builds are measured in the same run.
+    String baseline = System.getenv("BENCH_BASELINE_JAR");
+    if (baseline != null) {
+      Path other = Files.copy(Path.of(baseline), work.resolve("baseline-cni-node-agent.jar"));
+      for (Variant v : List.copyOf(variants)) {
+        if (v.archive() == null) {
+          variants.add(
+              variants.indexOf(v) + 1,
+              new Variant(v.name() + ", baseline jar", v.java(), v.options(), null, null, other));
+        }
+      }
     }
 
     // Each archive comes from a training run of the agent itself on the same jar, as an image
@@ -143,7 +207,7 @@ public final class FootprintBench {
       if (v.archive() == null || !v.name().contains(only) || Files.exists(v.archive())) {
         continue;
       }
-      measure(cluster, root, kubeconfig, v.java(), v.training(), net);
+      measure(cluster, root, kubeconfig, v.java(), jar, v.training(), net);
       awaitArchive(v.archive());
     }
 
@@ -170,8 +234,9 @@ public final class FootprintBench {
       Samples threads = new Samples();
       Samples bare = new Samples();
       for (int i = 0; i < runs; i++) {
-        bare.add(measureFloor(root, kubeconfig, v.java(), v.run(), net));
-        double[] m = measure(cluster, root, kubeconfig, v.java(), v.run(), net);
+        Path build = v.jar() == null ? jar : v.jar();
+        bare.add(measureFloor(root, kubeconfig, v.java(), build, v.run(), net));
+        double[] m = measure(cluster, root, kubeconfig, v.java(), build, v.run(), net);
         start.add(m[0]);
         rss.add(m[1]);
         anon.add(m[2]);
@@ -207,7 +272,8 @@ public final class FootprintBench {
       BenchCluster cluster,
       Path root,
       Path kubeconfig,
-      Path java,
+      List<String> java,
+      Path jar,
       List<String> options,
       BenchNetwork net)
       throws InterruptedException {
@@ -217,8 +283,19 @@ public final class FootprintBench {
     HostPaths paths = HostPaths.under(root, ToolPaths.pluginDir());
     Path conflist = paths.confDir().resolve(net.fileName());
     List<String> jvm = NMT ? with(options, "-XX:NativeMemoryTracking=summary") : options;
+    if (CLASS_LOG) {
+      jvm = with(jvm, "-Xlog:class+load=info:file=" + root.resolve("classes.log"));
+    }
     try (AgentJvm agent =
-        AgentJvm.start(java, jar, jvm, NODE, kubeconfig, paths, root.resolve("agent.log"))) {
+        AgentJvm.start(
+            java,
+            jar,
+            jvm,
+            NODE,
+            inImage(java) ? null : kubeconfig,
+            inImage(java) ? podEnv : Map.of(),
+            paths,
+            root.resolve("agent.log"))) {
       double startMillis = awaitFile(agent, conflist, root.resolve("agent.log"));
       Thread.sleep(IDLE.toMillis());
       if (NMT) {
@@ -230,13 +307,25 @@ public final class FootprintBench {
 
   /** The start-up floor with the same JVM options: millis until its conflist is on disk. */
   private double measureFloor(
-      Path root, Path kubeconfig, Path java, List<String> options, BenchNetwork net)
+      Path root,
+      Path kubeconfig,
+      List<String> java,
+      Path jar,
+      List<String> options,
+      BenchNetwork net)
       throws InterruptedException {
     Path confDir = root.resolve("floor/net.d");
     BenchCluster.deleteTree(confDir);
     try (AgentJvm floor =
         AgentJvm.startFloor(
-            java, jar, options, NODE, kubeconfig, confDir, root.resolve("floor.log"))) {
+            java,
+            jar,
+            options,
+            NODE,
+            inImage(java) ? null : kubeconfig,
+            inImage(java) ? podEnv : Map.of(),
+            confDir,
+            root.resolve("floor.log"))) {
       return awaitFile(floor, confDir.resolve(net.fileName()), root.resolve("floor.log"));
     }
   }
@@ -285,6 +374,30 @@ public final class FootprintBench {
       throw new java.io.UncheckedIOException(e);
     }
     throw new IllegalStateException("no agent.javaToolOptions in " + values);
+  }
+
+  /**
+   * Whether {@code java} runs in the image's root: such a row configures its client in-cluster, as
+   * the DaemonSet's agent does, instead of parsing a kubeconfig.
+   */
+  private static boolean inImage(List<String> java) {
+    return java.get(0).equals("chroot");
+  }
+
+  /** The directory of the API server's CA certificate the kubeconfig names. */
+  private static Path caDir(Path kubeconfig) throws java.io.IOException {
+    return Files.readAllLines(kubeconfig).stream()
+        .map(String::trim)
+        .filter(l -> l.startsWith("certificate-authority:"))
+        .map(l -> Path.of(l.substring(l.indexOf(':') + 1).trim()).getParent())
+        .findFirst()
+        .orElseThrow(() -> new IllegalStateException("no certificate-authority in " + kubeconfig));
+  }
+
+  /** The directory of this benchmark's own classes (the floor runs from there). */
+  private static Path benchClassesDir() throws java.net.URISyntaxException {
+    return Path.of(
+        FootprintBench.class.getProtectionDomain().getCodeSource().getLocation().toURI());
   }
 
   private static List<String> with(List<String> base, String... more) {

@@ -10,12 +10,32 @@ import java.util.Locale;
  * Propagation: with N simulated nodes (agents sharing this JVM, each with its own sandbox root,
  * token and client), the time from {@code kubectl apply} of a CniNetwork (a new one, then an edit)
  * to its conflist being on disk on every selected node; against the {@link Floor} measured in the
- * same run, interleaved run by run so both see the same machine.
+ * same run, interleaved run by run so both see the same machine. Since edits roll out in batches
+ * (docs/rollout.md), an edit is measured twice: with the product's defaults, canary first and each
+ * batch gated on the nodes' probes, to {@code RolledOut} and batch by batch (the cost of that
+ * safety, not compared with the floor); and as one batch of every node ({@link #ONE_BATCH}), the
+ * write path itself, against the floor.
  *
  * <p>{@code e2e/bin/bench propagation [runs] [N...]} (defaults: 7 runs, N = 10 100 500)
  */
 public final class PropagationBench {
-  private static final Duration TIMEOUT = Duration.ofSeconds(180);
+  private static final Duration TIMEOUT = Duration.ofSeconds(600);
+
+  /**
+   * A new network's and the write path's rollout: no probe attachment. All N simulated nodes share
+   * this machine's 2 cores with the API server and the operator, so N probes at once (each an
+   * {@code ip netns} and the plugins' ADD, CHECK and DEL) would take those cores from the writes
+   * being measured; on a cluster each node probes on its own CPUs. STATUS and the CHECK of live
+   * attachments still gate the rollout.
+   */
+  static final String NO_PROBE = "{probe: {enabled: false}}";
+
+  /** An edit's rollout as one batch of every node: the write path alone, without canary. */
+  static final String ONE_BATCH = "{canaryNodes: 0, maxNodes: \"100%\", probe: {enabled: false}}";
+
+  private static final String NEW = "new CniNetwork (no probe attachment)";
+  private static final String STAGED = "edit, product defaults (canary, then batches of 25%)";
+  private static final String WRITE_PATH = "edit, one batch of all nodes (no probe attachment)";
 
   public static void main(String[] args) throws Exception {
     BenchReport.exitOnFailure();
@@ -49,12 +69,32 @@ public final class PropagationBench {
             "→ first CniNode spec",
             "→ last CniNode spec",
             "→ last conflist on disk",
+            "→ RolledOut",
             "floor: → last of N writes",
             "floor: → last watch event");
+    BenchReport.Table staged =
+        report.table(
+            "nodes",
+            "batches (nodes each)",
+            "→ last conflist on disk, median",
+            "→ RolledOut, median",
+            "RolledOut p99",
+            "each batch, admitted → next admitted (last: → RolledOut), medians",
+            "RolledOut / floor");
     List<String> notes = new ArrayList<>();
     try (BenchCluster cluster = BenchCluster.start("propagation")) {
       for (int n : sizes) {
-        notes.add(measure(cluster, n, runs, table, stages));
+        notes.add(measure(cluster, n, runs, table, stages, staged));
+      }
+    } finally {
+      // The agents' probes ran real ADDs, each node on its own bridge.
+      for (int n : sizes) {
+        for (int i = 0; i < n; i++) {
+          String bridge = BenchCluster.bridgeOf("p" + n + "-" + i);
+          if (java.nio.file.Files.exists(java.nio.file.Path.of("/sys/class/net", bridge))) {
+            dev.cnioperator.testkit.Commands.run("ip", "link", "del", bridge);
+          }
+        }
       }
     }
     table.end();
@@ -63,6 +103,7 @@ public final class PropagationBench {
             + " observer's watches see the operator's rendering in the CniNetwork status and the"
             + " CniNode specs holding the revision; the floor's writer times its last write.");
     stages.end();
+    staged.end();
     report.note(
         runs
             + " runs per row, product and floor interleaved; p99 is the largest run. Both clocks"
@@ -78,7 +119,12 @@ public final class PropagationBench {
   }
 
   private static String measure(
-      BenchCluster cluster, int n, int runs, BenchReport.Table table, BenchReport.Table stages)
+      BenchCluster cluster,
+      int n,
+      int runs,
+      BenchReport.Table table,
+      BenchReport.Table stages,
+      BenchReport.Table staged)
       throws Exception {
     String group = "p" + n;
     long t0 = System.nanoTime();
@@ -86,39 +132,46 @@ public final class PropagationBench {
         Floor floor = Floor.start(cluster.controlPlane(), agents.nodes())) {
       System.out.printf(
           Locale.ROOT, "%d agents started in %.1f s%n", n, (System.nanoTime() - t0) / 1e9);
-      BenchNetwork net = new BenchNetwork("prop" + n, group, 0);
+      BenchNetwork net = new BenchNetwork("prop" + n, group, 0).withRollout(NO_PROBE);
       // Warm-up, not measured: the first network on a fresh node installs its plugin binaries.
       double first = apply(cluster, agents, net).total();
       delete(cluster, agents, net);
       Stages create = new Stages();
       Stages edit = new Stages();
+      Stages oneBatch = new Stages();
       Samples floorTimes = new Samples();
       Samples floorWrites = new Samples();
       int revision = 1;
       ApiRequestCounts before = ApiRequestCounts.scrape(cluster.controlPlane().client());
       for (int i = 0; i < runs; i++) {
-        net = net.next();
+        net = net.next().withRollout(NO_PROBE);
         create.add(apply(cluster, agents, net));
         floor(floor, revision++, net, floorTimes, floorWrites);
-        net = net.next();
+        net = net.next().withRollout("");
         edit.add(apply(cluster, agents, net));
+        net = net.next().withRollout(ONE_BATCH);
+        oneBatch.add(apply(cluster, agents, net));
         floor(floor, revision++, net, floorTimes, floorWrites);
         delete(cluster, agents, net);
       }
       String requests =
           perNodeAndChange(
-              ApiRequestCounts.scrape(cluster.controlPlane().client()).minus(before), n, runs * 3);
+              ApiRequestCounts.scrape(cluster.controlPlane().client()).minus(before), n, runs * 4);
       System.out.printf(
           Locale.ROOT,
-          "N=%d create %s edit %s floor %s%n",
+          "N=%d create %s staged edit %s (RolledOut %s) one-batch edit %s floor %s%n",
           n,
           create.total,
           edit.total,
+          edit.rolledOut,
+          oneBatch.total,
           floorTimes);
-      row(table, n, "new CniNetwork", create.total, floorTimes);
-      row(table, n, "edit (new subnet)", edit.total, floorTimes);
-      create.row(stages, n, "new CniNetwork", floorWrites, floorTimes);
-      edit.row(stages, n, "edit (new subnet)", floorWrites, floorTimes);
+      row(table, n, NEW, create.total, floorTimes);
+      row(table, n, WRITE_PATH, oneBatch.total, floorTimes);
+      create.row(stages, n, NEW, floorWrites, floorTimes);
+      edit.row(stages, n, STAGED, floorWrites, floorTimes);
+      oneBatch.row(stages, n, WRITE_PATH, floorWrites, floorTimes);
+      edit.batchRow(staged, n, floorTimes);
       return String.format(
           Locale.ROOT,
           "N = %d: the very first network on the fresh nodes (binaries installed too, not in"
@@ -127,7 +180,7 @@ public final class PropagationBench {
               + " the floor's ConfigMaps left out): %s.",
           n,
           first,
-          runs * 3,
+          runs * 4,
           requests);
     }
   }
@@ -170,7 +223,13 @@ public final class PropagationBench {
   }
 
   /** One propagation, in millis from the start of kubectl apply. */
-  private record Run(double rendered, double firstSpec, double lastSpec, double total) {}
+  private record Run(
+      double rendered,
+      double firstSpec,
+      double lastSpec,
+      double total,
+      double rolledOut,
+      List<double[]> batches) {}
 
   /** The runs of one kind of change, stage by stage. */
   private static final class Stages {
@@ -178,12 +237,28 @@ public final class PropagationBench {
     final Samples firstSpec = new Samples();
     final Samples lastSpec = new Samples();
     final Samples total = new Samples();
+    final Samples rolledOut = new Samples();
+    final List<Samples> batchTimes = new ArrayList<>();
+    String batchSizes = "";
 
     void add(Run r) {
       rendered.add(r.rendered());
       firstSpec.add(r.firstSpec());
       lastSpec.add(r.lastSpec());
       total.add(r.total());
+      rolledOut.add(r.rolledOut());
+      List<double[]> b = r.batches();
+      for (int i = 0; i < b.size(); i++) {
+        double end = i + 1 < b.size() ? b.get(i + 1)[0] : r.rolledOut();
+        if (batchTimes.size() <= i) {
+          batchTimes.add(new Samples());
+        }
+        batchTimes.get(i).add(end - b.get(i)[0]);
+      }
+      batchSizes =
+          b.stream()
+              .map(x -> String.format(Locale.ROOT, "%.0f", x[1]))
+              .collect(java.util.stream.Collectors.joining(", "));
     }
 
     void row(BenchReport.Table t, int n, String change, Samples floorWrites, Samples floor) {
@@ -194,8 +269,23 @@ public final class PropagationBench {
           BenchReport.ms(firstSpec.median()),
           BenchReport.ms(lastSpec.median()),
           BenchReport.ms(total.median()),
+          BenchReport.ms(rolledOut.median()),
           BenchReport.ms(floorWrites.median()),
           BenchReport.ms(floor.median()));
+    }
+
+    /** The staged rollout: its batches, each batch's time and the whole to RolledOut. */
+    void batchRow(BenchReport.Table t, int n, Samples floor) {
+      t.row(
+          n,
+          batchSizes,
+          BenchReport.ms(total.median()),
+          BenchReport.ms(rolledOut.median()),
+          BenchReport.ms(rolledOut.p99()),
+          batchTimes.stream()
+              .map(s -> BenchReport.ms(s.median()))
+              .collect(java.util.stream.Collectors.joining(", ")),
+          BenchReport.ratio(rolledOut.median() / floor.median()));
     }
   }
 
@@ -207,11 +297,34 @@ public final class PropagationBench {
       long t0 = System.nanoTime();
       cluster.apply(net.yaml());
       long done = ConflistWait.until(agents.confDirs(), net.fileName(), net.marker(), TIMEOUT);
+      // Every change is let finish (all nodes proved it) before the next one, which would
+      // otherwise supersede a rollout still in progress.
+      long deadline = System.nanoTime() + TIMEOUT.toNanos();
+      while (!stages.rolledOut()) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException(net.name() + " not RolledOut within " + TIMEOUT);
+        }
+        Thread.sleep(20);
+      }
       double[] m = stages.millis();
       double offset = (t0 - stages.startNanos()) / 1e6;
+      List<double[]> batches =
+          stages.batches().stream().map(b -> new double[] {b[0] - offset, b[1]}).toList();
       System.out.printf(
-          Locale.ROOT, "  %s: %s, last conflist %.0f ms%n", net.name(), stages, (done - t0) / 1e6);
-      return new Run(m[0] - offset, m[1] - offset, m[2] - offset, (done - t0) / 1e6);
+          Locale.ROOT,
+          "  %s: %s, last conflist %.0f ms, RolledOut %.0f ms, batches %s%n",
+          net.name(),
+          stages,
+          (done - t0) / 1e6,
+          stages.rolledOutMillis() - offset,
+          batches.stream().map(b -> String.format(Locale.ROOT, "%.0f@%.0f", b[1], b[0])).toList());
+      return new Run(
+          m[0] - offset,
+          m[1] - offset,
+          m[2] - offset,
+          (done - t0) / 1e6,
+          stages.rolledOutMillis() - offset,
+          batches);
     }
   }
 

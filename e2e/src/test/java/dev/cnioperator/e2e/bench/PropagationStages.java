@@ -3,10 +3,13 @@ package dev.cnioperator.e2e.bench;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.NodeNetwork;
+import dev.cnioperator.api.v1alpha1.RolloutStatus;
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -27,6 +30,12 @@ final class PropagationStages implements AutoCloseable {
   private final AtomicLong rendered = new AtomicLong();
   private final AtomicLong firstSpec = new AtomicLong();
   private final AtomicLong lastSpec = new AtomicLong();
+  private final AtomicLong rolledOut = new AtomicLong();
+
+  /** Each batch the rollout admitted: {first seen (nanos), its size}, in order. */
+  private final List<long[]> batches = new ArrayList<>();
+
+  private String lastBatch = "";
   private final List<Watch> watches;
 
   private PropagationStages(KubernetesClient client, BenchNetwork net, List<String> nodeNames) {
@@ -46,7 +55,9 @@ final class PropagationStages implements AutoCloseable {
                         && n.getStatus().getRendered() != null
                         && String.valueOf(n.getStatus().getRendered().getContent())
                             .contains(marker)) {
-                      rendered.compareAndSet(0, System.nanoTime());
+                      long now = System.nanoTime();
+                      rendered.compareAndSet(0, now);
+                      rollout(n, now);
                     }
                   }
                 });
@@ -68,6 +79,42 @@ final class PropagationStages implements AutoCloseable {
                   }
                 });
     this.watches = List.of(networkWatch, nodeWatch);
+  }
+
+  /** Notes a newly admitted batch and when the revision is rolled out on every node. */
+  private synchronized void rollout(CniNetwork n, long now) {
+    RolloutStatus r = n.getStatus().getRollout();
+    String sha = n.getStatus().getRendered().getSha256();
+    if (r == null || sha == null || !sha.equals(r.getRevision())) {
+      return;
+    }
+    List<String> batch = r.getBatch() == null ? List.of() : r.getBatch();
+    String key = String.join(",", batch);
+    if (!batch.isEmpty() && !key.equals(lastBatch)) {
+      lastBatch = key;
+      batches.add(new long[] {now, batch.size()});
+    }
+    List<Condition> conditions = n.getStatus().getConditions();
+    if (conditions != null
+        && conditions.stream()
+            .anyMatch(c -> "RolledOut".equals(c.getType()) && "True".equals(c.getStatus()))) {
+      rolledOut.compareAndSet(0, now);
+    }
+  }
+
+  /** Whether the CniNetwork said RolledOut for this revision. */
+  boolean rolledOut() {
+    return rolledOut.get() != 0;
+  }
+
+  /** Millis from the start to RolledOut (NaN: not yet). */
+  double rolledOutMillis() {
+    return since(rolledOut.get());
+  }
+
+  /** The admitted batches: {millis from the start when first seen, nodes in it}. */
+  synchronized List<double[]> batches() {
+    return batches.stream().map(b -> new double[] {since(b[0]), b[1]}).toList();
   }
 
   /** Starts observing; call just before the change is applied. */

@@ -15,11 +15,17 @@ import java.nio.file.StandardCopyOption;
  * manifest, no status, no health server. {@code StartFloor <kubeconfig> <node> <confDir>}.
  */
 public final class StartFloor {
+  /** The kubeconfig argument that means: configure in-cluster, as in a pod. */
+  static final String IN_CLUSTER = "-";
+
   private StartFloor() {}
 
   public static void main(String[] args) throws Exception {
     Path confDir = Path.of(args[2]);
-    Config config = Config.fromKubeconfig(Files.readString(Path.of(args[0])));
+    Config config =
+        args[0].equals(IN_CLUSTER)
+            ? Config.autoConfigure(null)
+            : Config.fromKubeconfig(Files.readString(Path.of(args[0])));
     try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
       CniNode node = client.resources(CniNode.class).withName(args[1]).get();
       NodeNetwork first = node.getSpec().getNetworks().get(0);

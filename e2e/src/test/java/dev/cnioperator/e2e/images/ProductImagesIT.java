@@ -76,10 +76,10 @@ class ProductImagesIT {
   }
 
   @Test
-  void theOperatorRunsAsNonrootOnAJava17Runtime() throws IOException {
+  void theOperatorRunsAsNonrootOnTheBasesJava25Runtime() throws IOException {
     CommandResult identity = run(operator, List.of(), "sh", "-c", "id -un; id -u; java -version");
     assertThat(identity.stdout().lines()).containsExactly("nonroot", "65532");
-    assertThat(identity.stderr()).contains("openjdk version \"17.");
+    assertThat(identity.stderr()).contains("openjdk version \"25.");
 
     CommandResult help = run(operator, List.of(), command(operator, "--help"));
     assertThat(help.stdout()).contains("Usage: cni-operator");
