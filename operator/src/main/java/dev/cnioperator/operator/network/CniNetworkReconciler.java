@@ -27,6 +27,7 @@ import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.PrimaryUpdateAndCacheUtils;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.health.Status;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
@@ -106,6 +107,13 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
   @Override
   public UpdateControl<CniNetwork> reconcile(CniNetwork network, Context<CniNetwork> context) {
     String name = network.getMetadata().getName();
+    if (!serving(source(context, Node.class)) || !serving(source(context, CniNode.class))) {
+      // A reconcile while the operator stops (or before its informers have synced) would read
+      // empty caches: no node selected, so a rollout would "complete" with 0/0 nodes and take an
+      // unproven revision for the stable one. Decide nothing; the next start reconciles again.
+      log.info("event=reconcile-skipped network={} reason=informers-not-serving", name);
+      return UpdateControl.noUpdate();
+    }
     Rendering rendering = renderer.render(network);
     RenderedConfig accepted =
         rendering instanceof Rendering.Accepted a ? a.rendered() : keptRevision(network);
@@ -313,6 +321,11 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
   }
 
   @SuppressWarnings("unchecked")
+  /** Whether an informer's cache can be believed: it runs, has synced and is watching. */
+  private static boolean serving(InformerEventSource<?, CniNetwork> source) {
+    return source.isRunning() && source.getStatus() == Status.HEALTHY;
+  }
+
   private static <R extends HasMetadata> InformerEventSource<R, CniNetwork> source(
       Context<CniNetwork> context, Class<R> kind) {
     return (InformerEventSource<R, CniNetwork>)

@@ -35,9 +35,11 @@ final class RolloutCondition {
               false,
               "Progressing",
               updated
-                  + (r.getStableRevision() == null
-                      ? "; a new network goes to every node at once"
-                      : batch(r.getBatch()) + "; the others hold " + stable(r)));
+                  + (r.getSelectedNodes() != null && r.getSelectedNodes() == 0
+                      ? "; waiting for a node to take it"
+                      : r.getStableRevision() == null
+                          ? "; a new network goes to every node at once"
+                          : batch(r.getBatch()) + "; the others hold " + stable(r)));
       case Paused ->
           make.set(
               type,

@@ -111,6 +111,11 @@ public final class RolloutMachine {
 
   private static Step progress(Input in, RolloutStatus status) {
     List<NodeProgress> nodes = in.nodes();
+    if (nodes.isEmpty()) {
+      // Nothing has proven the revision: it must not become the stable one by default. A rollout
+      // without nodes waits for one (which is then the canary, or takes a new network at once).
+      return new Step(counted(status, nodes), Optional.empty());
+    }
     Set<String> batch = new TreeSet<>(Objects.requireNonNullElse(status.getBatch(), List.of()));
     boolean everyone = status.getStableRevision() == null;
     List<NodeProgress> admitted =

@@ -154,6 +154,27 @@ class RolloutMachineTest {
   }
 
   @Test
+  void withNoNodeInSightAnEditNeitherCompletesNorBecomesTheStableRevision() {
+    // As an operator that stops sees it: its caches emptied, every node gone at once.
+    FakeCluster cluster = settled(3);
+    cluster.step(NEXT);
+    Map<String, String> nodes = new TreeMap<>(cluster.held);
+    cluster.held.clear();
+
+    cluster.step(NEXT);
+
+    assertThat(cluster.status.getPhase()).isEqualTo(RolloutPhase.Progressing);
+    assertThat(cluster.status.getStableRevision()).isEqualTo(GOOD.getSha256());
+    assertThat(cluster.status.getUpdated()).isEqualTo("0/0");
+
+    cluster.held.putAll(nodes); // back: the rollout goes on from where it was
+    cluster.step(NEXT);
+
+    assertThat(cluster.status.getStableRevision()).isEqualTo(GOOD.getSha256());
+    assertThat(cluster.holding(NEXT)).hasSize(2);
+  }
+
+  @Test
   void aSilentNodeWithoutDeadlineIsWaitedForWithoutEnd() {
     FakeCluster cluster = settled(4);
     cluster.deadline = Duration.ZERO;
