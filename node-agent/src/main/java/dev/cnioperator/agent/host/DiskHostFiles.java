@@ -110,6 +110,8 @@ public final class DiskHostFiles implements HostFiles {
   public Path newTemporaryFile(Path dir, String forName) throws IOException {
     // Leading dot and ".tmp" ending: libcni, containerd and CRI-O only read .conf/.conflist/.json.
     Path temp = dir.resolve("." + forName + TEMP_MARK + UUID.randomUUID() + ".tmp");
+    // A fresh node may have no /opt/cni/bin yet: the first install makes it.
+    Files.createDirectories(dir);
     return Files.createFile(temp, PosixFilePermissions.asFileAttribute(FILE_MODE));
   }
 

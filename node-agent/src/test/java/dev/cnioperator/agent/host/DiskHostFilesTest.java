@@ -46,6 +46,17 @@ class DiskHostFilesTest {
   }
 
   @Test
+  void aWriteIntoADirectoryThatDoesNotExistYetMakesIt(@TempDir Path dir) throws Exception {
+    // A fresh node before its first plugin install: no /opt/cni/bin at all.
+    Path binary = dir.resolve("opt/cni/bin/bridge");
+
+    new DiskHostFiles().writeAtomically(binary, new byte[] {1, 2, 3}, true);
+
+    assertThat(Files.readAllBytes(binary)).containsExactly(1, 2, 3);
+    assertThat(Files.list(binary.getParent())).containsExactly(binary);
+  }
+
+  @Test
   void atomicWriteReplacesContentAndLeavesNoTemporaryFile(@TempDir Path dir) throws Exception {
     Path f = dir.resolve("50-a.conflist");
     files.writeAtomically(f, bytes("old"), false);
