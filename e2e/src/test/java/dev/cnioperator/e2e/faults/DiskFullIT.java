@@ -72,7 +72,7 @@ class DiskFullIT {
   void aFullConfDirKeepsTheOldFileAndTheNodeConvergesOnceSpaceIsFreed() throws Exception {
     String name = TestNames.unique("full");
     String file = "50-" + name + ".conflist";
-    fault.apply(fault.bridgeNetwork(name, 1400, 60));
+    fault.apply(pausing(fault.bridgeNetwork(name, 1400, 60)));
     fault.waitReady(name);
     String old = node.conflist(file).orElseThrow();
 
@@ -81,7 +81,8 @@ class DiskFullIT {
     ConflistSampler.Figures figures;
     try (ConflistSampler sampler = ConflistSampler.start(List.of(confDir.resolve(file)))) {
       long failuresBefore = spaceFailures();
-      fault.apply(fault.bridgeNetwork(name, 1300, 60, "faultPadding: " + "x".repeat(PADDING)));
+      fault.apply(
+          pausing(fault.bridgeNetwork(name, 1300, 60, "faultPadding: " + "x".repeat(PADDING))));
       // The agent's log is the only sign it tried (see the disabled test below).
       await().atMost(FaultProduct.WAIT).until(() -> spaceFailures() > failuresBefore + 1);
       assertThat(node.conflist(file)).as("the old file, whole").contains(old);
@@ -108,12 +109,13 @@ class DiskFullIT {
   void aFullConfDirIsReportedFailedWithAMessageAboutSpace() throws Exception {
     String name = TestNames.unique("fullmsg");
     String file = "50-" + name + ".conflist";
-    fault.apply(fault.bridgeNetwork(name, 1400, 60));
+    fault.apply(pausing(fault.bridgeNetwork(name, 1400, 60)));
     fault.waitReady(name);
     Path filler = confDir.resolve(".filler");
     fillLeaving(filler, LEFT_FREE);
     try {
-      fault.apply(fault.bridgeNetwork(name, 1300, 60, "faultPadding: " + "x".repeat(PADDING)));
+      fault.apply(
+          pausing(fault.bridgeNetwork(name, 1300, 60, "faultPadding: " + "x".repeat(PADDING))));
       NodeNetworkStatus failed =
           await()
               .atMost(FaultProduct.WAIT)
@@ -130,6 +132,16 @@ class DiskFullIT {
       fault.controlPlane().kubectl("delete", "cninetwork", name, "--timeout=120s");
       await().atMost(FaultProduct.WAIT).until(() -> node.conflist(file).isEmpty());
     }
+  }
+
+  /**
+   * The network with a rollout that pauses on a failure. A node that cannot write a revision fails
+   * it, and with the default (Rollback) the operator would give the node the old revision back at
+   * once: the file on disk would then already be right and the agent would stop retrying. Pausing
+   * keeps the new revision on the node, so the agent retries it until space is freed.
+   */
+  private static String pausing(String yaml) {
+    return yaml + "  rollout: {onFailure: Pause}\n";
   }
 
   private long spaceFailures() {
