@@ -73,14 +73,17 @@ final class CacheFileFormat {
   }
 
   /**
-   * One file's bytes as a JSON object.
+   * One file's bytes as a JSON object. Numbers with a fraction or exponent are read as written
+   * ({@link CniJson#EXACT_READER}), so that an entry written back holds the same result: read as a
+   * double, {@code 1e400} would become infinity and be written back as the string {@code
+   * "Infinity"} (found by {@code CacheFileFuzzTest}).
    *
    * @throws CniException {@code DECODING_FAILURE} naming {@code source} when they are not one
    */
   static JsonNode parse(byte[] bytes, String source) {
     JsonNode root;
     try {
-      root = CniJson.MAPPER.readTree(bytes);
+      root = CniJson.EXACT_READER.readTree(bytes);
     } catch (IOException e) {
       throw corrupt(source, "not JSON: " + e.getMessage());
     }

@@ -114,6 +114,26 @@ class ResultCacheTest {
   }
 
   @Test
+  void numbersBeyondADoubleAreWrittenBackAsTheyWereRead() throws Exception {
+    Path file = cacheDir.resolve("results/dbnet-c1-eth0");
+    Files.createDirectories(file.getParent());
+    Files.writeString(
+        file,
+        "{\"kind\":\"cniCacheV1\",\"containerId\":\"c1\",\"ifName\":\"eth0\","
+            + "\"networkName\":\"dbnet\",\"result\":{\"big\":1e400,\"small\":-1e-400,"
+            + "\"exact\":0.10000000000000000001}}");
+    ResultCache cache = new ResultCache(cacheDir);
+    CachedAttachment read = cache.read("dbnet", "c1", "eth0").orElseThrow();
+
+    cache.write(read);
+
+    assertThat(cache.read("dbnet", "c1", "eth0")).contains(read);
+    assertThat(Files.readString(file))
+        .contains("\"big\":1E+400", "\"small\":-1E-400", "\"exact\":0.10000000000000000001")
+        .doesNotContain("Infinity");
+  }
+
+  @Test
   void emptyOptionalFieldsAreOmittedAsGoOmitempty() throws Exception {
     ResultCache cache = new ResultCache(cacheDir);
     cache.write(new CachedAttachment("n", "c", "eth0", "", List.of(), Map.of(), new byte[0], null));
