@@ -84,7 +84,7 @@ final class CacheFileFormat {
     JsonNode root;
     try {
       root = CniJson.EXACT_READER.readTree(bytes);
-    } catch (IOException e) {
+    } catch (IOException | NumberFormatException | ArithmeticException e) {
       throw corrupt(source, "not JSON: " + e.getMessage());
     }
     if (root == null || !root.isObject()) {

@@ -6,6 +6,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cnioperator.cni.CniErrorCode;
 import dev.cnioperator.cni.CniException;
 import dev.cnioperator.cni.io.CniJson;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CoderResult;
 import java.nio.charset.StandardCharsets;
 
 /** Reads plugin stdout as one JSON value and writes result JSON compactly, as Go's encoder does. */
@@ -17,12 +20,13 @@ final class ResultJson {
    * The single JSON value in {@code bytes}.
    *
    * @param what what the bytes are, for the error ("plugin output", "VERSION output")
-   * @throws CniException INVALID_PLUGIN_OUTPUT when they are not exactly one JSON value
+   * @throws CniException INVALID_PLUGIN_OUTPUT when they are not exactly one JSON value in UTF-8
    */
   static JsonNode read(byte[] bytes, String what) {
     if (bytes == null || bytes.length == 0) {
       throw new CniException(CniErrorCode.INVALID_PLUGIN_OUTPUT, what + " is empty", "");
     }
+    requireUtf8(bytes, what);
     try {
       JsonNode node = CniJson.MAPPER.readTree(bytes);
       if (node == null || node.isMissingNode()) {
@@ -43,6 +47,23 @@ final class ResultJson {
           what + " is not valid JSON",
           e.getMessage() + "; output: " + excerpt(bytes),
           e);
+    }
+  }
+
+  /**
+   * Jackson refuses most bytes that are not UTF-8 but decodes UTF-8's form of a surrogate (ED A0 80
+   * to ED BF BF) into a string that no encoder writes back the same (found by {@code
+   * VersionOutputFuzzTest}); this refuses all of them alike.
+   */
+  private static void requireUtf8(byte[] bytes, String what) {
+    ByteBuffer in = ByteBuffer.wrap(bytes);
+    CoderResult result =
+        StandardCharsets.UTF_8.newDecoder().decode(in, CharBuffer.allocate(bytes.length), true);
+    if (result.isError()) {
+      throw new CniException(
+          CniErrorCode.INVALID_PLUGIN_OUTPUT,
+          what + " is not valid JSON",
+          "invalid UTF-8 at byte " + in.position() + "; output: " + excerpt(bytes));
     }
   }
 

@@ -121,7 +121,7 @@ class ResultCacheTest {
         file,
         "{\"kind\":\"cniCacheV1\",\"containerId\":\"c1\",\"ifName\":\"eth0\","
             + "\"networkName\":\"dbnet\",\"result\":{\"big\":1e400,\"small\":-1e-400,"
-            + "\"exact\":0.10000000000000000001}}");
+            + "\"exact\":0.10000000000000000001,\"zeros\":[1.0,0e+300]}}");
     ResultCache cache = new ResultCache(cacheDir);
     CachedAttachment read = cache.read("dbnet", "c1", "eth0").orElseThrow();
 
@@ -129,8 +129,30 @@ class ResultCacheTest {
 
     assertThat(cache.read("dbnet", "c1", "eth0")).contains(read);
     assertThat(Files.readString(file))
-        .contains("\"big\":1E+400", "\"small\":-1E-400", "\"exact\":0.10000000000000000001")
+        .contains(
+            "\"big\":1E+400",
+            "\"small\":-1E-400",
+            "\"exact\":0.10000000000000000001",
+            "\"zeros\":[1.0,0E+300]")
         .doesNotContain("Infinity");
+  }
+
+  @Test
+  void anExponentNoNumberCanHoldIsACorruptEntryNamingTheFile() throws Exception {
+    Path file = cacheDir.resolve("results/dbnet-c1-eth0");
+    Files.createDirectories(file.getParent());
+    Files.writeString(
+        file,
+        "{\"kind\":\"cniCacheV1\",\"containerId\":\"c1\",\"ifName\":\"eth0\","
+            + "\"networkName\":\"dbnet\",\"result\":{\"x\":1e2147483648}}");
+
+    CniException e =
+        catchThrowableOfType(
+            CniException.class, () -> new ResultCache(cacheDir).read("dbnet", "c1", "eth0"));
+
+    assertThat(e.code()).isEqualTo(CniErrorCode.DECODING_FAILURE.code());
+    assertThat(e.getMessage()).contains(file.toString());
+    assertThat(e.details()).contains("Exponent overflow");
   }
 
   @Test

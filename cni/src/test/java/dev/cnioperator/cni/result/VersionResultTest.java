@@ -18,6 +18,27 @@ class VersionResultTest {
   }
 
   @Test
+  void utf8sFormOfASurrogateIsRefusedLikeAnyOtherByteThatIsNotUtf8() {
+    byte[] output =
+        "{\"cniVersion\":\"1.0.0\",\"supportedVersions\":[\"1.0.0\",\"1.1.0@@@\"]}"
+            .getBytes(StandardCharsets.UTF_8);
+    // @@@ becomes ED A6 96: the surrogate U+D996 encoded as UTF-8, which UTF-8 does not allow.
+    int at = new String(output, StandardCharsets.UTF_8).indexOf("@@@");
+    output[at] = (byte) 0xED;
+    output[at + 1] = (byte) 0xA6;
+    output[at + 2] = (byte) 0x96;
+
+    assertThatThrownBy(() -> Results.parseVersion(output))
+        .isInstanceOfSatisfying(
+            CniException.class,
+            e -> {
+              assertThat(e.code()).isEqualTo(CniErrorCode.INVALID_PLUGIN_OUTPUT.code());
+              assertThat(e.getMessage()).contains("VERSION output is not valid JSON");
+              assertThat(e.details()).startsWith("invalid UTF-8 at byte " + at + ";");
+            });
+  }
+
+  @Test
   void debianPluginsAnswerOneZeroZeroWhateverTheyAreAskedIn() {
     // /usr/lib/cni/bridge (Debian containernetworking-plugins) asked with cniVersion 1.1.0.
     VersionResult v =
