@@ -6,6 +6,7 @@ import dev.cnioperator.agent.status.CniNodeClient;
 import dev.cnioperator.agent.status.HealthBoard;
 import dev.cnioperator.agent.status.NodeStatusBuilder;
 import dev.cnioperator.api.v1alpha1.CniNode;
+import dev.cnioperator.api.v1alpha1.CniNodeStatus;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -29,9 +30,24 @@ import org.slf4j.LoggerFactory;
  * event asked for takes the object that event delivered, which is as new as such a read and saves
  * every node one request per change. Without either (API server unreachable, CniNode missing)
  * nothing on disk changes.
+ *
+ * <p>One status write per change: when a pass applies content whose proof (or first CHECK and
+ * cleanup) the network loops run at once, the pass leaves its status write to them, so "applied"
+ * and the probe's report reach the API server together; {@link #FOLLOW_UP_WAIT} bounds the wait.
+ * The status the API server holds is what this agent wrote last (it is the only writer of the
+ * status), so a status write needs no read first; the scheduled pass's read puts right anything
+ * else.
  */
 public final class NodeAgent implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(NodeAgent.class);
+
+  /**
+   * The longest a pass's status write waits for the network loops' report on what it applied. The
+   * loops ask for the write when their pass ends, whatever its outcome, so this is only the safety
+   * net, not the usual path; a probe's ADD, CHECK and DEL take well under a second with the
+   * reference plugins.
+   */
+  static final Duration FOLLOW_UP_WAIT = Duration.ofSeconds(10);
 
   private final CniNodeClient api;
   private final NodeSpecReader reader;
@@ -50,6 +66,11 @@ public final class NodeAgent implements AutoCloseable {
 
   private final AtomicReference<AppliedPass> lastPass = new AtomicReference<>();
   private final AtomicReference<List<ManagedNetwork>> networks = new AtomicReference<>(List.of());
+
+  /** The CniNode status on the API server as far as this agent knows: read, or written by it. */
+  private final AtomicReference<KnownStatus> known = new AtomicReference<>();
+
+  private volatile FollowUp followUp = applied -> false;
   private volatile long lastLoopNanos = System.nanoTime();
   private SharedIndexInformer<CniNode> informer;
 
@@ -103,7 +124,21 @@ public final class NodeAgent implements AutoCloseable {
 
   /** Asks for a status write from what is known now, without touching the disk. */
   public void requestStatus() {
-    loop.execute(() -> publish(null));
+    loop.execute(this::publish);
+  }
+
+  /** Who reports on the networks a pass applied, right after it (the network loops). */
+  @FunctionalInterface
+  public interface FollowUp {
+    /**
+     * Starts the work due on {@code applied} now; true when some of it is under way and will ask
+     * for a status write ({@link #requestStatus}) when done.
+     */
+    boolean startDue(List<ManagedNetwork> applied);
+  }
+
+  public void followedBy(FollowUp followUp) {
+    this.followUp = followUp;
   }
 
   /** The networks of the last successful pass, for the CHECK and cleanup loops. */
@@ -131,6 +166,7 @@ public final class NodeAgent implements AutoCloseable {
     try {
       if (node == null) {
         node = api.fetch();
+        node.ifPresent(n -> known.set(KnownStatus.read(n)));
       }
     } catch (KubernetesClientException e) {
       LOG.warn(
@@ -146,14 +182,24 @@ public final class NodeAgent implements AutoCloseable {
       return;
     }
     try {
-      List<ManagedNetwork> current = reader.networks(node.get().getSpec());
-      NodeSync.Result result = sync.sync(current, reader.plugins(node.get().getSpec()));
-      recallProbes(node.get());
-      networks.set(applied(current, result));
-      lastPass.set(new AppliedPass(result, node.get().getMetadata().getGeneration()));
+      CniNode seen = node.get();
+      KnownStatus before = known.get();
+      if (before == null || !before.uid().equals(seen.getMetadata().getUid())) {
+        known.set(KnownStatus.read(seen));
+      }
+      List<ManagedNetwork> current = reader.networks(seen.getSpec());
+      NodeSync.Result result = sync.sync(current, reader.plugins(seen.getSpec()));
+      recallProbes(seen);
+      List<ManagedNetwork> applied = applied(current, result);
+      networks.set(applied);
+      lastPass.set(new AppliedPass(result, seen.getMetadata().getGeneration()));
       health.retain(new HashSet<>(current.stream().map(ManagedNetwork::name).toList()));
       record(result);
-      publish(node.get());
+      if (followUp.startDue(applied)) {
+        loop.schedule(this::publish, FOLLOW_UP_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+      } else {
+        publish();
+      }
       metrics.pass("ok");
     } catch (RuntimeException | java.io.IOException e) {
       LOG.error("event=pass-failed node={} error=\"{}\"", api.nodeName(), e.toString(), e);
@@ -201,23 +247,29 @@ public final class NodeAgent implements AutoCloseable {
         .forEach(o -> metrics.driftRestored("conflist"));
   }
 
-  /** Writes the status when it changed; {@code node} null means read it fresh first. */
-  private void publish(CniNode node) {
+  /** Writes the status when it differs from the one the API server holds. */
+  private void publish() {
     AppliedPass pass = lastPass.get();
-    if (pass == null) {
+    KnownStatus current = known.get();
+    if (pass == null || current == null || Optional.empty().equals(delivered.get())) {
       return;
     }
+    // The generation the pass applied, not the newest seen: a newer spec is not yet observed.
+    CniNodeStatus status =
+        statusBuilder.build(pass.result(), health, current.status(), pass.generation());
     try {
-      CniNode current = node != null ? node : api.fetch().orElse(null);
-      if (current == null) {
-        return;
+      if (api.publishStatus(current.status(), status)) {
+        known.set(new KnownStatus(current.uid(), status));
       }
-      // The generation the pass applied, not the one just read: a newer spec is not yet observed.
-      api.publishStatus(
-          current,
-          statusBuilder.build(pass.result(), health, current.getStatus(), pass.generation()));
     } catch (KubernetesClientException e) {
       LOG.warn("event=status-not-written node={} error=\"{}\"", api.nodeName(), e.getMessage());
+    }
+  }
+
+  /** A status of the CniNode with this uid (another object of the same name starts afresh). */
+  private record KnownStatus(String uid, CniNodeStatus status) {
+    static KnownStatus read(CniNode node) {
+      return new KnownStatus(node.getMetadata().getUid(), node.getStatus());
     }
   }
 

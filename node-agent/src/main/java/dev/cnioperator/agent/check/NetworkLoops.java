@@ -19,6 +19,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -83,6 +84,36 @@ public final class NetworkLoops implements AutoCloseable {
    */
   public boolean live() {
     return !ticker.isShutdown() && System.nanoTime() - lastTickNanos < LIVE_WITHIN.toNanos();
+  }
+
+  /**
+   * Starts, now rather than at the next tick, the work due on {@code applied}: the proof of a new
+   * content, and the first CHECK and cleanup of a network these loops have not run yet. True when
+   * there is some: its pass asks for a status write when it ends.
+   */
+  public boolean startDue(List<ManagedNetwork> applied) {
+    Instant now = Instant.now(clock);
+    boolean due = false;
+    for (ManagedNetwork n : applied) {
+      if (n.list() == null) {
+        continue;
+      }
+      boolean firstCheck = n.checkable() && !nextCheck.containsKey(n.name());
+      boolean firstCleanup = n.cleanup().enabled() && !nextCleanup.containsKey(n.name());
+      due |=
+          firstCheck
+              || firstCleanup
+              || probeDue(n, health.get(n.name()).probe(), lastProbe.get(n.name()), now);
+    }
+    if (!due) {
+      return false;
+    }
+    try {
+      ticker.execute(this::tick);
+      return true;
+    } catch (RejectedExecutionException stopped) {
+      return false;
+    }
   }
 
   private void tick() {
@@ -168,13 +199,14 @@ public final class NetworkLoops implements AutoCloseable {
         StaleAttachmentCleaner.Report report = cleaner.clean(n);
         health.update(n.name(), h -> h.withCleanup(report.summary(), report.message()));
       }
-      statusChanged.run();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (Exception e) {
       LOG.error("event=network-pass-failed network={} error=\"{}\"", n.name(), e.toString(), e);
     } finally {
       running.remove(n.name());
+      // Always: a node pass may be holding its status write for this one (NodeAgent.FollowUp).
+      statusChanged.run();
     }
   }
 

@@ -94,11 +94,12 @@ public final class CniNodeClient {
   }
 
   /**
-   * Writes {@code status} when it differs from {@code current}'s; true when it wrote. Server-side
-   * apply of an object holding only our status, so fields we stop reporting are removed.
+   * Writes {@code status} when it differs from {@code current}, the status the API server holds;
+   * true when it wrote. Server-side apply of an object holding only our status, so fields we stop
+   * reporting are removed.
    */
-  public boolean publishStatus(CniNode current, CniNodeStatus status) {
-    if (Objects.equals(current.getStatus(), status)) {
+  public boolean publishStatus(CniNodeStatus current, CniNodeStatus status) {
+    if (Objects.equals(current, status)) {
       return false;
     }
     CniNode patch = new CniNode();

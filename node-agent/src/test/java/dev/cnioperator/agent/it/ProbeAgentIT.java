@@ -17,10 +17,14 @@ import dev.cnioperator.testkit.HostLocalStore;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.TestNames;
 import dev.cnioperator.testkit.ToolPaths;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -130,6 +134,75 @@ class ProbeAgentIT {
     assertThat(failed.getResult()).isEqualTo(ProbeResult.Failed);
     assertThat(failed.getMessage()).startsWith("ADD: ").contains("invalid argument");
     assertNothingLeft();
+  }
+
+  /**
+   * "Applied" and the probe's report of a new content reach the API server in one status write:
+   * every status write wakes the operator and every watcher of CniNodes, on every node at once.
+   */
+  @Test
+  void aNewContentIsAppliedAndReportedInOneStatusWrite() throws Exception {
+    NodeNetwork first = spec(1400);
+    cniNodes.put(node.name, List.of(first));
+    agent = AgentProcess.start(node.name, node.paths, cp.kubeconfigFile(), node.log());
+    awaitProbe(first.getSha256());
+
+    List<CniNode> statusWrites = new CopyOnWriteArrayList<>();
+    NodeNetwork next = spec(1450);
+    try (Watch watch = watchStatusWrites(statusWrites)) {
+      long generation = cniNodes.put(node.name, List.of(next)).getMetadata().getGeneration();
+      assertThat(awaitProbe(next.getSha256()).getResult()).isEqualTo(ProbeResult.Passed);
+      CniNode reported =
+          await("the watch event of the write with the report")
+              .atMost(CONVERGE)
+              .until(
+                  () -> statusWrites.stream().filter(n -> reportOf(n, next) != null).findFirst(),
+                  Optional::isPresent)
+              .get();
+
+      NodeNetworkStatus status = reportOf(reported, next);
+      assertThat(status.getAppliedSha256()).isEqualTo(next.getSha256());
+      assertThat(reported.getStatus().getObservedGeneration()).isEqualTo(generation);
+      assertThat(statusWrites)
+          .as("status writes from the spec change to the probe's report")
+          .extracting(n -> n.getMetadata().getResourceVersion())
+          .containsExactly(reported.getMetadata().getResourceVersion());
+    }
+  }
+
+  /** Collects each update of the node's CniNode that changed its status and not its spec. */
+  private Watch watchStatusWrites(List<CniNode> into) {
+    return cniNodes
+        .client
+        .resources(CniNode.class)
+        .withName(node.name)
+        .watch(
+            new Watcher<>() {
+              private Long generation;
+
+              @Override
+              public void eventReceived(Action action, CniNode n) {
+                Long now = n.getMetadata().getGeneration();
+                if (action == Action.MODIFIED && java.util.Objects.equals(generation, now)) {
+                  into.add(n);
+                }
+                generation = now;
+              }
+
+              @Override
+              public void onClose(WatcherException cause) {}
+            });
+  }
+
+  private NodeNetworkStatus reportOf(CniNode n, NodeNetwork network) {
+    if (n.getStatus() == null || n.getStatus().getNetworks() == null) {
+      return null;
+    }
+    return n.getStatus().getNetworks().stream()
+        .filter(s -> this.network.equals(s.getName()))
+        .filter(s -> s.getProbe() != null && network.getSha256().equals(s.getProbe().getSha256()))
+        .findFirst()
+        .orElse(null);
   }
 
   @Test

@@ -71,7 +71,7 @@ public final class DesiredNodeSpec {
     List<NodeNetwork> placed = new ArrayList<>();
     TreeSet<String> binaries = new TreeSet<>();
     for (AcceptedRevision r : NodePlacement.onNode(labels, candidates).placed()) {
-      NodeNetwork network = nodeNetwork(r, byName.get(r.resource()).getSpec(), values);
+      NodeNetwork network = nodeNetwork(r, byName.get(r.resource()), values, held);
       placed.add(network);
       if (network.getContent() != null) {
         binaries.addAll(pluginBinaries(r.rendered()));
@@ -83,7 +83,8 @@ public final class DesiredNodeSpec {
   }
 
   private static NodeNetwork nodeNetwork(
-      AcceptedRevision revision, CniNetworkSpec spec, NodeValues node) {
+      AcceptedRevision revision, CniNetwork resource, NodeValues node, CniNodeSpec held) {
+    CniNetworkSpec spec = resource.getSpec();
     NodeConflist conflist = NodeConflist.of(revision.rendered(), node);
     NodeNetwork network =
         conflist instanceof NodeConflist.Ready r
@@ -98,7 +99,31 @@ public final class DesiredNodeSpec {
         .withCheck(CniNetworkDefaults.check(spec.getCheck()))
         .withIpamCleanup(CniNetworkDefaults.ipamCleanup(spec.getIpamCleanup()))
         .withRevision(revision.rendered().getSha256())
-        .withProbe(probeWithDefaults(spec.getRollout()));
+        .withProbe(probe(revision, resource, held));
+  }
+
+  /**
+   * The spec's probe setting, except on a node held back on the stable revision during a rollout:
+   * it keeps the setting it has. The probe proves a revision as a node takes it, so the setting
+   * matters to a node once it is admitted; rewriting every held-back node for it would write each
+   * CniNode once more per edit, and move the generation of nodes the rollout has not reached.
+   */
+  private static RolloutProbe probe(
+      AcceptedRevision revision, CniNetwork resource, CniNodeSpec held) {
+    RolloutProbe live = probeWithDefaults(resource.getSpec().getRollout());
+    String name = revision.resource();
+    String sha = revision.rendered().getSha256();
+    boolean heldBack =
+        AcceptedRevision.of(resource).map(r -> !r.rendered().getSha256().equals(sha)).orElse(false);
+    if (!heldBack || held == null || held.getNetworks() == null) {
+      return live;
+    }
+    return held.getNetworks().stream()
+        .filter(n -> name.equals(n.getName()) && sha.equals(n.getRevision()))
+        .map(NodeNetwork::getProbe)
+        .filter(java.util.Objects::nonNull)
+        .findFirst()
+        .orElse(live);
   }
 
   private static RolloutProbe probeWithDefaults(Rollout rollout) {

@@ -72,8 +72,8 @@ public record AcceptedRevision(String resource, String createdAt, RenderedConfig
   }
 
   /**
-   * Whether {@code r} is what the operator rendered: its content hashes to its sha256. The status
-   * is writable by anyone with status rights; nodes only get what the operator made.
+   * Whether {@code r} is whole: its content hashes to its sha256 and it names its file and network.
+   * A corruption check, not an authorship check (see {@link #of}).
    */
   public static boolean isIntact(RenderedConfig r) {
     return r.getContent() != null

@@ -11,6 +11,11 @@ import dev.cnioperator.api.v1alpha1.CniPlugin;
 import dev.cnioperator.api.v1alpha1.CniPluginSpec;
 import dev.cnioperator.api.v1alpha1.NodeNetwork;
 import dev.cnioperator.api.v1alpha1.NodePlugin;
+import dev.cnioperator.api.v1alpha1.RenderedConfig;
+import dev.cnioperator.api.v1alpha1.Rollout;
+import dev.cnioperator.api.v1alpha1.RolloutPhase;
+import dev.cnioperator.api.v1alpha1.RolloutProbe;
+import dev.cnioperator.api.v1alpha1.RolloutStatus;
 import dev.cnioperator.operator.network.NetworkRenderer;
 import dev.cnioperator.operator.network.Rendering;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
@@ -60,6 +65,40 @@ class DesiredNodeSpecTest {
     assertThat(first.getCheck().getEnabled()).isTrue();
     assertThat(first.getCheck().getIntervalSeconds()).isEqualTo(60);
     assertThat(first.getIpamCleanup().getMaxDeleteFraction()).isEqualTo(0.5);
+  }
+
+  /**
+   * An edit that also turns the probe off rolls out: a node held back on the stable revision keeps
+   * its spec as it is (no write, no new generation), an admitted node gets both.
+   */
+  @Test
+  void aNodeHeldBackOnTheStableRevisionKeepsTheProbeSettingItHas() {
+    CniNetwork before = accepted("net", "2026-01-01T00:00:00Z", 50, "{\"type\":\"bridge\"}");
+    CniNodeSpec held = DesiredNodeSpec.compute(NODE, List.of(before), List.of());
+    RenderedConfig stable = before.getStatus().getRendered();
+    assertThat(held.getNetworks().get(0).getProbe().getEnabled()).isTrue();
+
+    CniNetwork edited = accepted("net", "2026-01-01T00:00:00Z", 50, "{\"type\":\"macvlan\"}");
+    edited.getSpec().setRollout(new Rollout().withProbe(new RolloutProbe().withEnabled(false)));
+    String revision = edited.getStatus().getRendered().getSha256();
+    edited
+        .getStatus()
+        .setRollout(
+            new RolloutStatus()
+                .withRevision(revision)
+                .withStableRevision(stable.getSha256())
+                .withStable(stable)
+                .withPhase(RolloutPhase.Progressing)
+                .withBatch(List.of("canary")));
+
+    CniNodeSpec heldBack = DesiredNodeSpec.compute(NODE, List.of(edited), List.of(), held);
+    assertThat(heldBack).isEqualTo(held);
+
+    edited.getStatus().getRollout().setBatch(List.of("canary", NODE.getMetadata().getName()));
+    NodeNetwork admitted =
+        DesiredNodeSpec.compute(NODE, List.of(edited), List.of(), held).getNetworks().get(0);
+    assertThat(admitted.getRevision()).isEqualTo(revision);
+    assertThat(admitted.getProbe().getEnabled()).isFalse();
   }
 
   @Test
