@@ -172,7 +172,7 @@ public final class AgentProgram implements AutoCloseable {
             health,
             agent::requestStatus,
             clock);
-    // agent.followedBy(loops::startDue);
+    agent.followedBy(loops::startDue);
     HealthServer server =
         new HealthServer(
             s.listen(),
