@@ -16,12 +16,19 @@ import java.util.Objects;
 final class NodeRelevantChanges {
 
   /**
-   * A CniNetwork's accepted revision, its rollout's say on which node holds which revision, its
-   * spec (check and cleanup settings) or its deletion.
+   * A CniNetwork's accepted revision, its rollout's say on which node holds which revision, a spec
+   * the network's reconciler has taken in (check, cleanup and probe settings), or its deletion.
+   *
+   * <p>A new spec counts once its reconciler has observed it (status.observedGeneration), not when
+   * the edit arrives: then the new revision and the rollout's first batch come in the same status
+   * write, and each node is evaluated and written once per edit, not once for the settings with the
+   * old revision and again for the new one; and the evaluation of every node does not queue ahead
+   * of the rendering it waits for.
    */
   static final OnUpdateFilter<CniNetwork> NETWORK =
       (now, before) ->
-          specOrDeletionChanged(now, before)
+          deletionChanged(now, before)
+              || !Objects.equals(observedGeneration(now), observedGeneration(before))
               || !Objects.equals(rendered(now), rendered(before))
               || !Objects.equals(placing(now), placing(before));
 
@@ -37,8 +44,16 @@ final class NodeRelevantChanges {
 
   private static boolean specOrDeletionChanged(HasMetadata now, HasMetadata before) {
     return !Objects.equals(now.getMetadata().getGeneration(), before.getMetadata().getGeneration())
-        || !Objects.equals(
-            now.getMetadata().getDeletionTimestamp(), before.getMetadata().getDeletionTimestamp());
+        || deletionChanged(now, before);
+  }
+
+  private static boolean deletionChanged(HasMetadata now, HasMetadata before) {
+    return !Objects.equals(
+        now.getMetadata().getDeletionTimestamp(), before.getMetadata().getDeletionTimestamp());
+  }
+
+  private static Long observedGeneration(CniNetwork n) {
+    return n.getStatus() == null ? null : n.getStatus().getObservedGeneration();
   }
 
   /** What of status.rollout decides a node's revision; not its counts and times. */
