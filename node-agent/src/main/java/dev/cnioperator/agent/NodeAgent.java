@@ -15,8 +15,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -49,6 +49,9 @@ public final class NodeAgent implements AutoCloseable {
    */
   static final Duration FOLLOW_UP_WAIT = Duration.ofSeconds(10);
 
+  /** The first wait before a failed status write is tried again; it doubles up to the resync. */
+  static final Duration STATUS_RETRY = Duration.ofSeconds(1);
+
   private final CniNodeClient api;
   private final NodeSpecReader reader;
   private final NodeSync sync;
@@ -56,8 +59,7 @@ public final class NodeAgent implements AutoCloseable {
   private final HealthBoard health;
   private final AgentMetrics metrics;
   private final Duration resync;
-  private final ScheduledExecutorService loop =
-      Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "node-pass"));
+  private final ScheduledExecutorService loop = passThread();
   private final AtomicBoolean passPending = new AtomicBoolean();
   private final AtomicBoolean readPending = new AtomicBoolean();
 
@@ -71,6 +73,14 @@ public final class NodeAgent implements AutoCloseable {
   private final AtomicReference<KnownStatus> known = new AtomicReference<>();
 
   private volatile FollowUp followUp = applied -> false;
+
+  /**
+   * The wait before the next try of a failed status write, null while none is failing; only the
+   * pass thread touches it and {@link #retryPending}.
+   */
+  private Duration statusRetry;
+
+  private boolean retryPending;
   private volatile long lastLoopNanos = System.nanoTime();
   private SharedIndexInformer<CniNode> informer;
 
@@ -261,9 +271,46 @@ public final class NodeAgent implements AutoCloseable {
       if (api.publishStatus(current.status(), status)) {
         known.set(new KnownStatus(current.uid(), status));
       }
+      statusRetry = null;
     } catch (KubernetesClientException e) {
-      LOG.warn("event=status-not-written node={} error=\"{}\"", api.nodeName(), e.getMessage());
+      retryStatusLater(e);
     }
+  }
+
+  /**
+   * A report that did not get through (API server unreachable, overloaded) is tried again with a
+   * backoff, not left for the next resync: the operator's rollout waits for it. One try pending at
+   * a time; the wait doubles up to the resync period and starts over after a write.
+   */
+  private void retryStatusLater(KubernetesClientException e) {
+    Duration wait = statusRetry == null ? STATUS_RETRY : statusRetry;
+    statusRetry = wait.multipliedBy(2).compareTo(resync) < 0 ? wait.multipliedBy(2) : resync;
+    LOG.warn(
+        "event=status-not-written node={} retryIn={} error=\"{}\"",
+        api.nodeName(),
+        wait,
+        e.getMessage());
+    if (!retryPending) {
+      retryPending = true;
+      loop.schedule(
+          () -> {
+            retryPending = false;
+            publish();
+          },
+          wait.toMillis(),
+          TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /**
+   * The pass thread. Delayed work (a held status write, a retry) is dropped at shutdown rather than
+   * waited for: a stopping agent writes nothing more.
+   */
+  private static ScheduledExecutorService passThread() {
+    ScheduledThreadPoolExecutor pool =
+        new ScheduledThreadPoolExecutor(1, r -> new Thread(r, "node-pass"));
+    pool.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+    return pool;
   }
 
   /** A status of the CniNode with this uid (another object of the same name starts afresh). */

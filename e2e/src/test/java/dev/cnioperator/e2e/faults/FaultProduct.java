@@ -212,6 +212,16 @@ public final class FaultProduct implements AutoCloseable {
                 + cp.kubectl("describe", "cninetwork", network).stdout());
   }
 
+  /** Waits until the network's rollout has finished: every selected node proved its revision. */
+  public void waitRolledOut(String network) {
+    cp.kubectl("wait", "--for=condition=RolledOut", "cninetwork/" + network, "--timeout=120s")
+        .orThrow(
+            "kubectl wait RolledOut "
+                + network
+                + ": "
+                + cp.kubectl("describe", "cninetwork", network).stdout());
+  }
+
   public CniNetwork network(String name) {
     return cp.client().resources(CniNetwork.class).withName(name).get();
   }

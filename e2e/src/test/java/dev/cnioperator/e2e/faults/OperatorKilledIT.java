@@ -121,10 +121,7 @@ class OperatorKilledIT {
       fault.waitReady(edited);
       fault.waitReady(other);
       // The restarted operator finishes the staged rollout the killed one had begun.
-      fault
-          .controlPlane()
-          .kubectl("wait", "--for=condition=RolledOut", "cninetwork/" + edited, "--timeout=120s")
-          .orThrow("kubectl wait RolledOut " + edited);
+      fault.waitRolledOut(edited);
       figures = sampler.stop();
     } finally {
       specWatch.shutdownNow();
