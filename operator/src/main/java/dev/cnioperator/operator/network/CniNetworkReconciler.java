@@ -59,6 +59,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
 
   private static final Logger log = LoggerFactory.getLogger(CniNetworkReconciler.class);
   private static final Duration CLEANUP_POLL = Duration.ofSeconds(2);
+  private static final Duration NOT_SERVING_RETRY = Duration.ofSeconds(2);
 
   private final NetworkRenderer renderer;
   private final NetworkStatusFolder folder;
@@ -110,9 +111,11 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
     if (!serving(source(context, Node.class)) || !serving(source(context, CniNode.class))) {
       // A reconcile while the operator stops (or before its informers have synced) would read
       // empty caches: no node selected, so a rollout would "complete" with 0/0 nodes and take an
-      // unproven revision for the stable one. Decide nothing; the next start reconciles again.
+      // unproven revision for the stable one. Decide nothing now, and look again: informers that
+      // lost the API server (an outage, a network cut) serve again once they have re-listed, and
+      // the event that brought this reconcile (an edit made during the outage) comes only once.
       log.info("event=reconcile-skipped network={} reason=informers-not-serving", name);
-      return UpdateControl.noUpdate();
+      return UpdateControl.<CniNetwork>noUpdate().rescheduleAfter(NOT_SERVING_RETRY);
     }
     Rendering rendering = renderer.render(network);
     RenderedConfig accepted =
