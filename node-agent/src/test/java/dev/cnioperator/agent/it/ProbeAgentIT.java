@@ -164,7 +164,9 @@ class ProbeAgentIT {
       assertThat(status.getAppliedSha256()).isEqualTo(next.getSha256());
       assertThat(reported.getStatus().getObservedGeneration()).isEqualTo(generation);
       assertThat(statusWrites)
-          .as("status writes from the spec change to the probe's report")
+          .as(
+              "status writes from the spec change to the probe's report: %s",
+              statusWrites.stream().map(CniNode::getStatus).toList())
           .extracting(n -> n.getMetadata().getResourceVersion())
           .containsExactly(reported.getMetadata().getResourceVersion());
     }
