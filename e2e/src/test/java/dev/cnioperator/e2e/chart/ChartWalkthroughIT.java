@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.cnioperator.testkit.CommandResult;
+import dev.cnioperator.testkit.Commands;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.TestNames;
 import dev.cnioperator.testkit.ToolPaths;
@@ -64,6 +65,9 @@ class ChartWalkthroughIT {
                     .build())
             .create();
     String network = run + "-bridge";
+    // The agent's probe runs ADD, and the bridge plugin leaves its bridge on the host after DEL (as
+    // on a cluster, where pods share it): a bridge of this test's own, deleted at the end.
+    String bridge = TestNames.unique("wb");
     Files.createDirectories(sandbox);
     try (ChartRelease release = ChartRelease.install(controlPlane, "walk")) {
       RenderedChart manifest = release.manifest();
@@ -72,7 +76,8 @@ class ChartWalkthroughIT {
           ChartContainerProcess standby = startOperator(release, manifest, sandbox, 1);
           ChartContainerProcess agent = startAgent(release, manifest, node, sandbox)) {
         CommandResult applied =
-            controlPlane.kubectlWithInput(bridgeExampleFor(network, run), "apply", "-f", "-");
+            controlPlane.kubectlWithInput(
+                bridgeExampleFor(network, run, bridge), "apply", "-f", "-");
         assertThat(applied.exitCode()).as("kubectl apply: %s", applied.stderr()).isZero();
 
         CommandResult ready =
@@ -100,6 +105,7 @@ class ChartWalkthroughIT {
     } finally {
       controlPlane.kubectl("delete", "cninetwork", network, "--ignore-not-found", "--wait=false");
       admin.nodes().withName(node.getMetadata().getName()).delete();
+      Commands.run("ip", "link", "delete", bridge);
       deleteTree(sandbox);
     }
   }
@@ -168,8 +174,12 @@ class ChartWalkthroughIT {
     return arg.startsWith("--listen=") ? "--listen=127.0.0.1:0" : arg;
   }
 
-  /** examples/bridge-hostlocal-portmap.yaml, renamed and selecting only this test's node. */
-  private static String bridgeExampleFor(String name, String run) throws IOException {
+  /**
+   * examples/bridge-hostlocal-portmap.yaml, renamed, on {@code bridge} and selecting only this
+   * test's node.
+   */
+  private static String bridgeExampleFor(String name, String run, String bridge)
+      throws IOException {
     YAMLMapper yaml = new YAMLMapper();
     ObjectNode example =
         (ObjectNode)
@@ -180,6 +190,7 @@ class ChartWalkthroughIT {
         .putObject("nodeSelector")
         .putObject("matchLabels")
         .put("cnioperator.dev/walkthrough", run);
+    ((ObjectNode) example.at("/spec/plugins/0")).put("bridge", bridge);
     return yaml.writeValueAsString(example);
   }
 
