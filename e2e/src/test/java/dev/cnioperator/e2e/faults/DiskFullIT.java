@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.cnioperator.api.v1alpha1.NetworkState;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
+import dev.cnioperator.e2e.CniNetworkYaml;
 import dev.cnioperator.e2e.ProcessOptions;
 import dev.cnioperator.e2e.SandboxNode;
 import dev.cnioperator.testkit.Commands;
@@ -72,7 +73,7 @@ class DiskFullIT {
   void aFullConfDirKeepsTheOldFileAndTheNodeConvergesOnceSpaceIsFreed() throws Exception {
     String name = TestNames.unique("full");
     String file = "50-" + name + ".conflist";
-    fault.apply(pausing(fault.bridgeNetwork(name, 1400, 60)));
+    fault.apply(pausing(fault.bridgeNetworkYaml(name, 1400, 60)));
     fault.waitReady(name);
     String old = node.conflist(file).orElseThrow();
 
@@ -82,7 +83,7 @@ class DiskFullIT {
     try (ConflistSampler sampler = ConflistSampler.start(List.of(confDir.resolve(file)))) {
       long failuresBefore = spaceFailures();
       fault.apply(
-          pausing(fault.bridgeNetwork(name, 1300, 60, "faultPadding: " + "x".repeat(PADDING))));
+          pausing(fault.bridgeNetworkYaml(name, 1300, 60, "faultPadding: " + "x".repeat(PADDING))));
       // The agent's log is the only sign it tried (see the disabled test below).
       await().atMost(FaultProduct.WAIT).until(() -> spaceFailures() > failuresBefore + 1);
       assertThat(node.conflist(file)).as("the old file, whole").contains(old);
@@ -109,13 +110,13 @@ class DiskFullIT {
   void aFullConfDirIsReportedFailedWithAMessageAboutSpace() throws Exception {
     String name = TestNames.unique("fullmsg");
     String file = "50-" + name + ".conflist";
-    fault.apply(pausing(fault.bridgeNetwork(name, 1400, 60)));
+    fault.apply(pausing(fault.bridgeNetworkYaml(name, 1400, 60)));
     fault.waitReady(name);
     Path filler = confDir.resolve(".filler");
     fillLeaving(filler, LEFT_FREE);
     try {
       fault.apply(
-          pausing(fault.bridgeNetwork(name, 1300, 60, "faultPadding: " + "x".repeat(PADDING))));
+          pausing(fault.bridgeNetworkYaml(name, 1300, 60, "faultPadding: " + "x".repeat(PADDING))));
       NodeNetworkStatus failed =
           await()
               .atMost(FaultProduct.WAIT)
@@ -140,8 +141,8 @@ class DiskFullIT {
    * once: the file on disk would then already be right and the agent would stop retrying. Pausing
    * keeps the new revision on the node, so the agent retries it until space is freed.
    */
-  private static String pausing(String yaml) {
-    return yaml + "  rollout: {onFailure: Pause}\n";
+  private static String pausing(CniNetworkYaml network) {
+    return network.spec("rollout: {onFailure: Pause}").yaml();
   }
 
   private long spaceFailures() {

@@ -125,6 +125,12 @@ public final class FaultProduct implements AutoCloseable {
    * {@code extraBridgeKeys} are YAML lines added to the bridge plugin, {@code "key: value"} each.
    */
   public String bridgeNetwork(String name, int mtu, int checkSeconds, String... extraBridgeKeys) {
+    return bridgeNetworkYaml(name, mtu, checkSeconds, extraBridgeKeys).yaml();
+  }
+
+  /** {@link #bridgeNetwork}, still open for more spec entries. */
+  public CniNetworkYaml bridgeNetworkYaml(
+      String name, int mtu, int checkSeconds, String... extraBridgeKeys) {
     String bridge = bridges.computeIfAbsent(name, n -> TestNames.unique("br"));
     String ranges = "[[{subnet: 10.230.%d.0/24}]]".formatted(Math.floorMod(name.hashCode(), 250));
     return CniNetworkYaml.named(name)
@@ -138,8 +144,7 @@ public final class FaultProduct implements AutoCloseable {
                 .flatMap(keys -> keys)
                 .collect(Collectors.joining("\n")))
         .checkEvery(checkSeconds)
-        .spec("ipamCleanup: {enabled: false}")
-        .yaml();
+        .spec("ipamCleanup: {enabled: false}");
   }
 
   /** The host bridge of a network made with {@link #bridgeNetwork}. */
