@@ -87,25 +87,13 @@ public final class NetworkLoops implements AutoCloseable {
   }
 
   /**
-   * Starts, now rather than at the next tick, the work due on {@code applied}: the proof of a new
-   * content, and the first CHECK and cleanup of a network these loops have not run yet. True when
-   * there is some: its pass asks for a status write when it ends.
+   * Starts, now rather than at the next tick, the work due on {@code applied} (the proof of a new
+   * content; the CHECK and cleanup passes due, the first ones of a new network included), as the
+   * tick would. True when there is some: its pass asks for a status write when it ends.
    */
   public boolean startDue(List<ManagedNetwork> applied) {
     Instant now = Instant.now(clock);
-    boolean due = false;
-    for (ManagedNetwork n : applied) {
-      if (n.list() == null) {
-        continue;
-      }
-      boolean firstCheck = n.checkable() && !nextCheck.containsKey(n.name());
-      boolean firstCleanup = n.cleanup().enabled() && !nextCleanup.containsKey(n.name());
-      due |=
-          firstCheck
-              || firstCleanup
-              || probeDue(n, health.get(n.name()).probe(), lastProbe.get(n.name()), now);
-    }
-    if (!due) {
+    if (applied.stream().noneMatch(n -> n.list() != null && due(n, now).any())) {
       return false;
     }
     try {
@@ -116,6 +104,20 @@ public final class NetworkLoops implements AutoCloseable {
     }
   }
 
+  /** What is due on one network now: its proof, its CHECK pass, its cleanup pass. */
+  private record Due(boolean prove, boolean check, boolean clean) {
+    boolean any() {
+      return prove || check || clean;
+    }
+  }
+
+  private Due due(ManagedNetwork n, Instant now) {
+    return new Due(
+        probeDue(n, health.get(n.name()).probe(), lastProbe.get(n.name()), now),
+        n.checkable() && !now.isBefore(nextCheck.getOrDefault(n.name(), Instant.MIN)),
+        n.cleanup().enabled() && !now.isBefore(nextCleanup.getOrDefault(n.name(), Instant.MIN)));
+  }
+
   private void tick() {
     lastTickNanos = System.nanoTime();
     Instant now = Instant.now(clock);
@@ -123,21 +125,18 @@ public final class NetworkLoops implements AutoCloseable {
       if (n.list() == null || running.putIfAbsent(n.name(), true) != null) {
         continue;
       }
-      boolean prove = probeDue(n, health.get(n.name()).probe(), lastProbe.get(n.name()), now);
-      boolean check = n.checkable() && !now.isBefore(nextCheck.getOrDefault(n.name(), Instant.MIN));
-      boolean clean =
-          n.cleanup().enabled() && !now.isBefore(nextCleanup.getOrDefault(n.name(), Instant.MIN));
-      if (!prove && !check && !clean && swept.contains(n.name())) {
+      Due due = due(n, now);
+      if (!due.any() && swept.contains(n.name())) {
         running.remove(n.name());
         continue;
       }
-      if (check) {
+      if (due.check()) {
         nextCheck.put(n.name(), now.plus(n.check().interval()));
       }
-      if (clean) {
+      if (due.clean()) {
         nextCleanup.put(n.name(), now.plus(cleanupInterval(n)));
       }
-      passes.execute(() -> run(n, prove, check, clean));
+      passes.execute(() -> run(n, due.prove(), due.check(), due.clean()));
     }
   }
 
