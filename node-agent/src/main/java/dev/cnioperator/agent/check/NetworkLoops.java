@@ -89,11 +89,14 @@ public final class NetworkLoops implements AutoCloseable {
   /**
    * Starts, now rather than at the next tick, the work due on {@code applied} (the proof of a new
    * content; the CHECK and cleanup passes due, the first ones of a new network included), as the
-   * tick would. True when there is some: its pass asks for a status write when it ends.
+   * tick would. True when there is some, or a pass on one of them is still under way: either asks
+   * for a status write when it ends. (A pass whose probe has reported but whose cleanup has not
+   * would otherwise let the node pass write a status that the cleanup's end writes again.)
    */
   public boolean startDue(List<ManagedNetwork> applied) {
     Instant now = Instant.now(clock);
-    if (applied.stream().noneMatch(n -> n.list() != null && due(n, now).any())) {
+    if (applied.stream()
+        .noneMatch(n -> n.list() != null && (running.containsKey(n.name()) || due(n, now).any()))) {
       return false;
     }
     try {

@@ -20,6 +20,7 @@ import dev.cnioperator.testkit.ToolPaths;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -163,6 +164,10 @@ class ProbeAgentIT {
       NodeNetworkStatus status = reportOf(reported, next);
       assertThat(status.getAppliedSha256()).isEqualTo(next.getSha256());
       assertThat(reported.getStatus().getObservedGeneration()).isEqualTo(generation);
+      if (statusWrites.size() != 1) {
+        // Which of the agent's passes wrote what: the node's directory is gone after the test.
+        System.out.println("agent log of " + node.name + ":\n" + Files.readString(node.log()));
+      }
       assertThat(statusWrites)
           .as(
               "status writes from the spec change to the probe's report: %s",
