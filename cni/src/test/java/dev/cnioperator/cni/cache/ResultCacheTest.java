@@ -121,7 +121,7 @@ class ResultCacheTest {
         file,
         "{\"kind\":\"cniCacheV1\",\"containerId\":\"c1\",\"ifName\":\"eth0\","
             + "\"networkName\":\"dbnet\",\"result\":{\"big\":1e400,\"small\":-1e-400,"
-            + "\"exact\":0.10000000000000000001,\"zeros\":[1.0,0e+300]}}");
+            + "\"exact\":0.10000000000000000001,\"zeros\":[1.0,0e+300],\"scale0\":[1e00,-0e0]}}");
     ResultCache cache = new ResultCache(cacheDir);
     CachedAttachment read = cache.read("dbnet", "c1", "eth0").orElseThrow();
 
@@ -133,7 +133,8 @@ class ResultCacheTest {
             "\"big\":1E+400",
             "\"small\":-1E-400",
             "\"exact\":0.10000000000000000001",
-            "\"zeros\":[1.0,0E+300]")
+            "\"zeros\":[1.0,0E+300]",
+            "\"scale0\":[1E0,0E0]")
         .doesNotContain("Infinity");
   }
 
