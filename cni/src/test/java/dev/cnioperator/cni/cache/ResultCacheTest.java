@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cnioperator.cni.CniErrorCode;
 import dev.cnioperator.cni.CniException;
 import dev.cnioperator.cni.exec.CniArg;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,6 +45,13 @@ class ResultCacheTest {
         "{\"cniVersion\":\"1.1.0\",\"name\":\"dbnet\",\"plugins\":[]}"
             .getBytes(StandardCharsets.UTF_8),
         json("{\"cniVersion\":\"1.1.0\",\"ips\":[{\"address\":\"10.200.0.5/24\"}]}"));
+  }
+
+  /** Writes a cache file by hand, as a runtime or an older libcni might have left it. */
+  private Path cacheFile(String name, String json) throws IOException {
+    Path file = cacheDir.resolve("results").resolve(name);
+    Files.createDirectories(file.getParent());
+    return Files.writeString(file, json);
   }
 
   @Test
@@ -115,13 +123,12 @@ class ResultCacheTest {
 
   @Test
   void numbersBeyondADoubleAreWrittenBackAsTheyWereRead() throws Exception {
-    Path file = cacheDir.resolve("results/dbnet-c1-eth0");
-    Files.createDirectories(file.getParent());
-    Files.writeString(
-        file,
-        "{\"kind\":\"cniCacheV1\",\"containerId\":\"c1\",\"ifName\":\"eth0\","
-            + "\"networkName\":\"dbnet\",\"result\":{\"big\":1e400,\"small\":-1e-400,"
-            + "\"exact\":0.10000000000000000001,\"zeros\":[1.0,0e+300],\"scale0\":[1e00,-0e0]}}");
+    Path file =
+        cacheFile(
+            "dbnet-c1-eth0",
+            "{\"kind\":\"cniCacheV1\",\"containerId\":\"c1\",\"ifName\":\"eth0\","
+                + "\"networkName\":\"dbnet\",\"result\":{\"big\":1e400,\"small\":-1e-400,"
+                + "\"exact\":0.10000000000000000001,\"zeros\":[1.0,0e+300],\"scale0\":[1e00,-0e0]}}");
     ResultCache cache = new ResultCache(cacheDir);
     CachedAttachment read = cache.read("dbnet", "c1", "eth0").orElseThrow();
 
@@ -140,12 +147,11 @@ class ResultCacheTest {
 
   @Test
   void anExponentNoNumberCanHoldIsACorruptEntryNamingTheFile() throws Exception {
-    Path file = cacheDir.resolve("results/dbnet-c1-eth0");
-    Files.createDirectories(file.getParent());
-    Files.writeString(
-        file,
-        "{\"kind\":\"cniCacheV1\",\"containerId\":\"c1\",\"ifName\":\"eth0\","
-            + "\"networkName\":\"dbnet\",\"result\":{\"x\":1e2147483648}}");
+    Path file =
+        cacheFile(
+            "dbnet-c1-eth0",
+            "{\"kind\":\"cniCacheV1\",\"containerId\":\"c1\",\"ifName\":\"eth0\","
+                + "\"networkName\":\"dbnet\",\"result\":{\"x\":1e2147483648}}");
 
     CniException e =
         catchThrowableOfType(
@@ -190,13 +196,12 @@ class ResultCacheTest {
 
   @Test
   void unknownFieldsAreTolerated() throws Exception {
-    Path file = cacheDir.resolve("results/dbnet-c9-eth0");
-    Files.createDirectories(file.getParent());
-    Files.writeString(
-        file,
-        "{\"kind\":\"cniCacheV1\",\"containerId\":\"c9\",\"config\":\"e30=\",\"ifName\":\"eth0\","
-            + "\"networkName\":\"dbnet\",\"netns\":\"/run/netns/x\",\"futureField\":{\"a\":1},"
-            + "\"result\":{\"cniVersion\":\"1.0.0\"}}");
+    Path file =
+        cacheFile(
+            "dbnet-c9-eth0",
+            "{\"kind\":\"cniCacheV1\",\"containerId\":\"c9\",\"config\":\"e30=\",\"ifName\":\"eth0\","
+                + "\"networkName\":\"dbnet\",\"netns\":\"/run/netns/x\",\"futureField\":{\"a\":1},"
+                + "\"result\":{\"cniVersion\":\"1.0.0\"}}");
     CachedAttachment read = new ResultCache(cacheDir).read("dbnet", "c9", "eth0").orElseThrow();
     assertThat(read.netns()).isEqualTo("/run/netns/x");
     assertThat(new String(read.config(), StandardCharsets.UTF_8)).isEqualTo("{}");
@@ -205,11 +210,10 @@ class ResultCacheTest {
 
   @Test
   void legacyFileHoldingOnlyAResultIsReadAsThatResult() throws Exception {
-    Path file = cacheDir.resolve("results/dbnet-old-eth0");
-    Files.createDirectories(file.getParent());
-    Files.writeString(
-        file,
-        "{\"cniVersion\":\"0.3.1\",\"ips\":[{\"version\":\"4\",\"address\":\"10.200.0.9/24\"}]}");
+    Path file =
+        cacheFile(
+            "dbnet-old-eth0",
+            "{\"cniVersion\":\"0.3.1\",\"ips\":[{\"version\":\"4\",\"address\":\"10.200.0.9/24\"}]}");
     CachedAttachment read = new ResultCache(cacheDir).read("dbnet", "old", "eth0").orElseThrow();
     assertThat(read.containerId()).isEqualTo("old");
     assertThat(read.result().get("cniVersion").asText()).isEqualTo("0.3.1");
@@ -217,9 +221,10 @@ class ResultCacheTest {
 
   @Test
   void corruptFileIsADecodingFailureNamingTheFile() throws Exception {
-    Path file = cacheDir.resolve("results/dbnet-bad-eth0");
-    Files.createDirectories(file.getParent());
-    Files.writeString(file, "{\"kind\":\"cniCacheV1\",\"containerId\":\"bad\",\"cniArgs\":\"x\"}");
+    Path file =
+        cacheFile(
+            "dbnet-bad-eth0",
+            "{\"kind\":\"cniCacheV1\",\"containerId\":\"bad\",\"cniArgs\":\"x\"}");
     CniException e =
         catchThrowableOfType(
             CniException.class, () -> new ResultCache(cacheDir).read("dbnet", "bad", "eth0"));

@@ -209,19 +209,20 @@ public final class FaultProduct implements AutoCloseable {
   }
 
   public void waitReady(String network) {
-    cp.kubectl("wait", "--for=condition=Ready", "cninetwork/" + network, "--timeout=120s")
-        .orThrow(
-            "kubectl wait Ready "
-                + network
-                + ": "
-                + cp.kubectl("describe", "cninetwork", network).stdout());
+    waitCondition(network, "Ready");
   }
 
   /** Waits until the network's rollout has finished: every selected node proved its revision. */
   public void waitRolledOut(String network) {
-    cp.kubectl("wait", "--for=condition=RolledOut", "cninetwork/" + network, "--timeout=120s")
+    waitCondition(network, "RolledOut");
+  }
+
+  private void waitCondition(String network, String condition) {
+    cp.kubectl("wait", "--for=condition=" + condition, "cninetwork/" + network, "--timeout=120s")
         .orThrow(
-            "kubectl wait RolledOut "
+            "kubectl wait "
+                + condition
+                + " "
                 + network
                 + ": "
                 + cp.kubectl("describe", "cninetwork", network).stdout());

@@ -24,6 +24,7 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.function.Function;
@@ -113,15 +114,15 @@ public final class DesiredNodeSpec {
     RolloutProbe live = probeWithDefaults(resource.getSpec().getRollout());
     String name = revision.resource();
     String sha = revision.rendered().getSha256();
-    boolean heldBack =
-        AcceptedRevision.of(resource).map(r -> !r.rendered().getSha256().equals(sha)).orElse(false);
+    // Placed, so the network's rendered status is there and intact (AcceptedRevision.forNode).
+    boolean heldBack = !sha.equals(resource.getStatus().getRendered().getSha256());
     if (!heldBack || held == null || held.getNetworks() == null) {
       return live;
     }
     return held.getNetworks().stream()
         .filter(n -> name.equals(n.getName()) && sha.equals(n.getRevision()))
         .map(NodeNetwork::getProbe)
-        .filter(java.util.Objects::nonNull)
+        .filter(Objects::nonNull)
         .findFirst()
         .orElse(live);
   }
