@@ -15,6 +15,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -48,6 +49,15 @@ public final class LocalControlPlane implements AutoCloseable {
     "pod-garbage-collector-controller",
     "root-ca-certificate-publisher-controller"
   };
+
+  /** How long kube-api-test may wait for etcd and for kube-apiserver, each. */
+  private static final Duration STARTUP_TIMEOUT = Duration.ofMinutes(2);
+
+  /**
+   * How long before the apiserver's readiness poll can begin after the start: etcd must be ready
+   * first. With the timeout, the window before midnight in which a start is not safe.
+   */
+  private static final Duration MIDNIGHT_MARGIN = Duration.ofSeconds(90);
 
   private static volatile LocalControlPlane shared;
 
@@ -178,7 +188,7 @@ public final class LocalControlPlane implements AutoCloseable {
             .withOfflineMode(true)
             .withApiServerVersion(ToolPaths.kubernetesVersion())
             .withApiServerFlag("--bind-address", "127.0.0.1")
-            .withStartupTimeout(120_000)
+            .withStartupTimeout((int) STARTUP_TIMEOUT.toMillis())
             .withWaitForEtcdHealthCheckOnStartup(true);
     LocalPki pki = null;
     if (clusterCidr != null) {
@@ -192,6 +202,7 @@ public final class LocalControlPlane implements AutoCloseable {
           .withApiServerFlag("--kubelet-preferred-address-types", "InternalIP");
     }
     KubeAPIServer server = new KubeAPIServer(config.build());
+    sleepPastMidnightIfNear();
     server.start();
     try {
       LocalControlPlane cp =
@@ -206,6 +217,40 @@ public final class LocalControlPlane implements AutoCloseable {
       server.stop();
       throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
     }
+  }
+
+  /**
+   * kube-api-test (7.5.2, {@code ProcessReadinessChecker.pollWithTimeout}) takes each readiness
+   * deadline as a time of day, {@code LocalTime.now()} plus the timeout. A start within the timeout
+   * before midnight gets a deadline just after midnight, which the time of day is already past, so
+   * the first poll that finds etcd or kube-apiserver not yet serving fails with "did not start
+   * properly". Such a start waits until just after midnight instead.
+   */
+  private static void sleepPastMidnightIfNear() {
+    Duration wait = waitBeforeStart(LocalTime.now(), STARTUP_TIMEOUT.plus(MIDNIGHT_MARGIN));
+    if (wait.isZero()) {
+      return;
+    }
+    log.info(
+        "event=control-plane-start-delayed reason=midnight millis={} why=\"kube-api-test's"
+            + " readiness deadline is a time of day and would wrap\"",
+        wait.toMillis());
+    try {
+      Thread.sleep(wait.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for midnight to pass", e);
+    }
+  }
+
+  /**
+   * How long a start at {@code now} must wait so that no deadline of {@code window} from it wraps
+   * past midnight: until one second after midnight when midnight is less than {@code window} away,
+   * otherwise not at all.
+   */
+  static Duration waitBeforeStart(LocalTime now, Duration window) {
+    Duration toMidnight = Duration.ofNanos(LocalTime.MAX.toNanoOfDay() - now.toNanoOfDay() + 1);
+    return toMidnight.compareTo(window) < 0 ? toMidnight.plusSeconds(1) : Duration.ZERO;
   }
 
   /** An admin client (system:masters). */
