@@ -16,9 +16,12 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -92,19 +95,30 @@ public final class NetworkLoops implements AutoCloseable {
    * tick would. True when there is some, or a pass on one of them is still under way: either asks
    * for a status write when it ends. (A pass whose probe has reported but whose cleanup has not
    * would otherwise let the node pass write a status that the cleanup's end writes again.)
+   *
+   * <p>The answer is found on the ticker's thread: a tick claims every network for a moment, even
+   * one with nothing due, and a claim seen from another thread would pass for a pass under way
+   * whose end never asks for the write.
    */
   public boolean startDue(List<ManagedNetwork> applied) {
+    try {
+      return ticker.submit(() -> startDueOnTicker(applied)).get();
+    } catch (RejectedExecutionException | CancellationException | ExecutionException stopped) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  private boolean startDueOnTicker(List<ManagedNetwork> applied) {
     Instant now = Instant.now(clock);
     if (applied.stream()
         .noneMatch(n -> n.list() != null && (running.containsKey(n.name()) || due(n, now).any()))) {
       return false;
     }
-    try {
-      ticker.execute(this::tick);
-      return true;
-    } catch (RejectedExecutionException stopped) {
-      return false;
-    }
+    tick();
+    return true;
   }
 
   /** What is due on one network now: its proof, its CHECK pass, its cleanup pass. */
@@ -229,7 +243,11 @@ public final class NetworkLoops implements AutoCloseable {
 
   @Override
   public void close() throws InterruptedException {
-    ticker.shutdownNow();
+    for (Runnable never : ticker.shutdownNow()) {
+      if (never instanceof Future<?> asked) {
+        asked.cancel(false); // a startDue waiting on it answers false
+      }
+    }
     passes.shutdown();
     passes.awaitTermination(30, TimeUnit.SECONDS);
   }

@@ -7,11 +7,20 @@ import dev.cnioperator.agent.ManagedNetwork.CheckSettings;
 import dev.cnioperator.agent.ManagedNetwork.CleanupSettings;
 import dev.cnioperator.agent.conflist.DesiredConflist;
 import dev.cnioperator.agent.plugin.NetworkPlugins;
+import dev.cnioperator.agent.probe.RevisionProbe;
+import dev.cnioperator.agent.status.HealthBoard;
 import dev.cnioperator.api.v1alpha1.ProbeReport;
 import dev.cnioperator.api.v1alpha1.ProbeResult;
+import dev.cnioperator.cni.config.NetworkConfigList;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class NetworkLoopsTest {
@@ -78,5 +87,66 @@ class NetworkLoopsTest {
 
     assertThat(NetworkLoops.unlessSame(first, again)).isSameAs(first);
     assertThat(NetworkLoops.unlessSame(first, other)).isSameAs(other);
+  }
+
+  /**
+   * A probe that has put its report on the board but whose pass has not ended is the state in which
+   * a node pass used to write the status at once and the pass's end wrote it again: nothing is due
+   * any more, yet the pass still asks for a write when it ends, so the node pass must leave its
+   * write to it.
+   */
+  @Test
+  void aNetworkPassUnderWayHoldsTheNodePassStatusWriteEvenWhenNothingIsDue() throws Exception {
+    String conflist =
+        "{\"cniVersion\":\"1.0.0\",\"name\":\"net\",\"plugins\":[{\"type\":\"bridge\"}]}";
+    ManagedNetwork network =
+        new ManagedNetwork(
+            NETWORK.conflist(),
+            NetworkConfigList.parse(conflist.getBytes(StandardCharsets.UTF_8)),
+            null,
+            NETWORK.plugins(),
+            new CheckSettings(false, Duration.ofSeconds(60)),
+            NETWORK.cleanup(),
+            ManagedNetwork.Proof.ATTACHMENT);
+    HealthBoard board = new HealthBoard();
+    CountDownLatch reported = new CountDownLatch(1);
+    CountDownLatch endPass = new CountDownLatch(1);
+    Semaphore statusWrites = new Semaphore(0);
+    RevisionProbe probe =
+        new RevisionProbe(null, null, null, null, null, null) {
+          @Override
+          public ProbeReport prove(ManagedNetwork n) throws InterruptedException {
+            ProbeReport passed = report(SHA, ProbeResult.Passed, NOW);
+            board.update(n.name(), h -> h.withProbe(passed));
+            reported.countDown();
+            endPass.await();
+            return passed;
+          }
+        };
+    try (NetworkLoops loops =
+        new NetworkLoops(
+            () -> List.of(network),
+            null,
+            null,
+            probe,
+            null,
+            board,
+            statusWrites::release,
+            Clock.fixed(NOW, ZoneOffset.UTC))) {
+      try {
+        assertThat(loops.startDue(List.of(network))).as("the new content's proof is due").isTrue();
+        assertThat(reported.await(10, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(loops.startDue(List.of(network)))
+            .as("nothing is due, but the pass has not ended")
+            .isTrue();
+      } finally {
+        endPass.countDown();
+      }
+      assertThat(statusWrites.tryAcquire(10, TimeUnit.SECONDS))
+          .as("the pass's end asks for the status write")
+          .isTrue();
+      assertThat(loops.startDue(List.of(network))).as("proven, and no pass under way").isFalse();
+    }
   }
 }
