@@ -230,7 +230,7 @@ public final class KubeletNode implements AutoCloseable {
         set -e
         mount -t overlay overlay -o lowerdir=/etc,upperdir=%1$s/etc-up,workdir=%1$s/etc-work /etc
         mount -t overlay overlay -o lowerdir=/opt,upperdir=%1$s/opt-up,workdir=%1$s/opt-work /opt
-        mkdir -p /etc/cni/net.d /opt/cni/bin
+        mkdir -p /etc/cni/net.d /opt/cni/bin /var/lib/cni /run/netns
         mount --bind %1$s/cni /var/lib/cni
         mount --bind %1$s/netns /run/netns
         mount -t tmpfs tmpfs /var/log
