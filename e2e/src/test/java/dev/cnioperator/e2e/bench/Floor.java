@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.WatcherException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -153,7 +154,11 @@ final class Floor implements AutoCloseable {
     watches.forEach(Watch::close);
     clients.forEach(KubernetesClient::close);
     writer.shutdownNow();
-    controlPlane.client().namespaces().withName(NAMESPACE).delete();
+    // Gone before the next size's floor applies the namespace again: a namespace being terminated
+    // refuses new objects ("unable to create new content ... because it is being terminated").
+    var namespace = controlPlane.client().namespaces().withName(NAMESPACE);
+    namespace.delete();
+    namespace.waitUntilCondition(Objects::isNull, 2, TimeUnit.MINUTES);
   }
 
   /** A watcher that ignores the watch closing, which only happens when the floor is closed. */
