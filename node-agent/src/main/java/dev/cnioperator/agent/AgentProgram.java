@@ -98,7 +98,7 @@ public final class AgentProgram implements AutoCloseable {
             store,
             paths.binDir(),
             paths.bundledPluginDir(),
-            HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL).build(),
+            () -> HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL).build(),
             Clock.systemUTC());
     PluginVersions versions =
         new PluginVersions(name -> runtime.getVersionInfo(name).supportedVersions());

@@ -26,7 +26,11 @@ public final class FootprintBench {
   /** BENCH_NMT=1 prints the JVM's native memory breakdown of every idle agent. */
   private static final boolean NMT = System.getenv("BENCH_NMT") != null;
 
-  /** BENCH_CLASS_LOG=1 logs the classes every agent loads to classes.log beside agent.log. */
+  /**
+   * BENCH_CLASS_LOG=1 logs the classes every agent loads, each with the JVM's uptime, to
+   * classes.log beside agent.log, whose lines then start with milliseconds since the JVM started:
+   * together, a timeline of the start-up.
+   */
   private static final boolean CLASS_LOG = System.getenv("BENCH_CLASS_LOG") != null;
 
   /** The chart's {@code agent.javaToolOptions}, read from values.yaml so the two cannot drift. */
@@ -284,7 +288,11 @@ public final class FootprintBench {
     Path conflist = paths.confDir().resolve(net.fileName());
     List<String> jvm = NMT ? with(options, "-XX:NativeMemoryTracking=summary") : options;
     if (CLASS_LOG) {
-      jvm = with(jvm, "-Xlog:class+load=info:file=" + root.resolve("classes.log"));
+      jvm =
+          with(
+              jvm,
+              "-Xlog:class+load=info:file=" + root.resolve("classes.log") + ":uptime",
+              "-Dorg.slf4j.simpleLogger.showDateTime=true");
     }
     try (AgentJvm agent =
         AgentJvm.start(

@@ -23,7 +23,15 @@ public final class DiskHostFiles implements HostFiles {
 
   /** A file's identity and change stamps: while they stay equal, its bytes were not touched. */
   private record Stamp(
-      Object device, Object inode, long size, FileTime modified, FileTime changed) {}
+      Object device, Object inode, long size, FileTime modified, FileTime changed) {
+    /** The same file with the same bytes, as far as a stat can tell, whatever its ctime. */
+    boolean sameFileAndBytes(Stamp other) {
+      return device.equals(other.device)
+          && inode.equals(other.inode)
+          && size == other.size
+          && modified.equals(other.modified);
+    }
+  }
 
   private final Map<Path, Map.Entry<Stamp, String>> digests = new ConcurrentHashMap<>();
 
@@ -101,9 +109,20 @@ public final class DiskHostFiles implements HostFiles {
   }
 
   @Override
-  public void moveAtomically(Path source, Path target, boolean executable) throws IOException {
+  public void moveAtomically(Path source, Path target, boolean executable, String sha256)
+      throws IOException {
+    Stamp written = stamp(source);
     AtomicFiles.replace(
         source, target, executable ? EXECUTABLE_MODE : FILE_MODE, AtomicFiles.Durability.FSYNC);
+    // The rename keeps the file's inode, size and mtime (the chmod and the rename move only its
+    // ctime). When they still match, target holds the bytes just hashed; anything else (a write
+    // since, another file renamed over it) is read and hashed on the next sha256.
+    Stamp now = stamp(target);
+    if (written != null && now != null && written.sameFileAndBytes(now)) {
+      digests.put(target, Map.entry(now, sha256));
+    } else {
+      digests.remove(target);
+    }
   }
 
   @Override

@@ -29,9 +29,12 @@ public interface HostFiles {
 
   /**
    * Moves a complete, already verified file from the same directory into place with a rename, then
-   * fsyncs the directory. Used for downloads, which are written to a temporary file first.
+   * fsyncs the directory. Used for plugin binaries, which are written to a temporary file first and
+   * hashed as they are written: {@code sha256} is the digest of those bytes, which {@link #sha256}
+   * may answer for {@code target} until it changes, instead of reading it all again.
    */
-  void moveAtomically(Path source, Path target, boolean executable) throws IOException;
+  void moveAtomically(Path source, Path target, boolean executable, String sha256)
+      throws IOException;
 
   /** A temporary file in {@code dir} whose name no runtime reads (it ends in {@code .tmp}). */
   Path newTemporaryFile(Path dir, String forName) throws IOException;

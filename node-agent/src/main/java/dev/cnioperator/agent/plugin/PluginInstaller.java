@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,22 +43,27 @@ public final class PluginInstaller {
   private final ManifestStore store;
   private final Path binDir;
   private final Path bundledDir;
-  private final HttpClient http;
+  private final Supplier<HttpClient> newHttpClient;
   private final InstallBackoff backoff;
+  private HttpClient http;
 
+  /**
+   * {@code newHttpClient} is called once, for the first download: most nodes never download, and
+   * building a JDK client loads the JDK's default trust store, on the way to the first conflist.
+   */
   public PluginInstaller(
       HostFiles files,
       ManifestStore store,
       Path binDir,
       Path bundledDir,
-      HttpClient http,
+      Supplier<HttpClient> newHttpClient,
       Clock clock) {
     this.backoff = new InstallBackoff(clock);
     this.files = files;
     this.store = store;
     this.binDir = binDir;
     this.bundledDir = bundledDir;
-    this.http = http;
+    this.newHttpClient = newHttpClient;
   }
 
   /**
@@ -149,7 +155,7 @@ public final class PluginInstaller {
       Manifest next = manifest.withBinary(i.name(), actual, source);
       store.save(next);
       saved = next;
-      files.moveAtomically(temp, target, true);
+      files.moveAtomically(temp, target, true, actual);
       LOG.info(
           "event=plugin-installed plugin={} source={} sha256={} reason={}",
           i.name(),
@@ -179,13 +185,20 @@ public final class PluginInstaller {
     HttpRequest request =
         HttpRequest.newBuilder(URI.create(url)).timeout(DOWNLOAD_TIMEOUT).GET().build();
     HttpResponse<InputStream> response =
-        http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        http().send(request, HttpResponse.BodyHandlers.ofInputStream());
     try (InputStream in = response.body()) {
       if (response.statusCode() != 200) {
         throw new IOException("GET " + url + " answered HTTP " + response.statusCode());
       }
       return copyHashing(in, temp);
     }
+  }
+
+  private synchronized HttpClient http() {
+    if (http == null) {
+      http = newHttpClient.get();
+    }
+    return http;
   }
 
   private static String copyHashing(InputStream in, Path temp) throws IOException {

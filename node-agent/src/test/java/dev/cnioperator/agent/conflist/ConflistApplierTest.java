@@ -44,8 +44,9 @@ class ConflistApplierTest {
     }
 
     @Override
-    public void moveAtomically(Path source, Path target, boolean executable) throws IOException {
-      disk.moveAtomically(source, target, executable);
+    public void moveAtomically(Path source, Path target, boolean executable, String sha256)
+        throws IOException {
+      disk.moveAtomically(source, target, executable, sha256);
     }
 
     @Override

@@ -37,6 +37,26 @@ class DiskHostFilesTest {
   }
 
   @Test
+  void aMovedInBinaryAnswersTheDigestItsWriterGaveUntilItChanges(@TempDir Path dir)
+      throws Exception {
+    Path temp = files.newTemporaryFile(dir, "bridge");
+    Files.write(temp, bytes("aaaa"));
+    Path target = dir.resolve("bridge");
+
+    // A digest the bytes do not have: answering it proves the file was not read again.
+    files.moveAtomically(temp, target, true, "given-by-the-writer");
+    assertThat(files.sha256(target)).contains("given-by-the-writer");
+    assertThat(Files.getPosixFilePermissions(target))
+        .isEqualTo(PosixFilePermissions.fromString("rwxr-xr-x"));
+
+    // Rewritten in place with bytes of the same length, mtime put back: read and hashed again.
+    var mtime = Files.getLastModifiedTime(target);
+    Files.write(target, bytes("bbbb"));
+    Files.setLastModifiedTime(target, mtime);
+    assertThat(files.sha256(target)).contains(Sha256.hex(bytes("bbbb")));
+  }
+
+  @Test
   void aBinaryLargerThanOneReadIsHashedWhole(@TempDir Path dir) throws Exception {
     byte[] big = new byte[200 * 1024 + 7];
     new java.util.Random(13).nextBytes(big);
