@@ -23,7 +23,10 @@ public final class FootprintBench {
   private static final String NODE = "footprint-node";
   private static final Duration IDLE = Duration.ofSeconds(8);
 
-  /** BENCH_NMT=1 prints the JVM's native memory breakdown of every idle agent. */
+  /**
+   * BENCH_NMT=1 prints the JVM's native memory breakdown of every idle agent (the image's JVM
+   * prints it into agent.log as it exits).
+   */
   private static final boolean NMT = System.getenv("BENCH_NMT") != null;
 
   /**
@@ -176,7 +179,15 @@ public final class FootprintBench {
               ToolPaths.repoRoot().resolve("e2e/target/bench"),
               List.of(work, ToolPaths.pluginDir(), benchClassesDir(), caDir(kubeconfig)));
       images = image;
-      podEnv = image.serviceAccount(kubeconfig);
+      podEnv = new java.util.HashMap<>(image.serviceAccount(kubeconfig));
+      // BENCH_AGENT_ENV=NAME=value,...: more environment for the image rows (MALLOC_ARENA_MAX=1
+      // was tried this way, docs/benchmarks.md §1).
+      String extra = System.getenv("BENCH_AGENT_ENV");
+      if (extra != null) {
+        for (String kv : extra.split(",")) {
+          podEnv.put(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
+        }
+      }
       System.out.println("image's JVM: " + image.version());
       List<String> img = image.javaCommand();
       Path aotImg = work.resolve("agent-image.aot");
@@ -226,6 +237,7 @@ public final class FootprintBench {
             "idle RSS median",
             "idle RSS p99",
             "of which anonymous, median",
+            "floor's idle RSS, median",
             "threads",
             "targets met (< 1.5 s, < 80 MiB)?");
     for (Variant v : variants) {
@@ -237,9 +249,12 @@ public final class FootprintBench {
       Samples anon = new Samples();
       Samples threads = new Samples();
       Samples bare = new Samples();
+      Samples bareRss = new Samples();
       for (int i = 0; i < runs; i++) {
         Path build = v.jar() == null ? jar : v.jar();
-        bare.add(measureFloor(root, kubeconfig, v.java(), build, v.run(), net));
+        double[] f = measureFloor(root, kubeconfig, v.java(), build, v.run(), net);
+        bare.add(f[0]);
+        bareRss.add(f[1]);
         double[] m = measure(cluster, root, kubeconfig, v.java(), build, v.run(), net);
         start.add(m[0]);
         rss.add(m[1]);
@@ -256,6 +271,7 @@ public final class FootprintBench {
           mib(rss.median()),
           mib(rss.p99()),
           mib(anon.median()),
+          mib(bareRss.median()),
           String.format(Locale.ROOT, "%.0f", threads.median()),
           BenchReport.met(start.median() < 1500 && rss.median() < 80));
     }
@@ -267,7 +283,11 @@ public final class FootprintBench {
             + " VERSION on both and then writes the conflist; the CniNode already holds the"
             + " network. Idle RSS is VmRSS "
             + IDLE.toSeconds()
-            + " s after the conflist appeared (the agent has written its status by then).");
+            + " s after the conflist appeared (the agent has written its status by then). The floor"
+            + " (StartFloor) is the same jar and JVM options reading its CniNode once, writing the"
+            + " conflist and then only watching its CniNode: its start is the floor of start-up,"
+            + " its idle RSS, taken the same way, the floor of memory for an agent built on this"
+            + " client and JVM.");
     report.write();
   }
 
@@ -286,7 +306,16 @@ public final class FootprintBench {
     }
     HostPaths paths = HostPaths.under(root, ToolPaths.pluginDir());
     Path conflist = paths.confDir().resolve(net.fileName());
-    List<String> jvm = NMT ? with(options, "-XX:NativeMemoryTracking=summary") : options;
+    // The image's JRE has no jcmd, and the host's cannot attach to it: that JVM prints its summary
+    // into agent.log as it exits.
+    List<String> jvm =
+        NMT
+            ? with(
+                options,
+                "-XX:NativeMemoryTracking=summary",
+                "-XX:+UnlockDiagnosticVMOptions",
+                "-XX:+PrintNMTStatistics")
+            : options;
     if (CLASS_LOG) {
       jvm =
           with(
@@ -306,15 +335,15 @@ public final class FootprintBench {
             root.resolve("agent.log"))) {
       double startMillis = awaitFile(agent, conflist, root.resolve("agent.log"));
       Thread.sleep(IDLE.toMillis());
-      if (NMT) {
+      if (NMT && !inImage(java)) {
         System.out.println(agent.nativeMemorySummary());
       }
       return new double[] {startMillis, agent.rssMib(), agent.rssAnonMib(), agent.threads()};
     }
   }
 
-  /** The start-up floor with the same JVM options: millis until its conflist is on disk. */
-  private double measureFloor(
+  /** The floor with the same JVM options: {millis until its conflist is on disk, idle RSS MiB}. */
+  private double[] measureFloor(
       Path root,
       Path kubeconfig,
       List<String> java,
@@ -334,7 +363,10 @@ public final class FootprintBench {
             inImage(java) ? podEnv : Map.of(),
             confDir,
             root.resolve("floor.log"))) {
-      return awaitFile(floor, confDir.resolve(net.fileName()), root.resolve("floor.log"));
+      double startMillis =
+          awaitFile(floor, confDir.resolve(net.fileName()), root.resolve("floor.log"));
+      Thread.sleep(IDLE.toMillis());
+      return new double[] {startMillis, floor.rssMib()};
     }
   }
 

@@ -142,16 +142,28 @@ public final class PropagationBench {
       Samples floorTimes = new Samples();
       Samples floorWrites = new Samples();
       int revision = 1;
+      CpuByPart cpu = CpuByPart.of(cluster.operator().pid());
+      CpuByPart.Totals createCpu = new CpuByPart.Totals();
+      CpuByPart.Totals oneBatchCpu = new CpuByPart.Totals();
+      CpuByPart.Totals floorCpu = new CpuByPart.Totals();
       ApiRequestCounts before = ApiRequestCounts.scrape(cluster.controlPlane().client());
       for (int i = 0; i < runs; i++) {
         net = net.next().withRollout(NO_PROBE);
+        var c0 = cpu.now();
         create.add(apply(cluster, agents, net));
+        var c1 = cpu.now();
         floor(floor, revision++, net, floorTimes, floorWrites);
+        floorCpu.add(c1, cpu.now());
+        createCpu.add(c0, c1);
         net = net.next().withRollout("");
         edit.add(apply(cluster, agents, net));
         net = net.next().withRollout(ONE_BATCH);
+        var c2 = cpu.now();
         oneBatch.add(apply(cluster, agents, net));
+        var c3 = cpu.now();
         floor(floor, revision++, net, floorTimes, floorWrites);
+        floorCpu.add(c3, cpu.now());
+        oneBatchCpu.add(c2, c3);
         delete(cluster, agents, net);
       }
       String requests =
@@ -177,11 +189,16 @@ public final class PropagationBench {
           "N = %d: the very first network on the fresh nodes (binaries installed too, not in"
               + " the table) took %.0f ms. The product's API requests per node per change (the"
               + " API server's apiserver_request_total over the %d creates, edits and deletes,"
-              + " the floor's ConfigMaps left out): %s.",
+              + " the floor's ConfigMaps left out): %s. CPU time per change, by process (from"
+              + " kubectl apply until RolledOut for the product, until the last watch event for"
+              + " the floor): new network: %s; one-batch edit: %s; floor: %s.",
           n,
           first,
           runs * 4,
-          requests);
+          requests,
+          createCpu.perWindow(),
+          oneBatchCpu.perWindow(),
+          floorCpu.perWindow());
     }
   }
 

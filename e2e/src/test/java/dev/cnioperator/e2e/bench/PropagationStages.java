@@ -5,6 +5,7 @@ import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.NodeNetwork;
 import dev.cnioperator.api.v1alpha1.RolloutStatus;
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
@@ -61,9 +62,19 @@ final class PropagationStages implements AutoCloseable {
                     }
                   }
                 });
+    // From the collection's current resourceVersion: a watch without one first sends every
+    // existing CniNode as an event, N objects the API server encodes and this JVM decodes while the
+    // operator writes, a cost of the observer that is not the product's.
+    String now =
+        client
+            .resources(CniNode.class)
+            .list(new ListOptionsBuilder().withLimit(1L).build())
+            .getMetadata()
+            .getResourceVersion();
     Watch nodeWatch =
         client
             .resources(CniNode.class)
+            .withResourceVersion(now)
             .watch(
                 new Quiet<CniNode>() {
                   @Override

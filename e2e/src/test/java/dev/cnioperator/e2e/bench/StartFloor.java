@@ -5,14 +5,19 @@ import dev.cnioperator.api.v1alpha1.NodeNetwork;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 
 /**
- * The floor of agent start-up: a JVM from the agent's own jar that reads its CniNode once with the
- * same client and writes the first network's conflist atomically, then exits. No binaries, no
- * manifest, no status, no health server. {@code StartFloor <kubeconfig> <node> <confDir>}.
+ * The floor of an agent: a JVM from the agent's own jar that reads its CniNode once with the same
+ * client and writes the first network's conflist atomically, then watches its CniNode until it is
+ * killed (what any agent must go on doing). No binaries, no manifest, no status, no health server,
+ * no metrics. Its start is the floor of start-up, its resident set once idle the floor of memory.
+ * {@code StartFloor <kubeconfig> <node> <confDir>}.
  */
 public final class StartFloor {
   /** The kubeconfig argument that means: configure in-cluster, as in a pod. */
@@ -33,7 +38,20 @@ public final class StartFloor {
       Path tmp =
           Files.writeString(confDir.resolve(".tmp-" + first.getFileName()), first.getContent());
       Files.move(tmp, confDir.resolve(first.getFileName()), StandardCopyOption.ATOMIC_MOVE);
+      try (Watch watch =
+          client
+              .resources(CniNode.class)
+              .withName(args[1])
+              .watch(
+                  new Watcher<>() {
+                    @Override
+                    public void eventReceived(Action action, CniNode resource) {}
+
+                    @Override
+                    public void onClose(WatcherException cause) {}
+                  })) {
+        Thread.sleep(Long.MAX_VALUE);
+      }
     }
-    System.exit(0);
   }
 }

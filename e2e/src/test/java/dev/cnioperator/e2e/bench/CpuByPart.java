@@ -1,0 +1,88 @@
+package dev.cnioperator.e2e.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * CPU time used by each part of a benchmark cluster, from the kernel's per-process accounting
+ * ({@code /proc/<pid>/stat}, user plus system, all threads): the API server, etcd, the operator,
+ * and this JVM (the in-process agents, the floor's writer and watchers, the benchmark's own
+ * observers). Children that have exited, such as kubectl, are in none of them.
+ */
+final class CpuByPart {
+  /** Clock ticks per second of /proc/<pid>/stat; 100 on Linux on x86-64 and arm64. */
+  private static final double TICKS_PER_SECOND = 100;
+
+  private final Map<String, Long> pids;
+
+  private CpuByPart(Map<String, Long> pids) {
+    this.pids = pids;
+  }
+
+  /** The API server and etcd are children of this JVM (kube-api-test starts them). */
+  static CpuByPart of(long operatorPid) {
+    Map<String, Long> pids = new LinkedHashMap<>();
+    pids.put("API server", child("kube-apiserver"));
+    // The provisioned etcd is a script that execs the real server (e2e/bin/provision).
+    pids.put("etcd", child("etcd-server"));
+    pids.put("operator", operatorPid);
+    pids.put("bench JVM (agents, floor)", ProcessHandle.current().pid());
+    return new CpuByPart(pids);
+  }
+
+  private static long child(String name) {
+    return ProcessHandle.current()
+        .descendants()
+        .filter(p -> p.info().command().map(c -> Path.of(c).endsWith(name)).orElse(false))
+        .findFirst()
+        .orElseThrow(() -> new IllegalStateException("no " + name + " process under this JVM"))
+        .pid();
+  }
+
+  /** CPU milliseconds used so far, by part. */
+  Map<String, Double> now() {
+    Map<String, Double> used = new LinkedHashMap<>();
+    pids.forEach((part, pid) -> used.put(part, millis(pid)));
+    return used;
+  }
+
+  private static double millis(long pid) {
+    try {
+      String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+      // The command name (field 2) may hold spaces; the fields after it are space-separated.
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      // utime and stime are fields 14 and 15 of the whole line, 12 and 13 after the name.
+      return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 1000 / TICKS_PER_SECOND;
+    } catch (IOException e) {
+      throw new UncheckedIOException("process " + pid + " is gone", e);
+    }
+  }
+
+  /** Sums of CPU use over measured windows, by part. */
+  static final class Totals {
+    private final Map<String, Double> sums = new LinkedHashMap<>();
+    private int windows;
+
+    /** Adds what each part used between {@code before} and {@code after}. */
+    synchronized void add(Map<String, Double> before, Map<String, Double> after) {
+      before.forEach((part, b) -> sums.merge(part, after.get(part) - b, Double::sum));
+      windows++;
+    }
+
+    /** "API server 420 ms, etcd 60 ms, ..." per window, and their sum. */
+    synchronized String perWindow() {
+      double total = sums.values().stream().mapToDouble(Double::doubleValue).sum() / windows;
+      return sums.entrySet().stream()
+              .map(
+                  e -> String.format(Locale.ROOT, "%s %.0f ms", e.getKey(), e.getValue() / windows))
+              .collect(Collectors.joining(", "))
+          + String.format(Locale.ROOT, "; in all %.0f ms", total);
+    }
+  }
+}
