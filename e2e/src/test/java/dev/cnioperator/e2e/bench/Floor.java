@@ -27,33 +27,61 @@ import java.util.concurrent.TimeUnit;
  * the other (as the operator writes N CniNode specs); N watchers, each with its own client and a
  * field selector on its own object (as each agent watches its own CniNode), receive the events. The
  * payload is the same conflist text. Done when the last watcher has its event.
+ *
+ * <p>A <em>reporting</em> floor adds what the product must also do and the plain floor does not:
+ * each node, on its event, writes a report back into its own object (server-side apply, its own
+ * field manager and client, as each agent applies its CniNode status), and one watch of all the
+ * per-node objects receives every write (as the operator's informer does, to hear the reports). It
+ * is timed the same way, to the last node's event, with the reports competing for the machine.
  */
 final class Floor implements AutoCloseable {
-  static final String NAMESPACE = "bench-floor";
   private static final String SOURCE = "floor-network";
 
+  /** Marks the per-node objects, so the reporting floor's collection watch sees only those. */
+  private static final String NODE_LABEL = "bench.cnioperator.dev/floor-node";
+
+  private final String namespace;
+  private final boolean reporting;
   private final LocalControlPlane controlPlane;
   private final List<String> nodes;
   private final List<KubernetesClient> clients = new ArrayList<>();
   private final List<Watch> watches = new ArrayList<>();
   private final ExecutorService writer = Executors.newSingleThreadExecutor();
+
+  /** The reporting floor's nodes write their reports from here, not from their watch's thread. */
+  private final ExecutorService reporters = Executors.newFixedThreadPool(8);
+
   private final Set<String> seen = ConcurrentHashMap.newKeySet();
   private volatile String target = "";
   private volatile CountDownLatch arrived = new CountDownLatch(0);
   private volatile long lastWrite;
 
-  private Floor(LocalControlPlane controlPlane, List<String> nodes) {
+  private Floor(
+      LocalControlPlane controlPlane, List<String> nodes, String namespace, boolean reporting) {
     this.controlPlane = controlPlane;
     this.nodes = List.copyOf(nodes);
+    this.namespace = namespace;
+    this.reporting = reporting;
   }
 
+  /** The plain floor: a change carried to N nodes, nothing heard back. */
   static Floor start(LocalControlPlane cp, List<String> nodes) {
-    Floor floor = new Floor(cp, nodes);
+    return start(cp, nodes, "bench-floor", false);
+  }
+
+  /** The reporting floor: the same, and every node reports back (see the class comment). */
+  static Floor startReporting(LocalControlPlane cp, List<String> nodes) {
+    return start(cp, nodes, "bench-floor-reporting", true);
+  }
+
+  private static Floor start(
+      LocalControlPlane cp, List<String> nodes, String namespace, boolean reporting) {
+    Floor floor = new Floor(cp, nodes, namespace, reporting);
     KubernetesClient admin = cp.client();
     admin
         .namespaces()
         .resource(
-            new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build())
+            new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build())
         .serverSideApply();
     for (String node : nodes) {
       floor.write(admin, node, "0", "");
@@ -63,12 +91,25 @@ final class Floor implements AutoCloseable {
       floor.watches.add(
           client
               .configMaps()
-              .inNamespace(NAMESPACE)
+              .inNamespace(namespace)
               .withField("metadata.name", node)
-              .watch(floor.nodeWatcher(node)));
+              .watch(floor.nodeWatcher(node, client)));
     }
     floor.watches.add(
-        admin.configMaps().inNamespace(NAMESPACE).withName(SOURCE).watch(floor.sourceWatcher()));
+        admin.configMaps().inNamespace(namespace).withName(SOURCE).watch(floor.sourceWatcher()));
+    if (reporting) {
+      // Hears every write to the per-node objects, reports included; decodes them and does no more.
+      floor.watches.add(
+          admin
+              .configMaps()
+              .inNamespace(namespace)
+              .withLabel(NODE_LABEL)
+              .watch(
+                  new QuietWatcher() {
+                    @Override
+                    public void eventReceived(Action action, ConfigMap cm) {}
+                  }));
+    }
     return floor;
   }
 
@@ -90,7 +131,7 @@ final class Floor implements AutoCloseable {
           conflist: |
         %s
         """
-            .formatted(SOURCE, NAMESPACE, revision, content.indent(4).stripTrailing());
+            .formatted(SOURCE, namespace, revision, content.indent(4).stripTrailing());
     long t0 = System.nanoTime();
     controlPlane.kubectlWithInput(yaml, "apply", "-f", "-").orThrow("kubectl apply (floor)");
     if (!arrived.await(120, TimeUnit.SECONDS)) {
@@ -122,15 +163,36 @@ final class Floor implements AutoCloseable {
     };
   }
 
-  private Watcher<ConfigMap> nodeWatcher(String node) {
+  private Watcher<ConfigMap> nodeWatcher(String node, KubernetesClient client) {
     return new QuietWatcher() {
       @Override
       public void eventReceived(Action action, ConfigMap cm) {
-        if (cm.getData() != null && target.equals(cm.getData().get("revision")) && seen.add(node)) {
+        String revision = cm.getData() == null ? null : cm.getData().get("revision");
+        if (target.equals(revision) && seen.add(node)) {
           arrived.countDown();
+          if (reporting) {
+            reporters.execute(() -> report(client, node, revision));
+          }
         }
       }
     };
+  }
+
+  /** A node's report of {@code revision}: one key of its own object, its own field manager. */
+  private void report(KubernetesClient client, String node, String revision) {
+    client
+        .configMaps()
+        .resource(
+            new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName(node)
+                .withNamespace(namespace)
+                .endMetadata()
+                .withData(Map.of("applied", revision))
+                .build())
+        .fieldManager("floor-node")
+        .forceConflicts()
+        .serverSideApply();
   }
 
   private void write(KubernetesClient client, String node, String revision, String content) {
@@ -140,7 +202,8 @@ final class Floor implements AutoCloseable {
             new ConfigMapBuilder()
                 .withNewMetadata()
                 .withName(node)
-                .withNamespace(NAMESPACE)
+                .withNamespace(namespace)
+                .addToLabels(NODE_LABEL, "true")
                 .endMetadata()
                 .withData(Map.of("revision", revision, "conflist", content))
                 .build())
@@ -154,11 +217,12 @@ final class Floor implements AutoCloseable {
     watches.forEach(Watch::close);
     clients.forEach(KubernetesClient::close);
     writer.shutdownNow();
+    reporters.shutdownNow();
     // Gone before the next size's floor applies the namespace again: a namespace being terminated
     // refuses new objects ("unable to create new content ... because it is being terminated").
-    var namespace = controlPlane.client().namespaces().withName(NAMESPACE);
-    namespace.delete();
-    namespace.waitUntilCondition(Objects::isNull, 2, TimeUnit.MINUTES);
+    var ns = controlPlane.client().namespaces().withName(namespace);
+    ns.delete();
+    ns.waitUntilCondition(Objects::isNull, 2, TimeUnit.MINUTES);
   }
 
   /** A watcher that ignores the watch closing, which only happens when the floor is closed. */

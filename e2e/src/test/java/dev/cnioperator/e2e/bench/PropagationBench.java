@@ -60,7 +60,9 @@ public final class PropagationBench {
             "floor p99",
             "ratio (medians)",
             "target ratio",
-            "met?");
+            "met?",
+            "reporting floor median",
+            "ratio to it");
     BenchReport.Table stages =
         report.table(
             "nodes",
@@ -112,7 +114,12 @@ public final class PropagationBench {
             + " gets its watch event (with the CniNode in it), checks its plugin binaries,"
             + " writes the conflist atomically (fsync, rename) and its status. The floor: kubectl"
             + " apply of a ConfigMap → a watcher server-side-applies N per-node ConfigMaps in"
-            + " sequence → N watchers (own client each, field selector) get their event.");
+            + " sequence → N watchers (own client each, field selector) get their event. The"
+            + " reporting floor: the same, and each watcher, on its event, server-side-applies a"
+            + " report into its own ConfigMap while one more watch receives every per-node write"
+            + " (as each agent applies its status and the operator hears it); timed the same way,"
+            + " to the last node's event. Ratios to it are not the issue's target; they show what"
+            + " the product costs beyond reporting back.");
     notes.forEach(report::note);
     report.write();
     System.exit(0);
@@ -129,7 +136,8 @@ public final class PropagationBench {
     String group = "p" + n;
     long t0 = System.nanoTime();
     try (InProcessAgents agents = InProcessAgents.start(cluster, group, n);
-        Floor floor = Floor.start(cluster.controlPlane(), agents.nodes())) {
+        Floor floor = Floor.start(cluster.controlPlane(), agents.nodes());
+        Floor reportingFloor = Floor.startReporting(cluster.controlPlane(), agents.nodes())) {
       System.out.printf(
           Locale.ROOT, "%d agents started in %.1f s%n", n, (System.nanoTime() - t0) / 1e9);
       BenchNetwork net = new BenchNetwork("prop" + n, group, 0).withRollout(NO_PROBE);
@@ -141,11 +149,13 @@ public final class PropagationBench {
       Stages oneBatch = new Stages();
       Samples floorTimes = new Samples();
       Samples floorWrites = new Samples();
+      Samples reportingTimes = new Samples();
       int revision = 1;
       CpuByPart cpu = CpuByPart.of(cluster.operator().pid());
       CpuByPart.Totals createCpu = new CpuByPart.Totals();
       CpuByPart.Totals oneBatchCpu = new CpuByPart.Totals();
       CpuByPart.Totals floorCpu = new CpuByPart.Totals();
+      CpuByPart.Totals reportingCpu = new CpuByPart.Totals();
       ApiRequestCounts before = ApiRequestCounts.scrape(cluster.controlPlane().client());
       for (int i = 0; i < runs; i++) {
         net = net.next().withRollout(NO_PROBE);
@@ -153,8 +163,11 @@ public final class PropagationBench {
         create.add(apply(cluster, agents, net));
         var c1 = cpu.now();
         floor(floor, revision++, net, floorTimes, floorWrites);
-        floorCpu.add(c1, cpu.now());
+        var c4 = cpu.now();
+        floorCpu.add(c1, c4);
         createCpu.add(c0, c1);
+        floor(reportingFloor, revision++, net, reportingTimes, new Samples());
+        reportingCpu.add(c4, cpu.now());
         net = net.next().withRollout("");
         edit.add(apply(cluster, agents, net));
         net = net.next().withRollout(ONE_BATCH);
@@ -162,8 +175,11 @@ public final class PropagationBench {
         oneBatch.add(apply(cluster, agents, net));
         var c3 = cpu.now();
         floor(floor, revision++, net, floorTimes, floorWrites);
-        floorCpu.add(c3, cpu.now());
+        var c5 = cpu.now();
+        floorCpu.add(c3, c5);
         oneBatchCpu.add(c2, c3);
+        floor(reportingFloor, revision++, net, reportingTimes, new Samples());
+        reportingCpu.add(c5, cpu.now());
         delete(cluster, agents, net);
       }
       String requests =
@@ -178,8 +194,8 @@ public final class PropagationBench {
           edit.rolledOut,
           oneBatch.total,
           floorTimes);
-      row(table, n, NEW, create.total, floorTimes);
-      row(table, n, WRITE_PATH, oneBatch.total, floorTimes);
+      row(table, n, NEW, create.total, floorTimes, reportingTimes);
+      row(table, n, WRITE_PATH, oneBatch.total, floorTimes, reportingTimes);
       create.row(stages, n, NEW, floorWrites, floorTimes);
       edit.row(stages, n, STAGED, floorWrites, floorTimes);
       oneBatch.row(stages, n, WRITE_PATH, floorWrites, floorTimes);
@@ -191,14 +207,15 @@ public final class PropagationBench {
               + " API server's apiserver_request_total over the %d creates, edits and deletes,"
               + " the floor's ConfigMaps left out): %s. CPU time per change, by process (from"
               + " kubectl apply until RolledOut for the product, until the last watch event for"
-              + " the floor): new network: %s; one-batch edit: %s; floor: %s.",
+              + " the floor): new network: %s; one-batch edit: %s; floor: %s; reporting floor: %s.",
           n,
           first,
           runs * 4,
           requests,
           createCpu.perWindow(),
           oneBatchCpu.perWindow(),
-          floorCpu.perWindow());
+          floorCpu.perWindow(),
+          reportingCpu.perWindow());
     }
   }
 
@@ -225,7 +242,12 @@ public final class PropagationBench {
   }
 
   private static void row(
-      BenchReport.Table table, int n, String change, Samples product, Samples floor) {
+      BenchReport.Table table,
+      int n,
+      String change,
+      Samples product,
+      Samples floor,
+      Samples reporting) {
     double ratio = product.median() / floor.median();
     table.row(
         n,
@@ -236,7 +258,9 @@ public final class PropagationBench {
         BenchReport.ms(floor.p99()),
         BenchReport.ratio(ratio),
         "≤ " + target(n),
-        BenchReport.met(ratio <= target(n)));
+        BenchReport.met(ratio <= target(n)),
+        BenchReport.ms(reporting.median()),
+        BenchReport.ratio(product.median() / reporting.median()));
   }
 
   /** One propagation, in millis from the start of kubectl apply. */
