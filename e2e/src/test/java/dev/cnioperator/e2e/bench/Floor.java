@@ -180,22 +180,16 @@ final class Floor implements AutoCloseable {
 
   /** A node's report of {@code revision}: one key of its own object, its own field manager. */
   private void report(KubernetesClient client, String node, String revision) {
-    client
-        .configMaps()
-        .resource(
-            new ConfigMapBuilder()
-                .withNewMetadata()
-                .withName(node)
-                .withNamespace(namespace)
-                .endMetadata()
-                .withData(Map.of("applied", revision))
-                .build())
-        .fieldManager("floor-node")
-        .forceConflicts()
-        .serverSideApply();
+    apply(client, node, Map.of("applied", revision), "floor-node");
   }
 
   private void write(KubernetesClient client, String node, String revision, String content) {
+    apply(client, node, Map.of("revision", revision, "conflist", content), "floor");
+  }
+
+  /** Server-side apply of {@code data} into {@code node}'s object, owned by {@code manager}. */
+  private void apply(
+      KubernetesClient client, String node, Map<String, String> data, String manager) {
     client
         .configMaps()
         .resource(
@@ -205,9 +199,9 @@ final class Floor implements AutoCloseable {
                 .withNamespace(namespace)
                 .addToLabels(NODE_LABEL, "true")
                 .endMetadata()
-                .withData(Map.of("revision", revision, "conflist", content))
+                .withData(data)
                 .build())
-        .fieldManager("floor")
+        .fieldManager(manager)
         .forceConflicts()
         .serverSideApply();
   }
