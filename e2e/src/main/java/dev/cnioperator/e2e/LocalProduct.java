@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -114,8 +113,11 @@ public final class LocalProduct implements AutoCloseable {
                 NAMESPACE,
                 "--identity",
                 identity,
+                // Port 0: the operator binds a free port itself and logs it. A port found free
+                // here and passed on can be taken by any connection before the operator binds it
+                // (seen: "BindException: Address already in use", the operator exited at start).
                 "--metrics-port",
-                Integer.toString(freePort())),
+                "0"),
             workDir.resolve("operator/" + identity + ".log"),
             options);
     processes.add(p);
@@ -168,8 +170,7 @@ public final class LocalProduct implements AutoCloseable {
     Path root = dir(workDir.resolve("nodes/" + nodeName));
     String token = agentToken(nodeName);
     Path kubeconfig = kubeconfig(token, root.resolve("agent.kubeconfig"), options);
-    int port = freePort();
-    SandboxNode layout = new SandboxNode(nodeName, root, cacheDir, port, null);
+    SandboxNode layout = new SandboxNode(nodeName, root, cacheDir, null);
     ProductProcess agent =
         ProductProcess.start(
             "agent " + nodeName,
@@ -192,12 +193,13 @@ public final class LocalProduct implements AutoCloseable {
                 "/var/run/netns",
                 "--bundled-plugin-dir",
                 ToolPaths.pluginDir().toString(),
+                // Port 0, as for the operator: the agent binds a free port itself and logs it.
                 "--listen",
-                "127.0.0.1:" + port),
+                "127.0.0.1:0"),
             root.resolve("agent.log"),
             options);
     processes.add(agent);
-    return new SandboxNode(nodeName, root, cacheDir, port, agent);
+    return new SandboxNode(nodeName, root, cacheDir, agent);
   }
 
   /** A kubeconfig for {@code token}, naming the proxy of {@code options} when it has one. */
@@ -249,14 +251,6 @@ public final class LocalProduct implements AutoCloseable {
     // The release name is fixed and the control plane is shared: a release left installed makes
     // the next test's helm install fail ("cannot re-use a name that is still in use").
     helm(List.of("uninstall", RELEASE, "--namespace", NAMESPACE, "--ignore-not-found"));
-  }
-
-  static int freePort() {
-    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 
   private static Path dir(Path p) {

@@ -12,8 +12,7 @@ import java.util.Optional;
  * /var/lib/cni} and the agent's state, with its agent running as a process. Network namespaces are
  * the machine's real ones.
  */
-public record SandboxNode(
-    String name, Path root, Path cacheDirOverride, int agentPort, ProductProcess agent) {
+public record SandboxNode(String name, Path root, Path cacheDirOverride, ProductProcess agent) {
 
   public Path confDir() {
     return root.resolve("etc/cni/net.d");

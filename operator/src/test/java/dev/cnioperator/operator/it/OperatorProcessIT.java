@@ -11,7 +11,6 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -24,6 +23,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,7 +41,23 @@ class OperatorProcessIT {
   private String namespace;
   private final List<Replica> replicas = new ArrayList<>();
 
-  private record Replica(String identity, Process process, int port, Path log) {}
+  /**
+   * One operator process. It binds its metrics port itself (port 0) and logs the port it got: a
+   * port found free here and passed on could be taken by any connection before the process binds
+   * it.
+   */
+  private record Replica(String identity, Process process, Path log) {
+    private static final Pattern PORT = Pattern.compile("event=started .*metricsPort=(\\d+)");
+
+    /** The metrics port from the log; IOException until the process has logged it. */
+    int port() throws IOException {
+      Matcher m = PORT.matcher(Files.readString(log));
+      if (!m.find()) {
+        throw new IOException(identity + " has not logged its metrics port yet");
+      }
+      return Integer.parseInt(m.group(1));
+    }
+  }
 
   @BeforeEach
   void setUp() throws IOException {
@@ -172,10 +189,6 @@ class OperatorProcessIT {
   }
 
   private Replica start(Path jar, Path kubeconfig, String identity) throws IOException {
-    int port;
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
     Path log = Files.createTempFile("cni-operator-" + identity, ".log");
     ProcessBuilder pb =
         new ProcessBuilder(
@@ -188,13 +201,8 @@ class OperatorProcessIT {
             .redirectErrorStream(true)
             .redirectOutput(log.toFile());
     pb.environment()
-        .putAll(
-            Map.of(
-                "CNI_OPERATOR_NAMESPACE",
-                namespace,
-                "CNI_OPERATOR_METRICS_PORT",
-                String.valueOf(port)));
-    Replica r = new Replica(identity, pb.start(), port, log);
+        .putAll(Map.of("CNI_OPERATOR_NAMESPACE", namespace, "CNI_OPERATOR_METRICS_PORT", "0"));
+    Replica r = new Replica(identity, pb.start(), log);
     replicas.add(r);
     return r;
   }
@@ -220,7 +228,7 @@ class OperatorProcessIT {
     return HTTP.send(request(r, path), HttpResponse.BodyHandlers.ofString()).body();
   }
 
-  private static HttpRequest request(Replica r, String path) {
+  private static HttpRequest request(Replica r, String path) throws IOException {
     return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + r.port() + path))
         .timeout(Duration.ofSeconds(5))
         .build();
