@@ -52,6 +52,16 @@ final class CpuByPart {
     return used;
   }
 
+  /**
+   * Adds what each part used since {@code mark} (an earlier {@link #now()}) to {@code into}, and
+   * returns the mark for the next window: consecutive windows, as laps of a stopwatch.
+   */
+  Map<String, Double> lap(Totals into, Map<String, Double> mark) {
+    Map<String, Double> now = now();
+    into.add(mark, now);
+    return now;
+  }
+
   private static double millis(long pid) {
     try {
       String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));

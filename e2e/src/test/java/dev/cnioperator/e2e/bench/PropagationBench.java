@@ -159,27 +159,23 @@ public final class PropagationBench {
       ApiRequestCounts before = ApiRequestCounts.scrape(cluster.controlPlane().client());
       for (int i = 0; i < runs; i++) {
         net = net.next().withRollout(NO_PROBE);
-        var c0 = cpu.now();
+        var mark = cpu.now();
         create.add(apply(cluster, agents, net));
-        var c1 = cpu.now();
+        mark = cpu.lap(createCpu, mark);
         floor(floor, revision++, net, floorTimes, floorWrites);
-        var c4 = cpu.now();
-        floorCpu.add(c1, c4);
-        createCpu.add(c0, c1);
+        mark = cpu.lap(floorCpu, mark);
         floor(reportingFloor, revision++, net, reportingTimes, new Samples());
-        reportingCpu.add(c4, cpu.now());
+        cpu.lap(reportingCpu, mark);
         net = net.next().withRollout("");
         edit.add(apply(cluster, agents, net));
         net = net.next().withRollout(ONE_BATCH);
-        var c2 = cpu.now();
+        mark = cpu.now();
         oneBatch.add(apply(cluster, agents, net));
-        var c3 = cpu.now();
+        mark = cpu.lap(oneBatchCpu, mark);
         floor(floor, revision++, net, floorTimes, floorWrites);
-        var c5 = cpu.now();
-        floorCpu.add(c3, c5);
-        oneBatchCpu.add(c2, c3);
+        mark = cpu.lap(floorCpu, mark);
         floor(reportingFloor, revision++, net, reportingTimes, new Samples());
-        reportingCpu.add(c5, cpu.now());
+        cpu.lap(reportingCpu, mark);
         delete(cluster, agents, net);
       }
       String requests =
