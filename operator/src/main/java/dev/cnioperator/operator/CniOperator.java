@@ -4,6 +4,7 @@ import dev.cnioperator.operator.network.CniNetworkReconciler;
 import dev.cnioperator.operator.network.NetworkEvents;
 import dev.cnioperator.operator.network.NetworkRenderer;
 import dev.cnioperator.operator.network.NetworkStatusFolder;
+import dev.cnioperator.operator.node.CniNodeInformer;
 import dev.cnioperator.operator.node.CniNodeWriter;
 import dev.cnioperator.operator.node.NodeReconciler;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -55,6 +56,8 @@ public final class CniOperator implements AutoCloseable {
               }
             });
     Clock clock = Clock.systemUTC();
+    CniNodeInformer cniNodes =
+        new CniNodeInformer(client, operator.getConfigurationService().cacheSyncTimeout());
     operator.register(
         new CniNetworkReconciler(
             new NetworkRenderer(),
@@ -62,8 +65,9 @@ public final class CniOperator implements AutoCloseable {
             new NetworkEvents(client, clock),
             settings.finalizerTimeout(),
             clock,
-            metrics));
-    operator.register(new NodeReconciler(new CniNodeWriter(client, metrics)));
+            metrics,
+            cniNodes));
+    operator.register(new NodeReconciler(new CniNodeWriter(client, metrics), cniNodes));
   }
 
   /** Starts the informers and, once leader (or at once without election), the reconcilers. */

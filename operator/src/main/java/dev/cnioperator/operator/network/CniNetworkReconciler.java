@@ -7,6 +7,8 @@ import dev.cnioperator.api.v1alpha1.NetworkState;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
 import dev.cnioperator.operator.OperatorMetrics;
+import dev.cnioperator.operator.node.CniNodeEventSource;
+import dev.cnioperator.operator.node.CniNodeInformer;
 import dev.cnioperator.operator.node.CniNodeWriter;
 import dev.cnioperator.operator.node.NodeValuesChanged;
 import dev.cnioperator.operator.placement.AcceptedRevision;
@@ -15,7 +17,6 @@ import dev.cnioperator.operator.rollout.RolloutMachine;
 import dev.cnioperator.operator.template.NodeConflist;
 import dev.cnioperator.operator.template.NodeValues;
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -29,6 +30,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.health.Status;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.AbstractEventSource;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import java.time.Clock;
@@ -67,6 +69,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
   private final Duration finalizerTimeout;
   private final Clock clock;
   private final OperatorMetrics metrics;
+  private final CniNodeInformer cniNodeInformer;
 
   public CniNetworkReconciler(
       NetworkRenderer renderer,
@@ -74,7 +77,9 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
       NetworkEvents events,
       Duration finalizerTimeout,
       Clock clock,
-      OperatorMetrics metrics) {
+      OperatorMetrics metrics,
+      CniNodeInformer cniNodeInformer) {
+    this.cniNodeInformer = cniNodeInformer;
     this.renderer = renderer;
     this.folder = folder;
     this.events = events;
@@ -97,18 +102,15 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
                         .collect(Collectors.toSet()))
             .withOnUpdateFilter(new NodeValuesChanged())
             .build();
-    var cniNodes =
-        InformerEventSourceConfiguration.from(CniNode.class, CniNetwork.class)
-            .withSecondaryToPrimaryMapper(CniNetworkReconciler::networksNamedIn)
-            .build();
     return List.of(
-        new InformerEventSource<>(nodes, context), new InformerEventSource<>(cniNodes, context));
+        new InformerEventSource<>(nodes, context),
+        new CniNodeEventSource<CniNetwork>(cniNodeInformer, CniNetworkReconciler::networksNamedIn));
   }
 
   @Override
   public UpdateControl<CniNetwork> reconcile(CniNetwork network, Context<CniNetwork> context) {
     String name = network.getMetadata().getName();
-    if (!serving(source(context, Node.class)) || !serving(source(context, CniNode.class))) {
+    if (!serving(nodes(context)) || !serving(cniNodes(context))) {
       // A reconcile while the operator stops (or before its informers have synced) would read
       // empty caches: no node selected, so a rollout would "complete" with 0/0 nodes and take an
       // unproven revision for the stable one. Decide nothing now, and look again: informers that
@@ -122,12 +124,10 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
         rendering instanceof Rendering.Accepted a ? a.rendered() : keptRevision(network);
     NetworkPlacement placement =
         NetworkPlacement.across(
-            source(context, Node.class).list().toList(),
-            candidates(context, network, accepted),
-            name);
-    InformerEventSource<CniNode, CniNetwork> cniNodes = source(context, CniNode.class);
-    InformerEventSource<Node, CniNetwork> nodes = source(context, Node.class);
-    Function<String, CniNode> cniNode = n -> cniNodes.get(new ResourceID(n)).orElse(null);
+            nodes(context).list().toList(), candidates(context, network, accepted), name);
+    CniNodeEventSource<CniNetwork> cniNodes = cniNodes(context);
+    InformerEventSource<Node, CniNetwork> nodes = nodes(context);
+    Function<String, CniNode> cniNode = n -> cniNodes.get(n).orElse(null);
     Function<String, NodeValues> values =
         n -> nodes.get(new ResourceID(n)).map(NodeValues::of).orElse(null);
     Instant now = clock.instant();
@@ -237,7 +237,8 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
   public DeleteControl cleanup(CniNetwork network, Context<CniNetwork> context) {
     String name = network.getMetadata().getName();
     List<String> pending =
-        context.getSecondaryResources(CniNode.class).stream()
+        cniNodes(context)
+            .list()
             .filter(n -> stillHolds(n, name))
             .map(n -> n.getMetadata().getName())
             .sorted()
@@ -323,15 +324,20 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
         .orElse("Unknown");
   }
 
-  @SuppressWarnings("unchecked")
   /** Whether an informer's cache can be believed: it runs, has synced and is watching. */
-  private static boolean serving(InformerEventSource<?, CniNetwork> source) {
+  private static boolean serving(AbstractEventSource<?, CniNetwork> source) {
     return source.isRunning() && source.getStatus() == Status.HEALTHY;
   }
 
-  private static <R extends HasMetadata> InformerEventSource<R, CniNetwork> source(
-      Context<CniNetwork> context, Class<R> kind) {
-    return (InformerEventSource<R, CniNetwork>)
-        context.eventSourceRetriever().getEventSourceFor(kind);
+  @SuppressWarnings("unchecked")
+  private static InformerEventSource<Node, CniNetwork> nodes(Context<CniNetwork> context) {
+    return (InformerEventSource<Node, CniNetwork>)
+        context.eventSourceRetriever().getEventSourceFor(Node.class);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static CniNodeEventSource<CniNetwork> cniNodes(Context<CniNetwork> context) {
+    return (CniNodeEventSource<CniNetwork>)
+        context.eventSourceRetriever().getEventSourceFor(CniNode.class);
   }
 }

@@ -34,21 +34,19 @@ public class NodeReconciler implements Reconciler<Node> {
   public static final String NAME = "node";
 
   private final CniNodeWriter writer;
+  private final CniNodeInformer cniNodeInformer;
 
-  public NodeReconciler(CniNodeWriter writer) {
+  public NodeReconciler(CniNodeWriter writer, CniNodeInformer cniNodeInformer) {
     this.writer = writer;
+    this.cniNodeInformer = cniNodeInformer;
   }
 
   @Override
   public List<EventSource<?, Node>> prepareEventSources(EventSourceContext<Node> context) {
-    var cniNodes =
-        InformerEventSourceConfiguration.from(CniNode.class, Node.class)
-            .withSecondaryToPrimaryMapper(
-                (CniNode n) -> Set.of(new ResourceID(n.getMetadata().getName())))
-            .withPrimaryToSecondaryMapper(
-                (Node n) -> Set.of(new ResourceID(n.getMetadata().getName())))
-            .withOnUpdateFilter(NodeRelevantChanges.CNI_NODE)
-            .build();
+    var ofNode =
+        new CniNodeEventSource<Node>(
+            cniNodeInformer, n -> Set.of(new ResourceID(n.getMetadata().getName())));
+    ofNode.setOnUpdateFilter(NodeRelevantChanges.CNI_NODE);
     var networks =
         InformerEventSourceConfiguration.from(CniNetwork.class, Node.class)
             .withSecondaryToPrimaryMapper((CniNetwork n) -> allNodes(context))
@@ -59,7 +57,7 @@ public class NodeReconciler implements Reconciler<Node> {
             .withSecondaryToPrimaryMapper((CniPlugin p) -> allNodes(context))
             .build();
     return List.of(
-        new InformerEventSource<>(cniNodes, context),
+        ofNode,
         new InformerEventSource<>(networks, context),
         new InformerEventSource<>(plugins, context));
   }
@@ -68,7 +66,10 @@ public class NodeReconciler implements Reconciler<Node> {
   public UpdateControl<Node> reconcile(Node node, Context<Node> context) {
     List<CniNetwork> networks = all(context, CniNetwork.class);
     List<CniPlugin> plugins = all(context, CniPlugin.class);
-    CniNode existing = context.getSecondaryResource(CniNode.class).orElse(null);
+    @SuppressWarnings("unchecked")
+    var ofNode =
+        (CniNodeEventSource<Node>) context.eventSourceRetriever().getEventSourceFor(CniNode.class);
+    CniNode existing = ofNode.get(node.getMetadata().getName()).orElse(null);
     CniNodeSpec desired =
         DesiredNodeSpec.compute(
             node, networks, plugins, existing == null ? null : existing.getSpec());

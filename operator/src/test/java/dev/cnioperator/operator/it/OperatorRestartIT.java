@@ -73,16 +73,40 @@ class OperatorRestartIT {
 
     TestOperator operator = TestOperator.shared();
     operator.stop();
-    long before = ApiServerWrites.count(cluster.client);
+    long before = ApiServerMetrics.writes(cluster.client);
     operator.start();
     await("reconciliations after the restart")
         .atMost(ClusterFixture.WAIT)
         .until(() -> reconciliations(operator) >= 6); // 4 networks and 2 nodes at least
     await().pollDelay(Duration.ofSeconds(5)).until(() -> true);
-    long after = ApiServerWrites.count(cluster.client);
+    long after = ApiServerMetrics.writes(cluster.client);
 
     assertThat(before).as("the API server counted the writes of the set-up").isPositive();
     assertThat(after - before).as("writes after a restart with nothing changed").isZero();
+  }
+
+  /**
+   * Both controllers read every CniNode from one informer, so the API server sends each CniNode
+   * write to the operator once, not once per controller: the operator holds one CniNode watch.
+   */
+  @Test
+  void theOperatorHoldsOneCniNodeWatch() {
+    TestOperator operator = TestOperator.shared();
+    await().atMost(ClusterFixture.WAIT).until(operator::ready);
+    long running = ApiServerMetrics.watches(cluster.client, "cninodes");
+
+    operator.stop();
+    await("the operator's CniNode watches close")
+        .atMost(ClusterFixture.WAIT)
+        .until(() -> ApiServerMetrics.watches(cluster.client, "cninodes") < running);
+    await().pollDelay(Duration.ofSeconds(2)).until(() -> true);
+    long stopped = ApiServerMetrics.watches(cluster.client, "cninodes");
+    operator.start();
+    await().atMost(ClusterFixture.WAIT).until(operator::ready);
+    long restarted = ApiServerMetrics.watches(cluster.client, "cninodes");
+
+    assertThat(running - stopped).as("CniNode watches the operator closed as it stopped").isOne();
+    assertThat(restarted - stopped).as("CniNode watches the operator opened as it started").isOne();
   }
 
   /** Waits until the API server serves no write for {@code quiet}. */
@@ -91,7 +115,7 @@ class OperatorRestartIT {
     await("no writes for " + quiet)
         .atMost(ClusterFixture.WAIT)
         .pollInterval(quiet)
-        .until(() -> last.getAndSet(ApiServerWrites.count(cluster.client)) == last.get());
+        .until(() -> last.getAndSet(ApiServerMetrics.writes(cluster.client)) == last.get());
   }
 
   /** Reconciliations the current operator instance finished, from JOSDK's Micrometer meters. */

@@ -65,6 +65,11 @@ final class TestOperator {
     operator.start();
   }
 
+  /** Whether it runs with every informer connected and synced. */
+  synchronized boolean ready() {
+    return operator != null && operator.notReady().isEmpty();
+  }
+
   synchronized void stop() {
     if (operator != null) {
       operator.close();

@@ -1,0 +1,62 @@
+package dev.cnioperator.operator.node;
+
+import dev.cnioperator.api.v1alpha1.CniNode;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.javaoperatorsdk.operator.OperatorException;
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The operator's one informer of every CniNode, shared by its two controllers: the node controller
+ * reads the specs it wrote, the network controller the agents' reports. With an informer each
+ * (JOSDK 5.2 keeps one per event source), the API server sent every CniNode write to the operator
+ * twice and the operator decoded it twice. Each controller gets a {@link CniNodeEventSource} over
+ * this informer instead; it starts with the first of them and stops with the last.
+ */
+public final class CniNodeInformer {
+  private final KubernetesClient client;
+  private final Duration syncTimeout;
+
+  // Guarded by this.
+  private SharedIndexInformer<CniNode> informer;
+  private int users;
+
+  /** {@code syncTimeout}: how long a start waits for the first list, as JOSDK's informers do. */
+  public CniNodeInformer(KubernetesClient client, Duration syncTimeout) {
+    this.client = client;
+    this.syncTimeout = syncTimeout;
+  }
+
+  /** The informer, started and synced; each call is matched by one {@link #release()}. */
+  synchronized SharedIndexInformer<CniNode> acquire() {
+    if (users == 0) {
+      SharedIndexInformer<CniNode> started = client.resources(CniNode.class).runnableInformer(0);
+      try {
+        started.start().toCompletableFuture().get(syncTimeout.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (TimeoutException | ExecutionException e) {
+        started.stop();
+        throw new OperatorException(
+            "the CniNode informer did not list CniNodes within " + syncTimeout.toSeconds() + "s",
+            e);
+      } catch (InterruptedException e) {
+        started.stop();
+        Thread.currentThread().interrupt();
+        throw new OperatorException("interrupted while the CniNode informer started", e);
+      }
+      informer = started;
+    }
+    users++;
+    return informer;
+  }
+
+  /** Stops the informer when its last user lets it go; a later acquire starts a new one. */
+  synchronized void release() {
+    if (users > 0 && --users == 0) {
+      informer.stop();
+      informer = null;
+    }
+  }
+}
