@@ -34,6 +34,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -119,6 +120,7 @@ class ClusterE2E {
   @AfterAll
   static void stopCluster() {
     try {
+      keepPodLogs();
       if (release != null) {
         release.close();
       }
@@ -775,6 +777,34 @@ class ClusterE2E {
             cp.kubectl("-n", release.namespace(), "get", "pods", "-o", "wide").stdout(),
             containerLogs(release.namespace()))
         .isZero();
+  }
+
+  /**
+   * Copies every container log on every node into {@code target/it-logs/cluster-e2e/<node>/} before
+   * the chart is uninstalled and the nodes' roots are removed, so that a failure can be read after
+   * the run (the pods' logs go with their pods).
+   */
+  private static void keepPodLogs() {
+    if (cluster == null) {
+      return;
+    }
+    Path kept = Path.of("target/it-logs/cluster-e2e").toAbsolutePath();
+    for (KubeletNode node : cluster.nodes()) {
+      Path pods = node.hostPath("/var/log/pods");
+      if (!Files.isDirectory(pods)) {
+        continue;
+      }
+      try (Stream<Path> files = Files.walk(pods)) {
+        for (Path log : files.filter(f -> f.toString().endsWith(".log")).toList()) {
+          Path copy = kept.resolve(node.name()).resolve(pods.relativize(log).toString());
+          Files.createDirectories(copy.getParent());
+          Files.copy(log, copy, StandardCopyOption.REPLACE_EXISTING);
+        }
+      } catch (IOException e) {
+        System.out.printf("event=pod-logs-not-kept node=%s error=%s%n", node.name(), e);
+      }
+    }
+    System.out.printf("event=pod-logs-kept dir=%s%n", kept);
   }
 
   /**
