@@ -56,8 +56,7 @@ public final class CniOperator implements AutoCloseable {
               }
             });
     Clock clock = Clock.systemUTC();
-    CniNodeInformer cniNodes =
-        new CniNodeInformer(client, operator.getConfigurationService().cacheSyncTimeout());
+    CniNodeInformer cniNodes = new CniNodeInformer(client, operator.getConfigurationService());
     operator.register(
         new CniNetworkReconciler(
             new NetworkRenderer(),

@@ -4,6 +4,7 @@ import dev.cnioperator.api.v1alpha1.CniNode;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.javaoperatorsdk.operator.OperatorException;
+import io.javaoperatorsdk.operator.api.config.ConfigurationService;
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -18,22 +19,34 @@ import java.util.concurrent.TimeoutException;
  */
 public final class CniNodeInformer {
   private final KubernetesClient client;
-  private final Duration syncTimeout;
+  private final ConfigurationService configuration;
 
   // Guarded by this.
   private SharedIndexInformer<CniNode> informer;
   private int users;
 
-  /** {@code syncTimeout}: how long a start waits for the first list, as JOSDK's informers do. */
-  public CniNodeInformer(KubernetesClient client, Duration syncTimeout) {
+  /**
+   * Started as JOSDK starts its informers under {@code configuration}: a start waits for the first
+   * list up to its cache sync timeout, and an informer that stops on an error after it has synced
+   * goes to its informer-stopped handler (which ends the process by default, so the pod restarts).
+   */
+  public CniNodeInformer(KubernetesClient client, ConfigurationService configuration) {
     this.client = client;
-    this.syncTimeout = syncTimeout;
+    this.configuration = configuration;
   }
 
   /** The informer, started and synced; each call is matched by one {@link #release()}. */
   synchronized SharedIndexInformer<CniNode> acquire() {
     if (users == 0) {
       SharedIndexInformer<CniNode> started = client.resources(CniNode.class).runnableInformer(0);
+      configuration
+          .getInformerStoppedHandler()
+          .ifPresent(
+              handler ->
+                  started
+                      .stopped()
+                      .whenComplete((ignored, error) -> handler.onStop(started, error)));
+      Duration syncTimeout = configuration.cacheSyncTimeout();
       try {
         started.start().toCompletableFuture().get(syncTimeout.toMillis(), TimeUnit.MILLISECONDS);
       } catch (TimeoutException | ExecutionException e) {
