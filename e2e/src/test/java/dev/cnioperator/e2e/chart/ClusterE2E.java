@@ -31,6 +31,7 @@ import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,6 +47,7 @@ import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -117,10 +119,42 @@ class ClusterE2E {
     phase("image-import");
   }
 
+  /**
+   * Copies every container log on every node into {@code target/it-logs/cluster-e2e/<node>/} after
+   * each test, over the copies of the test before: a pod's log stays readable after the run even
+   * when a later test deletes the pod (its log goes with it) or the run removes the nodes' roots.
+   */
+  @AfterEach
+  void keepPodLogs() {
+    Path kept = Path.of("target/it-logs/cluster-e2e").toAbsolutePath();
+    for (KubeletNode node : cluster.nodes()) {
+      Path pods = node.hostPath("/var/log/pods");
+      if (!Files.isDirectory(pods)) {
+        continue;
+      }
+      List<Path> logs;
+      try (Stream<Path> files = Files.walk(pods)) {
+        logs = files.filter(f -> f.toString().endsWith(".log")).toList();
+      } catch (IOException | UncheckedIOException e) {
+        // A pod deleted during the walk takes its directory with it; keeping logs fails no test.
+        System.out.printf("event=pod-logs-not-listed node=%s error=%s%n", node.name(), e);
+        continue;
+      }
+      for (Path log : logs) {
+        Path copy = kept.resolve(node.name()).resolve(pods.relativize(log).toString());
+        try {
+          Files.createDirectories(copy.getParent());
+          Files.copy(log, copy, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+          System.out.printf("event=pod-log-not-kept log=%s error=%s%n", log, e);
+        }
+      }
+    }
+  }
+
   @AfterAll
   static void stopCluster() {
     try {
-      keepPodLogs();
       if (release != null) {
         release.close();
       }
@@ -777,34 +811,6 @@ class ClusterE2E {
             cp.kubectl("-n", release.namespace(), "get", "pods", "-o", "wide").stdout(),
             containerLogs(release.namespace()))
         .isZero();
-  }
-
-  /**
-   * Copies every container log on every node into {@code target/it-logs/cluster-e2e/<node>/} before
-   * the chart is uninstalled and the nodes' roots are removed, so that a failure can be read after
-   * the run (the pods' logs go with their pods).
-   */
-  private static void keepPodLogs() {
-    if (cluster == null) {
-      return;
-    }
-    Path kept = Path.of("target/it-logs/cluster-e2e").toAbsolutePath();
-    for (KubeletNode node : cluster.nodes()) {
-      Path pods = node.hostPath("/var/log/pods");
-      if (!Files.isDirectory(pods)) {
-        continue;
-      }
-      try (Stream<Path> files = Files.walk(pods)) {
-        for (Path log : files.filter(f -> f.toString().endsWith(".log")).toList()) {
-          Path copy = kept.resolve(node.name()).resolve(pods.relativize(log).toString());
-          Files.createDirectories(copy.getParent());
-          Files.copy(log, copy, StandardCopyOption.REPLACE_EXISTING);
-        }
-      } catch (IOException e) {
-        System.out.printf("event=pod-logs-not-kept node=%s error=%s%n", node.name(), e);
-      }
-    }
-    System.out.printf("event=pod-logs-kept dir=%s%n", kept);
   }
 
   /**
