@@ -129,12 +129,9 @@ class ClusterE2E {
     Path kept = Path.of("target/it-logs/cluster-e2e").toAbsolutePath();
     for (KubeletNode node : cluster.nodes()) {
       Path pods = node.hostPath("/var/log/pods");
-      if (!Files.isDirectory(pods)) {
-        continue;
-      }
       List<Path> logs;
-      try (Stream<Path> files = Files.walk(pods)) {
-        logs = files.filter(f -> f.toString().endsWith(".log")).toList();
+      try {
+        logs = podLogs(node);
       } catch (IOException | UncheckedIOException e) {
         // A pod deleted during the walk takes its directory with it; keeping logs fails no test.
         System.out.printf("event=pod-logs-not-listed node=%s error=%s%n", node.name(), e);
@@ -821,13 +818,9 @@ class ClusterE2E {
     StringBuilder out = new StringBuilder();
     for (KubeletNode node : cluster.nodes()) {
       Path pods = node.hostPath("/var/log/pods");
-      if (!Files.isDirectory(pods)) {
-        continue;
-      }
-      try (Stream<Path> files = Files.walk(pods)) {
+      try {
         for (Path log :
-            files
-                .filter(f -> f.toString().endsWith(".log"))
+            podLogs(node).stream()
                 .filter(f -> pods.relativize(f).toString().startsWith(namespace + "_"))
                 .sorted()
                 .toList()) {
@@ -841,11 +834,22 @@ class ClusterE2E {
               .subList(Math.max(0, lines.size() - 25), lines.size())
               .forEach(l -> out.append(l).append('\n'));
         }
-      } catch (IOException e) {
+      } catch (IOException | UncheckedIOException e) {
         out.append("(cannot read ").append(pods).append(": ").append(e).append(")\n");
       }
     }
     return out.toString();
+  }
+
+  /** Every container log file under the node's {@code /var/log/pods}; none before the first pod. */
+  private static List<Path> podLogs(KubeletNode node) throws IOException {
+    Path pods = node.hostPath("/var/log/pods");
+    if (!Files.isDirectory(pods)) {
+      return List.of();
+    }
+    try (Stream<Path> files = Files.walk(pods)) {
+      return files.filter(f -> f.toString().endsWith(".log")).toList();
+    }
   }
 
   /**

@@ -110,7 +110,9 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
   @Override
   public UpdateControl<CniNetwork> reconcile(CniNetwork network, Context<CniNetwork> context) {
     String name = network.getMetadata().getName();
-    if (!serving(nodes(context)) || !serving(cniNodes(context))) {
+    InformerEventSource<Node, CniNetwork> nodes = nodes(context);
+    CniNodeEventSource<CniNetwork> cniNodes = cniNodes(context);
+    if (!serving(nodes) || !serving(cniNodes)) {
       // A reconcile while the operator stops (or before its informers have synced) would read
       // empty caches: no node selected, so a rollout would "complete" with 0/0 nodes and take an
       // unproven revision for the stable one. Decide nothing now, and look again: informers that
@@ -124,9 +126,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
         rendering instanceof Rendering.Accepted a ? a.rendered() : keptRevision(network);
     NetworkPlacement placement =
         NetworkPlacement.across(
-            nodes(context).list().toList(), candidates(context, network, accepted), name);
-    CniNodeEventSource<CniNetwork> cniNodes = cniNodes(context);
-    InformerEventSource<Node, CniNetwork> nodes = nodes(context);
+            nodes.list().toList(), candidates(context, network, accepted), name);
     Function<String, CniNode> cniNode = n -> cniNodes.get(n).orElse(null);
     Function<String, NodeValues> values =
         n -> nodes.get(new ResourceID(n)).map(NodeValues::of).orElse(null);
