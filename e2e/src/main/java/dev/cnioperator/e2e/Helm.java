@@ -3,9 +3,6 @@ package dev.cnioperator.e2e;
 import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.Commands;
 import dev.cnioperator.testkit.ToolPaths;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,13 +28,12 @@ public final class Helm {
     this.limit = limit;
   }
 
-  /** The provisioned helm with its directories in a new temporary directory. */
+  /**
+   * The provisioned helm with its directories in this module's {@code target/helm-home}, which the
+   * build's clean removes; the tests add no repository or plugin, so they can share it.
+   */
   public static Helm provisioned() {
-    try {
-      return inHome(Files.createTempDirectory("cni-operator-helm"));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return inHome(Path.of("target/helm-home").toAbsolutePath());
   }
 
   /** The provisioned helm with its cache, config and data directories under {@code home}. */

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The README's first command: the product on the embedded local control plane. Starts the control
@@ -24,7 +25,11 @@ public final class Quickstart {
   static final String EXAMPLE = "examples/bridge-hostlocal-portmap.yaml";
   static final String NETWORK = "bridge-net";
 
+  /** How long a stop may take to close everything before the JVM halts regardless. */
+  private static final Duration STOP_LIMIT = Duration.ofMinutes(1);
+
   private final PrintStream out;
+  private final CountDownLatch closed = new CountDownLatch(1);
 
   Quickstart(PrintStream out) {
     this.out = out;
@@ -109,12 +114,35 @@ public final class Quickstart {
           return 0;
         }
         out.println("Press Ctrl-C to stop everything (the control plane's data goes with it).");
-        CountDownLatch stop = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
-        stop.await();
+        awaitShutdown();
         return 0;
       }
+    } finally {
+      closed.countDown();
     }
+  }
+
+  /**
+   * Returns once the JVM is asked to stop (Ctrl-C, SIGTERM, SIGHUP). The shutdown hook then waits
+   * for {@link #run} to have closed the processes and the control plane: the JVM halts as soon as
+   * its hooks return, and would otherwise leave etcd, kube-apiserver and the agent running.
+   */
+  private void awaitShutdown() throws InterruptedException {
+    CountDownLatch stop = new CountDownLatch(1);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  stop.countDown();
+                  try {
+                    closed.await(STOP_LIMIT.toSeconds(), TimeUnit.SECONDS);
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  }
+                },
+                "quickstart-stop"));
+    stop.await();
+    out.println("Stopping.");
   }
 
   private void step(String what) {

@@ -383,7 +383,10 @@ public final class LocalControlPlane implements AutoCloseable {
     return pki;
   }
 
-  /** The directory with the kubeconfig and the logs of the controller manager and scheduler. */
+  /**
+   * The directory with the kubeconfig and the logs of the controller manager and scheduler; {@link
+   * #close} removes it.
+   */
   public Path workDir() {
     return workDir;
   }
@@ -397,6 +400,7 @@ public final class LocalControlPlane implements AutoCloseable {
     if (pki != null) {
       Commands.run("rm", "-rf", "--one-file-system", pki.dir().toString());
     }
+    Commands.run("rm", "-rf", "--one-file-system", workDir.toString());
   }
 
   private static void stop(Process p) {

@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -39,7 +40,15 @@ class PluginTypeEscapeTest {
           "bin/../sh",
           "..\u2215sh");
 
-  @TempDir Path binDir;
+  /** The bin dir and its decoy sibling both live here, so JUnit removes both. */
+  @TempDir Path root;
+
+  private Path binDir;
+
+  @BeforeEach
+  void binDir() throws IOException {
+    binDir = Files.createDirectories(root.resolve("bin"));
+  }
 
   @Test
   void typesWithASeparatorOrDotsAreInvalidConfigurationAtExecution() throws IOException {

@@ -28,6 +28,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The packaged operator (java -jar target/cni-operator.jar) as two replicas with leader election,
@@ -40,6 +41,9 @@ class OperatorProcessIT {
   private ClusterFixture cluster;
   private String namespace;
   private final List<Replica> replicas = new ArrayList<>();
+
+  /** Where the kubeconfigs (they hold tokens) go; JUnit removes it. */
+  @TempDir Path work;
 
   /**
    * One operator process. It binds its metrics port itself (port 0) and logs the port it got: a
@@ -184,12 +188,14 @@ class OperatorProcessIT {
   private Path leastRbacKubeconfig() throws IOException {
     String token =
         cluster.controlPlane.serviceAccountToken(namespace, "cni-operator", Duration.ofHours(1));
-    return cluster.controlPlane.writeKubeconfigForToken(
-        token, Files.createTempFile("cni-operator", ".kubeconfig"));
+    return cluster.controlPlane.writeKubeconfigForToken(token, work.resolve("operator.kubeconfig"));
   }
 
   private Replica start(Path jar, Path kubeconfig, String identity) throws IOException {
-    Path log = Files.createTempFile("cni-operator-" + identity, ".log");
+    // Kept after the run for reading a failure; the build's clean removes it.
+    Path log =
+        Files.createDirectories(Path.of("target/it-logs/operator-process").toAbsolutePath())
+            .resolve(namespace + "-" + identity + ".log");
     ProcessBuilder pb =
         new ProcessBuilder(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
