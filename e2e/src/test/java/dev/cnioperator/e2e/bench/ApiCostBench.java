@@ -32,12 +32,7 @@ public final class ApiCostBench {
       // CHECK and cleanup as shipped: their passes must not cost writes either.
       BenchNetwork net = BenchNetwork.withProductDefaults("cost" + n, group);
       try (InProcessAgents agents = InProcessAgents.start(cluster, group, n)) {
-        cluster.apply(net.yaml());
-        ConflistWait.until(agents.confDirs(), net.fileName(), net.marker(), Duration.ofMinutes(3));
-        cluster
-            .controlPlane()
-            .kubectl("wait", "--for=condition=Ready", "cninetwork/" + net.name(), "--timeout=180s")
-            .orThrow("kubectl wait Ready");
+        cluster.applyAndAwaitReady(agents, net);
         Thread.sleep(SETTLE.toMillis());
         System.out.printf(Locale.ROOT, "converged; idle window of %s with the product%n", window);
         product = window(cluster, window);

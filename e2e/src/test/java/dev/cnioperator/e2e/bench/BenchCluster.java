@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -115,6 +116,18 @@ public final class BenchCluster implements AutoCloseable {
   /** {@code kubectl apply -f -} of {@code yaml}; throws when kubectl fails. */
   public void apply(String yaml) {
     controlPlane.kubectlWithInput(yaml, "apply", "-f", "-").orThrow("kubectl apply");
+  }
+
+  /**
+   * Applies {@code net} and waits until every one of {@code agents} holds its conflist and the
+   * network is Ready.
+   */
+  void applyAndAwaitReady(InProcessAgents agents, BenchNetwork net) throws InterruptedException {
+    apply(net.yaml());
+    ConflistWait.until(agents.confDirs(), net.fileName(), net.marker(), Duration.ofMinutes(3));
+    controlPlane
+        .kubectl("wait", "--for=condition=Ready", "cninetwork/" + net.name(), "--timeout=180s")
+        .orThrow("kubectl wait Ready");
   }
 
   @Override

@@ -25,15 +25,29 @@ final class CpuByPart {
     this.pids = pids;
   }
 
-  /** The API server and etcd are children of this JVM (kube-api-test starts them). */
+  static final String API_SERVER = "API server";
+  static final String ETCD = "etcd";
+
+  /** The control plane, the operator and this JVM. */
   static CpuByPart of(long operatorPid) {
-    Map<String, Long> pids = new LinkedHashMap<>();
-    pids.put("API server", child("kube-apiserver"));
-    // The provisioned etcd is a script that execs the real server (e2e/bin/provision).
-    pids.put("etcd", child("etcd-server"));
+    Map<String, Long> pids = controlPlanePids();
     pids.put("operator", operatorPid);
     pids.put("bench JVM (agents, floor)", ProcessHandle.current().pid());
     return new CpuByPart(pids);
+  }
+
+  /** The API server and etcd only. */
+  static CpuByPart controlPlane() {
+    return new CpuByPart(controlPlanePids());
+  }
+
+  /** The API server and etcd are children of this JVM (kube-api-test starts them). */
+  private static Map<String, Long> controlPlanePids() {
+    Map<String, Long> pids = new LinkedHashMap<>();
+    pids.put(API_SERVER, child("kube-apiserver"));
+    // The provisioned etcd is a script that execs the real server (e2e/bin/provision).
+    pids.put(ETCD, child("etcd-server"));
+    return pids;
   }
 
   private static long child(String name) {

@@ -42,6 +42,11 @@ public final class Samples {
     return s.get(Math.max(0, rank - 1));
   }
 
+  public double min() {
+    List<Double> s = sorted();
+    return s.isEmpty() ? Double.NaN : s.get(0);
+  }
+
   public double max() {
     List<Double> s = sorted();
     return s.isEmpty() ? Double.NaN : s.get(s.size() - 1);
