@@ -19,14 +19,14 @@ final class CpuByPart {
   /** Clock ticks per second of /proc/<pid>/stat; 100 on Linux on x86-64 and arm64. */
   private static final double TICKS_PER_SECOND = 100;
 
+  static final String API_SERVER = "API server";
+  static final String ETCD = "etcd";
+
   private final Map<String, Long> pids;
 
   private CpuByPart(Map<String, Long> pids) {
     this.pids = pids;
   }
-
-  static final String API_SERVER = "API server";
-  static final String ETCD = "etcd";
 
   /** The control plane, the operator and this JVM. */
   static CpuByPart of(long operatorPid) {

@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -33,6 +34,14 @@ import java.util.function.Consumer;
 final class CustomResourceNodes implements Floor.NodeObjects {
   private final CniNode template;
   private final String label;
+
+  /**
+   * Each revision's spec and status, built once: all N writes and N reports of a run carry the same
+   * ones, and building them per node would put a JSON copy on the path being measured.
+   */
+  private final Map<String, CniNodeSpec> specs = new ConcurrentHashMap<>();
+
+  private final Map<String, CniNodeStatus> statuses = new ConcurrentHashMap<>();
 
   private CustomResourceNodes(CniNode template, String label) {
     this.template = template;
@@ -83,21 +92,31 @@ final class CustomResourceNodes implements Floor.NodeObjects {
 
   @Override
   public void write(KubernetesClient client, String node, String revision, String content) {
-    CniNodeSpec spec = copy(template.getSpec(), CniNodeSpec.class);
-    NodeNetwork network = spec.getNetworks().get(0);
-    network.setRevision(hex(revision));
-    network.setContent(content);
     FloorNode o = object(node);
-    o.setSpec(spec);
+    o.setSpec(
+        specs.computeIfAbsent(
+            revision,
+            r -> {
+              CniNodeSpec spec = copy(template.getSpec(), CniNodeSpec.class);
+              NodeNetwork network = spec.getNetworks().get(0);
+              network.setRevision(hex(r));
+              network.setContent(content);
+              return spec;
+            }));
     client.resource(o).fieldManager("floor").forceConflicts().serverSideApply();
   }
 
   @Override
   public void report(KubernetesClient client, String node, String revision) {
-    CniNodeStatus status = copy(template.getStatus(), CniNodeStatus.class);
-    status.getNetworks().get(0).setAppliedSha256(hex(revision));
     FloorNode o = object(node);
-    o.setStatus(status);
+    o.setStatus(
+        statuses.computeIfAbsent(
+            revision,
+            r -> {
+              CniNodeStatus status = copy(template.getStatus(), CniNodeStatus.class);
+              status.getNetworks().get(0).setAppliedSha256(hex(r));
+              return status;
+            }));
     client
         .resource(o)
         .subresource("status")
