@@ -13,8 +13,16 @@ public class AttachmentSummary {
   @JsonPropertyDescription("Attachments in the runtime's cache for this network.")
   private Integer total;
 
-  @JsonPropertyDescription("Attachments whose last CHECK succeeded (or that were not checked).")
+  @JsonPropertyDescription("Attachments whose last CHECK succeeded.")
   private Integer healthy;
+
+  @JsonPropertyDescription(
+      "Attachments the agent could not CHECK (it could not learn their network namespace): neither healthy nor failing; uncheckedReason says why.")
+  private Integer unchecked;
+
+  @JsonPropertyDescription(
+      "Why some attachments were not checked, and what would let the agent check them.")
+  private String uncheckedReason;
 
   @JsonPropertyDescription("Attachments whose last CHECK failed, capped at 20.")
   @Size(max = 20)
@@ -46,6 +54,32 @@ public class AttachmentSummary {
     return this;
   }
 
+  public Integer getUnchecked() {
+    return unchecked;
+  }
+
+  public void setUnchecked(Integer unchecked) {
+    this.unchecked = unchecked;
+  }
+
+  public AttachmentSummary withUnchecked(Integer unchecked) {
+    this.unchecked = unchecked;
+    return this;
+  }
+
+  public String getUncheckedReason() {
+    return uncheckedReason;
+  }
+
+  public void setUncheckedReason(String uncheckedReason) {
+    this.uncheckedReason = uncheckedReason;
+  }
+
+  public AttachmentSummary withUncheckedReason(String uncheckedReason) {
+    this.uncheckedReason = uncheckedReason;
+    return this;
+  }
+
   public List<FailingAttachment> getFailing() {
     return failing;
   }
@@ -69,12 +103,14 @@ public class AttachmentSummary {
     }
     return Objects.equals(total, other.total)
         && Objects.equals(healthy, other.healthy)
+        && Objects.equals(unchecked, other.unchecked)
+        && Objects.equals(uncheckedReason, other.uncheckedReason)
         && Objects.equals(failing, other.failing);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(total, healthy, failing);
+    return Objects.hash(total, healthy, unchecked, uncheckedReason, failing);
   }
 
   @Override
@@ -83,6 +119,10 @@ public class AttachmentSummary {
         + total
         + ", healthy="
         + healthy
+        + ", unchecked="
+        + unchecked
+        + ", uncheckedReason="
+        + uncheckedReason
         + ", failing="
         + failing
         + "}";

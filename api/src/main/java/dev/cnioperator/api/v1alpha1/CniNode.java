@@ -29,6 +29,11 @@ import io.fabric8.kubernetes.model.annotation.Version;
     jsonPath = PrinterColumns.NODE_STALE,
     type = AdditionalPrinterColumn.Type.INTEGER)
 @AdditionalPrinterColumn(
+    name = "Unchecked",
+    jsonPath = PrinterColumns.NODE_UNCHECKED,
+    type = AdditionalPrinterColumn.Type.INTEGER,
+    priority = 1)
+@AdditionalPrinterColumn(
     name = "Default",
     jsonPath = PrinterColumns.NODE_DEFAULT,
     type = AdditionalPrinterColumn.Type.STRING,

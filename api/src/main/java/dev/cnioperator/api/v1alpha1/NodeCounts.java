@@ -15,8 +15,13 @@ public class NodeCounts {
   @JsonPropertyDescription("Selected nodes whose agent reports the current sha256 applied.")
   private Integer applied;
 
-  @JsonPropertyDescription("Applied nodes reporting no failing attachments.")
+  @JsonPropertyDescription(
+      "Applied nodes whose agent proved the content they hold (its probe passed) and that report no failing attachments: nodes where pods of this network can start.")
   private Integer healthy;
+
+  @JsonPropertyDescription(
+      "Attachments the agents could not CHECK (their network namespace unknown), over all selected nodes; neither healthy nor failing.")
+  private Integer uncheckedAttachments;
 
   @JsonPropertyDescription("\"healthy/selected\", for the printer column.")
   private String ready;
@@ -73,6 +78,19 @@ public class NodeCounts {
     return this;
   }
 
+  public Integer getUncheckedAttachments() {
+    return uncheckedAttachments;
+  }
+
+  public void setUncheckedAttachments(Integer uncheckedAttachments) {
+    this.uncheckedAttachments = uncheckedAttachments;
+  }
+
+  public NodeCounts withUncheckedAttachments(Integer uncheckedAttachments) {
+    this.uncheckedAttachments = uncheckedAttachments;
+    return this;
+  }
+
   @Override
   public boolean equals(Object o) {
     if (this == o) {
@@ -84,12 +102,13 @@ public class NodeCounts {
     return Objects.equals(selected, other.selected)
         && Objects.equals(applied, other.applied)
         && Objects.equals(healthy, other.healthy)
+        && Objects.equals(uncheckedAttachments, other.uncheckedAttachments)
         && Objects.equals(ready, other.ready);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(selected, applied, healthy, ready);
+    return Objects.hash(selected, applied, healthy, uncheckedAttachments, ready);
   }
 
   @Override
@@ -100,6 +119,8 @@ public class NodeCounts {
         + applied
         + ", healthy="
         + healthy
+        + ", uncheckedAttachments="
+        + uncheckedAttachments
         + ", ready="
         + ready
         + "}";

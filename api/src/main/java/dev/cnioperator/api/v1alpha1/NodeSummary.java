@@ -14,6 +14,10 @@ public class NodeSummary {
   @JsonPropertyDescription("Attachments whose last CHECK failed, over all networks.")
   private Integer failingAttachments;
 
+  @JsonPropertyDescription(
+      "Attachments the agent could not CHECK (their network namespace unknown), over all networks; counted apart from failing.")
+  private Integer uncheckedAttachments;
+
   @JsonPropertyDescription("Reservations found stale and not yet released, over all networks.")
   private Integer staleReservations;
 
@@ -43,6 +47,19 @@ public class NodeSummary {
     return this;
   }
 
+  public Integer getUncheckedAttachments() {
+    return uncheckedAttachments;
+  }
+
+  public void setUncheckedAttachments(Integer uncheckedAttachments) {
+    this.uncheckedAttachments = uncheckedAttachments;
+  }
+
+  public NodeSummary withUncheckedAttachments(Integer uncheckedAttachments) {
+    this.uncheckedAttachments = uncheckedAttachments;
+    return this;
+  }
+
   public Integer getStaleReservations() {
     return staleReservations;
   }
@@ -66,12 +83,13 @@ public class NodeSummary {
     }
     return Objects.equals(networks, other.networks)
         && Objects.equals(failingAttachments, other.failingAttachments)
+        && Objects.equals(uncheckedAttachments, other.uncheckedAttachments)
         && Objects.equals(staleReservations, other.staleReservations);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(networks, failingAttachments, staleReservations);
+    return Objects.hash(networks, failingAttachments, uncheckedAttachments, staleReservations);
   }
 
   @Override
@@ -80,6 +98,8 @@ public class NodeSummary {
         + networks
         + ", failingAttachments="
         + failingAttachments
+        + ", uncheckedAttachments="
+        + uncheckedAttachments
         + ", staleReservations="
         + staleReservations
         + "}";

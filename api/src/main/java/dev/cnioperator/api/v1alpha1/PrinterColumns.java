@@ -24,6 +24,7 @@ final class PrinterColumns {
   static final String NODE_APPLIED = ".status.summary.networks";
   static final String NODE_FAILING = ".status.summary['failingAttachments']";
   static final String NODE_STALE = ".status.summary['staleReservations']";
+  static final String NODE_UNCHECKED = ".status.summary['uncheckedAttachments']";
   static final String NODE_DEFAULT = ".status['defaultNetwork']";
 
   private PrinterColumns() {}

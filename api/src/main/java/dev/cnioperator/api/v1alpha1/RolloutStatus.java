@@ -19,13 +19,17 @@ public class RolloutStatus {
   private String revision;
 
   @JsonPropertyDescription(
-      "The last revision every selected node held and proved; nodes not yet given the new revision hold this one, and a rollback returns to it. Equal to revision once the rollout is complete.")
+      "The last revision every selected node held and proved (or, when stableUnproven is true, the one the nodes held before this rollout); nodes not yet given the new revision hold this one, and a rollback returns to it. Equal to revision once the rollout is complete.")
   @Pattern("^[a-f0-9]{64}$")
   private String stableRevision;
 
   @JsonPropertyDescription(
       "The stable revision itself, kept here while it differs from status.rendered, so nodes can be given it back.")
   private RenderedConfig stable;
+
+  @JsonPropertyDescription(
+      "True when stableRevision was never proven on every node (the network's rollout before this one did not complete): it is only the revision the nodes held before, which a rollback still returns to rather than leave a revision that failed its probe on the node.")
+  private Boolean stableUnproven;
 
   @JsonPropertyDescription(
       "Progressing, Complete, Paused (a node failed and onFailure is Pause) or RolledBack (a node failed and the nodes that took the revision hold the stable one again).")
@@ -198,6 +202,19 @@ public class RolloutStatus {
     return this;
   }
 
+  public Boolean getStableUnproven() {
+    return stableUnproven;
+  }
+
+  public void setStableUnproven(Boolean stableUnproven) {
+    this.stableUnproven = stableUnproven;
+  }
+
+  public RolloutStatus withStableUnproven(Boolean stableUnproven) {
+    this.stableUnproven = stableUnproven;
+    return this;
+  }
+
   @Override
   public boolean equals(Object o) {
     if (this == o) {
@@ -209,6 +226,7 @@ public class RolloutStatus {
     return Objects.equals(revision, other.revision)
         && Objects.equals(stableRevision, other.stableRevision)
         && Objects.equals(stable, other.stable)
+        && Objects.equals(stableUnproven, other.stableUnproven)
         && Objects.equals(phase, other.phase)
         && Objects.equals(batch, other.batch)
         && Objects.equals(batchStartTime, other.batchStartTime)
@@ -225,6 +243,7 @@ public class RolloutStatus {
         revision,
         stableRevision,
         stable,
+        stableUnproven,
         phase,
         batch,
         batchStartTime,
@@ -243,6 +262,8 @@ public class RolloutStatus {
         + stableRevision
         + ", stable="
         + stable
+        + ", stableUnproven="
+        + stableUnproven
         + ", phase="
         + phase
         + ", batch="

@@ -74,7 +74,22 @@ public final class AttachmentChecker {
     this.sandboxNetns = sandboxNetns;
   }
 
-  /** One CHECK pass over {@code network}'s cached attachments. */
+  /** What one attachment's CHECK found. */
+  private sealed interface Outcome {}
+
+  private record Healthy() implements Outcome {}
+
+  private record Failing(FailingAttachment attachment) implements Outcome {}
+
+  /** Not checked: the agent could not learn its netns; says nothing of its health. */
+  private record Unchecked(String containerId, String reason) implements Outcome {}
+
+  /**
+   * One CHECK pass over {@code network}'s cached attachments. An attachment whose network namespace
+   * the agent cannot learn is counted as unchecked, neither healthy nor failing: a CHECK without a
+   * netns fails whatever the pod's state ("CNI_NETNS missing"), and reporting that as a failure
+   * would put a Warning on a healthy pod.
+   */
   public AttachmentSummary check(ManagedNetwork network) throws InterruptedException {
     // libcni keys its cache by the conflist's own name, which may differ from the CniNetwork's.
     // A probe's attachment is the agent's own, never a pod's (RevisionProbe runs its CHECK).
@@ -82,16 +97,22 @@ public final class AttachmentChecker {
         cache.list(network.list().name()).stream()
             .filter(e -> !ProbeIdentity.isProbe(e.containerId()))
             .toList();
-    List<Callable<FailingAttachment>> tasks = new ArrayList<>();
+    List<Callable<Outcome>> tasks = new ArrayList<>();
     for (CachedAttachment entry : entries) {
       tasks.add(() -> checkOne(network, entry));
     }
     List<FailingAttachment> failing = new ArrayList<>();
-    for (Future<FailingAttachment> f : workers.invokeAll(tasks)) {
+    List<Unchecked> unchecked = new ArrayList<>();
+    int healthy = 0;
+    for (Future<Outcome> f : workers.invokeAll(tasks)) {
       try {
-        FailingAttachment result = f.get();
-        if (result != null) {
-          failing.add(result);
+        Outcome outcome = f.get();
+        if (outcome instanceof Failing fa) {
+          failing.add(fa.attachment());
+        } else if (outcome instanceof Unchecked u) {
+          unchecked.add(u);
+        } else {
+          healthy++;
         }
       } catch (ExecutionException e) {
         LOG.warn(
@@ -103,29 +124,61 @@ public final class AttachmentChecker {
             .thenComparing(FailingAttachment::getIfName));
     announceNewFailures(network.name(), failing);
     metrics.failingAttachments(network.name(), failing.size());
+    metrics.uncheckedAttachments(network.name(), unchecked.size());
     metrics.checkPass(network.name());
     LOG.info(
-        "event=check-pass network={} total={} healthy={} failing={}",
+        "event=check-pass network={} total={} healthy={} failing={} unchecked={}",
         network.name(),
         entries.size(),
-        entries.size() - failing.size(),
-        failing.size());
+        healthy,
+        failing.size(),
+        unchecked.size());
     return new AttachmentSummary()
         .withTotal(entries.size())
-        .withHealthy(entries.size() - failing.size())
+        .withHealthy(healthy)
+        .withUnchecked(unchecked.isEmpty() ? null : unchecked.size())
+        .withUncheckedReason(uncheckedReason(unchecked))
         .withFailing(List.copyOf(failing.subList(0, Math.min(FAILING_CAP, failing.size()))));
   }
 
-  private FailingAttachment checkOne(ManagedNetwork network, CachedAttachment entry) {
+  /**
+   * One reason for the status: the first attachment's (by container id, so that the same pass gives
+   * the same words), with how many share it.
+   */
+  private static String uncheckedReason(List<Unchecked> unchecked) {
+    if (unchecked.isEmpty()) {
+      return null;
+    }
+    Unchecked first =
+        unchecked.stream().min(Comparator.comparing(Unchecked::containerId)).orElseThrow();
+    long same = unchecked.stream().filter(u -> u.reason().equals(first.reason())).count();
+    String others =
+        same == unchecked.size() ? "" : " (" + (unchecked.size() - same) + " for other reasons)";
+    return first.reason() + others;
+  }
+
+  private Outcome checkOne(ManagedNetwork network, CachedAttachment entry) {
     Optional<NetworkConfigList> list = listFor(network, entry);
     if (list.isEmpty()) {
       metrics.check(network.name(), "failing");
-      return failing(entry, unusableMessage(entry));
+      return new Failing(failing(entry, unusableMessage(entry)));
     }
+    SandboxNetns.Answer netns = netns(entry);
+    if (netns instanceof SandboxNetns.Unknown unknown) {
+      metrics.check(network.name(), "unchecked");
+      LOG.debug(
+          "event=check-skipped network={} container={} ifName={} reason=\"{}\"",
+          network.name(),
+          entry.containerId(),
+          entry.ifName(),
+          unknown.reason());
+      return new Unchecked(entry.containerId(), unknown.reason());
+    }
+    String path = ((SandboxNetns.Known) netns).path();
     try {
-      runtime.checkNetworkList(list.get(), attachment(entry));
+      runtime.checkNetworkList(list.get(), withNetns(entry.attachment(), path));
       metrics.check(network.name(), "healthy");
-      return null;
+      return new Healthy();
     } catch (CniException e) {
       metrics.check(network.name(), "failing");
       LOG.warn(
@@ -135,7 +188,7 @@ public final class AttachmentChecker {
           entry.ifName(),
           e.code(),
           e.getMessage());
-      return failing(entry, e.getMessage());
+      return new Failing(failing(entry, e.getMessage()));
     }
   }
 
@@ -149,16 +202,16 @@ public final class AttachmentChecker {
         .withError(error);
   }
 
-  /** The cached attachment, with the runtime's netns where the cache has none. */
-  private Attachment attachment(CachedAttachment entry) {
-    Attachment a = entry.attachment();
-    if (!a.netns().isEmpty()) {
-      return a;
-    }
-    return sandboxNetns
-        .of(entry.containerId())
-        .map(ns -> new Attachment(a.containerId(), ns, a.ifName(), a.cniArgs(), a.capabilityArgs()))
-        .orElse(a);
+  /** The cached attachment's netns, or the runtime's where the cache has none. */
+  private SandboxNetns.Answer netns(CachedAttachment entry) {
+    String cached = entry.attachment().netns();
+    return cached.isEmpty() ? sandboxNetns.of(entry.containerId()) : new SandboxNetns.Known(cached);
+  }
+
+  private static Attachment withNetns(Attachment a, String netns) {
+    return netns.equals(a.netns())
+        ? a
+        : new Attachment(a.containerId(), netns, a.ifName(), a.cniArgs(), a.capabilityArgs());
   }
 
   /**

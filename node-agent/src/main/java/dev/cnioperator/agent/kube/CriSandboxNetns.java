@@ -25,15 +25,28 @@ public final class CriSandboxNetns implements SandboxNetns {
   }
 
   @Override
-  public Optional<String> of(String containerId) {
+  public Answer of(String containerId) {
     try {
       String info = cri.client().podSandboxInfo(containerId).get("info");
-      return info == null ? Optional.empty() : networkNamespace(JSON.readTree(info));
+      Optional<String> path =
+          info == null ? Optional.empty() : networkNamespace(JSON.readTree(info));
+      return path.<Answer>map(Known::new)
+          .orElseGet(
+              () ->
+                  new Unknown(
+                      "the runtime at "
+                          + cri.socket()
+                          + " names no network namespace for sandbox "
+                          + containerId));
     } catch (CriException | IOException e) {
-      // CHECK then runs without a netns and reports the attachment failing, which it is to us.
+      // Not knowing the namespace says nothing about the attachment: it is left unchecked.
       LOG.debug(
           "event=sandbox-netns-unknown container={} error=\"{}\"", containerId, e.getMessage());
-      return Optional.empty();
+      return new Unknown(
+          "libcni's cache names no network namespace and the runtime at "
+              + cri.socket()
+              + " did not say: "
+              + e.getMessage());
     }
   }
 

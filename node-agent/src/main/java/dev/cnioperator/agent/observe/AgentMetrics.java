@@ -34,7 +34,10 @@ public final class AgentMetrics {
     Counter.builder("cni_agent_drift_restored").tag("kind", kind).register(registry).increment();
   }
 
-  /** One CHECK of one attachment: result is healthy or failing. */
+  /**
+   * One CHECK of one attachment: result is healthy, failing, or unchecked (its netns unknown, so no
+   * CHECK ran).
+   */
   public void check(String network, String result) {
     Counter.builder("cni_agent_checks")
         .tag("network", network)
@@ -57,6 +60,11 @@ public final class AgentMetrics {
   /** Attachments of a network found failing in the last CHECK pass. */
   public void failingAttachments(String network, int count) {
     gauge("cni_agent_failing_attachments", "network", network).set(count);
+  }
+
+  /** Attachments of a network the last CHECK pass could not check (their netns unknown). */
+  public void uncheckedAttachments(String network, int count) {
+    gauge("cni_agent_unchecked_attachments", "network", network).set(count);
   }
 
   /** Stale reservations seen in the last cleanup pass (released or not). */

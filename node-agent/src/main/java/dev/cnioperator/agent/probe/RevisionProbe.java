@@ -43,6 +43,7 @@ public class RevisionProbe {
   private final ProbeNamespaces namespaces;
   private final ProbeIdentity identity;
   private final Clock clock;
+  private final ProbeDiagnosis diagnosis;
 
   public RevisionProbe(
       CniRuntime runtime,
@@ -51,6 +52,22 @@ public class RevisionProbe {
       ProbeNamespaces namespaces,
       ProbeIdentity identity,
       Clock clock) {
+    this(runtime, checker, hostLocal, namespaces, identity, clock, new ProbeDiagnosis());
+  }
+
+  /**
+   * @param diagnosis says what to do about a failure whose cause it knows; its advice follows the
+   *     plugin's error in the report
+   */
+  public RevisionProbe(
+      CniRuntime runtime,
+      AttachmentChecker checker,
+      HostLocalStore hostLocal,
+      ProbeNamespaces namespaces,
+      ProbeIdentity identity,
+      Clock clock,
+      ProbeDiagnosis diagnosis) {
+    this.diagnosis = diagnosis;
     this.runtime = runtime;
     this.checker = checker;
     this.hostLocal = hostLocal;
@@ -88,12 +105,18 @@ public class RevisionProbe {
       failure = attempt(network, sha);
     }
     if (failure.isPresent()) {
+      String error = failure.get().getMessage();
+      Optional<String> advice = diagnosis.advise(network.list(), error);
       LOG.warn(
-          "event=probe-failed network={} sha256={} error=\"{}\"",
+          "event=probe-failed network={} sha256={} error=\"{}\" advice=\"{}\"",
           network.name(),
           sha,
-          failure.get().getMessage());
-      return report(sha, ProbeResult.Failed, failure.get().getMessage());
+          error,
+          advice.orElse(""));
+      // The advice first: the report's message is cut at MAX_MESSAGE, and a long plugin error must
+      // not cut off what to do about it.
+      return report(
+          sha, ProbeResult.Failed, advice.map(a -> a + ". Probe: " + error).orElse(error));
     }
     LOG.info(
         "event=probe-passed network={} sha256={} proof={} attempts={}",

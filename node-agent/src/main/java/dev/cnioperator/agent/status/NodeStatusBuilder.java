@@ -8,6 +8,7 @@ import dev.cnioperator.api.v1alpha1.InstalledPlugin;
 import dev.cnioperator.api.v1alpha1.NetworkState;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
 import dev.cnioperator.api.v1alpha1.NodeSummary;
+import dev.cnioperator.api.v1alpha1.ProbeResult;
 import dev.cnioperator.api.v1alpha1.RuntimeNetwork;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
@@ -54,10 +55,14 @@ public final class NodeStatusBuilder {
     long applied =
         pass.networks().stream().filter(o -> o.state() == NetworkOutcome.State.Applied).count();
     int failing = 0;
+    int unchecked = 0;
     int stale = 0;
     for (NodeNetworkStatus n : list) {
       if (n.getAttachments() != null && n.getAttachments().getFailing() != null) {
         failing += n.getAttachments().getFailing().size();
+      }
+      if (n.getAttachments() != null && n.getAttachments().getUnchecked() != null) {
+        unchecked += n.getAttachments().getUnchecked();
       }
       if (n.getIpam() != null && n.getIpam().getStale() != null) {
         stale += n.getIpam().getStale();
@@ -72,9 +77,10 @@ public final class NodeStatusBuilder {
             new NodeSummary()
                 .withNetworks(applied + "/" + desired)
                 .withFailingAttachments(failing)
+                .withUncheckedAttachments(unchecked == 0 ? null : unchecked)
                 .withStaleReservations(stale))
         .withObservedGeneration(generation)
-        .withConditions(List.of(ready(applied == desired, pass, previous)));
+        .withConditions(List.of(ready(applied == desired, pass, list, previous)));
   }
 
   private static NodeNetworkStatus network(NetworkOutcome o, NetworkHealth h) {
@@ -135,6 +141,13 @@ public final class NodeStatusBuilder {
         .toList();
   }
 
+  /** The probe of the content on disk failed (a probe of an earlier content says nothing). */
+  private static boolean probeFailed(NodeNetworkStatus n) {
+    return n.getProbe() != null
+        && n.getProbe().getResult() == ProbeResult.Failed
+        && Objects.equals(n.getProbe().getSha256(), n.getAppliedSha256());
+  }
+
   /** The runtime's answer, keeping its lastTransitionTime while networkReady stays the same. */
   private RuntimeNetwork runtime(CniNodeStatus previous) {
     RuntimeNetwork now = runtime.get();
@@ -156,20 +169,37 @@ public final class NodeStatusBuilder {
         .withLastTransitionTime(since);
   }
 
-  /** Ready keeps its lastTransitionTime while its status stays the same. */
-  private Condition ready(boolean allApplied, NodeSync.Result pass, CniNodeStatus previous) {
-    String status = allApplied ? "True" : "False";
-    String reason = allApplied ? "AllNetworksApplied" : "NetworksNotApplied";
+  /**
+   * Ready: every network of the spec applied and none whose applied content failed its probe (a
+   * node where an attachment cannot be made is not ready for pods). Keeps its lastTransitionTime
+   * while its status stays the same.
+   */
+  private Condition ready(
+      boolean allApplied,
+      NodeSync.Result pass,
+      List<NodeNetworkStatus> networks,
+      CniNodeStatus previous) {
+    List<String> unproven =
+        networks.stream()
+            .filter(n -> n.getState() == NetworkState.Applied && probeFailed(n))
+            .map(n -> n.getName() + ": " + n.getProbe().getMessage())
+            .toList();
+    boolean ready = allApplied && unproven.isEmpty();
+    String status = ready ? "True" : "False";
+    String reason =
+        ready ? "AllNetworksApplied" : allApplied ? "ProbeFailed" : "NetworksNotApplied";
     String message =
-        allApplied
-            ? "every network in the spec is applied"
-            : "not applied: "
-                + String.join(
-                    ", ",
-                    pass.networks().stream()
-                        .filter(o -> o.state() != NetworkOutcome.State.Applied)
-                        .map(o -> o.network() + " (" + o.state() + ")")
-                        .toList());
+        ready
+            ? "every network in the spec is applied and proven"
+            : allApplied
+                ? "no attachment can be made: " + String.join("; ", unproven)
+                : "not applied: "
+                    + String.join(
+                        ", ",
+                        pass.networks().stream()
+                            .filter(o -> o.state() != NetworkOutcome.State.Applied)
+                            .map(o -> o.network() + " (" + o.state() + ")")
+                            .toList());
     String since = Instant.now(clock).truncatedTo(ChronoUnit.SECONDS).toString();
     if (previous != null && previous.getConditions() != null) {
       for (Condition c : previous.getConditions()) {

@@ -209,6 +209,54 @@ class ContainerdAttachmentsIT {
     assertThat(e.getMessage()).contains(network).contains("eth0");
   }
 
+  /**
+   * containerd 1.6 caches no netns in libcni's cache; without the CRI socket the agent cannot learn
+   * it, and a CHECK without one fails whatever the pod's state. The attachment is reported as not
+   * checked, with the reason: never failing, never a Warning on the pod, healthy or broken.
+   */
+  @Test
+  void withoutTheCriSocketAnAttachmentWhoseNetnsIsUnknownIsUncheckedNeverFailing()
+      throws Exception {
+    NodeNetwork spec =
+        network(12, 5, 0).withCheck(new NetworkCheck().withEnabled(true).withIntervalSeconds(2));
+    cniNodes.put(node.name, List.of(spec), List.of(LOOPBACK));
+    startAgent();
+    awaitNetworkReady();
+    agent.close();
+    startAgent(); // no --cri-socket
+    Pod pod = Pods.create(cp.client(), node.name, TestNames.unique("web"));
+    pods.add(pod);
+    RuntimeSandbox sandbox = run(pod);
+    assertThat(cached()).containsExactly(sandbox.id());
+
+    await()
+        .atMost(CONVERGE)
+        .ignoreExceptions()
+        .untilAsserted(
+            () -> {
+              AttachmentSummary a = status().getAttachments();
+              assertThat(a.getTotal()).isEqualTo(1);
+              assertThat(a.getUnchecked()).isEqualTo(1);
+              assertThat(a.getHealthy()).isZero();
+              assertThat(a.getFailing()).isEmpty();
+              assertThat(a.getUncheckedReason())
+                  .contains("names no network namespace")
+                  .contains("--cri-socket");
+            });
+    sandbox.breakInterface();
+    long passes = agent.log().split("event=check-pass network=" + network, -1).length;
+    await()
+        .atMost(CONVERGE)
+        .until(
+            () -> agent.log().split("event=check-pass network=" + network, -1).length > passes + 2);
+    AttachmentSummary after = status().getAttachments();
+    assertThat(after.getUnchecked()).isEqualTo(1);
+    assertThat(after.getFailing()).isEmpty();
+    assertThat(checkFailedEventsOn(pod)).isEmpty();
+    assertThat(cniNodes.get(node.name).getStatus().getSummary().getUncheckedAttachments())
+        .isEqualTo(1);
+  }
+
   @Test
   void sandboxesStoppedAndRemovedNormallyLeaveNothingForTheAgentToClean() throws Exception {
     // No CHECK: its lastCheckTime would make status writes of its own.
@@ -307,13 +355,17 @@ class ContainerdAttachmentsIT {
   }
 
   private void startAgent() throws Exception {
+    startAgent("--cri-socket=" + containerd.socket());
+  }
+
+  private void startAgent(String... args) throws Exception {
     agent =
         AgentProcess.start(
             node.name,
             node.paths.withCacheDir(ContainerdFixture.CNI_CACHE_DIR),
             cp.kubeconfigFile(),
             node.log(),
-            "--cri-socket=" + containerd.socket());
+            args);
   }
 
   private void awaitNetworkReady() {

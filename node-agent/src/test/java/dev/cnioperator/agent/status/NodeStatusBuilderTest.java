@@ -11,6 +11,8 @@ import dev.cnioperator.api.v1alpha1.AttachmentSummary;
 import dev.cnioperator.api.v1alpha1.CniNodeStatus;
 import dev.cnioperator.api.v1alpha1.FailingAttachment;
 import dev.cnioperator.api.v1alpha1.NetworkState;
+import dev.cnioperator.api.v1alpha1.ProbeReport;
+import dev.cnioperator.api.v1alpha1.ProbeResult;
 import dev.cnioperator.api.v1alpha1.RuntimeNetwork;
 import java.time.Clock;
 import java.time.Instant;
@@ -119,5 +121,56 @@ class NodeStatusBuilderTest {
     assertThat(s.getNetworks().get(1).getAttachments().getHealthy()).isEqualTo(2);
     assertThat(s.getNetworks().get(1).getMessage()).isEqualTo("brake: 8 of 10");
     assertThat(s.getSummary().getFailingAttachments()).isEqualTo(1);
+  }
+
+  @Test
+  void aNetworkWhoseAppliedContentFailedItsProbeMakesTheNodeNotReadyNamingIt() {
+    NodeSync.Result applied =
+        new NodeSync.Result(
+            List.of(new NetworkOutcome("b", "60-b.conflist", State.Applied, "bb", "", false)),
+            List.of(),
+            List.of(),
+            "b");
+    HealthBoard health = new HealthBoard();
+    health.update(
+        "b",
+        h ->
+            h.withProbe(
+                new ProbeReport()
+                    .withSha256("bb")
+                    .withResult(ProbeResult.Failed)
+                    .withMessage("ADD: Link not found")));
+
+    CniNodeStatus s = at("2026-01-01T00:00:00Z").build(applied, health, null, 1L);
+
+    assertThat(s.getConditions().get(0).getStatus()).isEqualTo("False");
+    assertThat(s.getConditions().get(0).getReason()).isEqualTo("ProbeFailed");
+    assertThat(s.getConditions().get(0).getMessage())
+        .isEqualTo("no attachment can be made: b: ADD: Link not found");
+
+    // A failed probe of an earlier content says nothing about the content on disk.
+    health.update("b", h -> h.withProbe(h.probe().withSha256("aa")));
+    CniNodeStatus later = at("2026-01-01T00:00:00Z").build(applied, health, s, 1L);
+    assertThat(later.getConditions().get(0).getStatus()).isEqualTo("True");
+  }
+
+  @Test
+  void uncheckedAttachmentsAreCountedApartFromFailingOnes() {
+    HealthBoard health = new HealthBoard();
+    health.update(
+        "b",
+        h ->
+            h.withCheck(
+                new AttachmentSummary()
+                    .withTotal(2)
+                    .withHealthy(0)
+                    .withUnchecked(2)
+                    .withUncheckedReason("no netns")
+                    .withFailing(List.of()),
+                null,
+                "2026-01-01T00:00:00Z"));
+    CniNodeStatus s = at("2026-01-01T00:00:00Z").build(PASS, health, null, 1L);
+    assertThat(s.getSummary().getUncheckedAttachments()).isEqualTo(2);
+    assertThat(s.getSummary().getFailingAttachments()).isZero();
   }
 }

@@ -1,11 +1,15 @@
 package dev.cnioperator.operator.network;
 
+import dev.cnioperator.api.v1alpha1.AttachmentSummary;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
+import dev.cnioperator.api.v1alpha1.CniNetworkDefaults;
 import dev.cnioperator.api.v1alpha1.CniNetworkStatus;
 import dev.cnioperator.api.v1alpha1.FailingAttachment;
 import dev.cnioperator.api.v1alpha1.NetworkState;
 import dev.cnioperator.api.v1alpha1.NodeCounts;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
+import dev.cnioperator.api.v1alpha1.ProbeReport;
+import dev.cnioperator.api.v1alpha1.ProbeResult;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
 import dev.cnioperator.api.v1alpha1.RolloutStatus;
 import dev.cnioperator.operator.placement.Clash;
@@ -14,6 +18,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Predicate;
 
 /**
@@ -22,28 +27,45 @@ import java.util.function.Predicate;
  */
 public final class NetworkStatusFolder {
 
+  /** Ready's and Degraded's reason where a node's probe of the content it holds failed. */
+  static final String PROBE_FAILED = "ProbeFailed";
+
   private static final int MAX_LISTED = 5;
 
-  /** The selected nodes' reports, sorted by what they say about the accepted revision. */
+  /**
+   * The selected nodes' reports, sorted by what they say about the accepted revision. A node is
+   * healthy when it holds what it should, its agent proved that content (the probe passed) and no
+   * attachment there fails CHECK: pods of the network can start there.
+   */
   private record Tally(
       List<NodeReport> selected,
       List<NodeReport> applied,
+      List<NodeReport> proven,
       List<NodeReport> healthy,
       List<NodeReport> failedApply,
+      List<NodeReport> failedProbe,
       List<NodeReport> failingPods,
       List<NodeReport> waiting) {
 
     static Tally of(List<NodeReport> reports, RenderedConfig accepted) {
       List<NodeReport> applied = reports.stream().filter(r -> holds(r, accepted)).toList();
+      List<NodeReport> proven = applied.stream().filter(r -> probe(r, ProbeResult.Passed)).toList();
       return new Tally(
           reports,
           applied,
-          applied.stream().filter(r -> failing(r).isEmpty()).toList(),
+          proven,
+          proven.stream().filter(r -> failing(r).isEmpty()).toList(),
           reports.stream()
               .filter(r -> r.waitingFor() == null && NetworkStatusFolder.failedApply(r))
               .toList(),
+          applied.stream().filter(r -> probe(r, ProbeResult.Failed)).toList(),
           reports.stream().filter(r -> !failing(r).isEmpty()).toList(),
           reports.stream().filter(r -> r.waitingFor() != null).toList());
+    }
+
+    /** Attachments the agents of applied nodes could not CHECK. */
+    int unchecked() {
+      return applied.stream().mapToInt(NetworkStatusFolder::unchecked).sum();
     }
   }
 
@@ -88,11 +110,12 @@ public final class NetworkStatusFolder {
                 .withSelected(reports.size())
                 .withApplied(tally.applied().size())
                 .withHealthy(tally.healthy().size())
+                .withUncheckedAttachments(tally.unchecked() == 0 ? null : tally.unchecked())
                 .withReady(tally.healthy().size() + "/" + reports.size()))
         .withConditions(
             List.of(
                 accepted(stamp, rendering, accepted, clashes),
-                ready(stamp, rendering, accepted, tally, rollout),
+                ready(stamp, rendering, accepted, tally, rollout, probeAttachment(network)),
                 degraded(stamp, tally),
                 RolloutCondition.of(stamp::set, rollout)));
   }
@@ -127,7 +150,8 @@ public final class NetworkStatusFolder {
       Rendering rendering,
       RenderedConfig accepted,
       Tally tally,
-      RolloutStatus rollout) {
+      RolloutStatus rollout,
+      boolean probeAttachment) {
     String type = Conditions.READY;
     if (rendering instanceof Rendering.Refused) {
       String kept = accepted == null ? "" : "; nodes keep generation " + accepted.getGeneration();
@@ -155,8 +179,19 @@ public final class NetworkStatusFolder {
     if (!tally.failedApply().isEmpty()) {
       return stamp.set(type, false, "ApplyFailed", applyFailures(tally.failedApply()));
     }
+    if (!tally.failedProbe().isEmpty()) {
+      return stamp.set(type, false, PROBE_FAILED, probeFailures(tally));
+    }
     if (tally.healthy().size() == selected) {
-      return stamp.set(type, true, "Ready", holding + ", no failing attachments");
+      return stamp.set(
+          type,
+          true,
+          "Ready",
+          holding
+              + ", "
+              + provenBy(probeAttachment)
+              + ", no failing attachments"
+              + unchecked(tally));
     }
     if (!tally.waiting().isEmpty()) {
       return stamp.set(
@@ -169,8 +204,24 @@ public final class NetworkStatusFolder {
               + " nodes lack a value the network uses and do not get it: "
               + join(tally.waiting().stream().map(NodeReport::waitingFor).toList()));
     }
-    if (tally.applied().size() == selected) {
+    if (tally.applied().size() == selected && !tally.failingPods().isEmpty()) {
       return stamp.set(type, false, "AttachmentsFailing", attachmentFailures(tally.failingPods()));
+    }
+    if (tally.applied().size() == selected) {
+      List<String> unproven =
+          tally.applied().stream()
+              .filter(Predicate.not(tally.proven()::contains))
+              .map(NodeReport::node)
+              .toList();
+      return stamp.set(
+          type,
+          false,
+          "Proving",
+          holding
+              + "; waiting for the agents to prove it ("
+              + provenBy(probeAttachment)
+              + ") on "
+              + listed(unproven));
     }
     List<String> waiting =
         tally.selected().stream()
@@ -178,6 +229,39 @@ public final class NetworkStatusFolder {
             .map(NodeReport::node)
             .toList();
     return stamp.set(type, false, "Applying", holding + "; waiting for " + listed(waiting));
+  }
+
+  /** What Ready rests on: the probe attachment, or only STATUS and the CHECK of live ones. */
+  private static String provenBy(boolean probeAttachment) {
+    return probeAttachment
+        ? "proven by a probe attachment (ADD, CHECK, DEL)"
+        : "proven by STATUS and a CHECK of the live attachments only (spec.rollout.probe.enabled is"
+            + " false: no probe attachment, so an ADD that cannot succeed is not seen)";
+  }
+
+  private static boolean probeAttachment(CniNetwork network) {
+    return CniNetworkDefaults.probeEnabled(
+        network.getSpec() == null || network.getSpec().getRollout() == null
+            ? null
+            : network.getSpec().getRollout().getProbe());
+  }
+
+  /** "; 3 attachments not checked (node-a: why)", or nothing when every one was checked. */
+  private static String unchecked(Tally tally) {
+    int count = tally.unchecked();
+    if (count == 0) {
+      return "";
+    }
+    List<String> why =
+        tally.applied().stream()
+            .filter(r -> unchecked(r) > 0)
+            .map(r -> r.node() + ": " + r.report().getAttachments().getUncheckedReason())
+            .toList();
+    return "; "
+        + count
+        + " attachment(s) not checked, neither healthy nor failing ("
+        + join(why)
+        + ")";
   }
 
   /** While a rollout holds nodes back, they count as holding what they should: the stable one. */
@@ -196,6 +280,9 @@ public final class NetworkStatusFolder {
     String type = Conditions.DEGRADED;
     if (!tally.failedApply().isEmpty()) {
       return stamp.set(type, true, "ApplyFailed", applyFailures(tally.failedApply()));
+    }
+    if (!tally.failedProbe().isEmpty()) {
+      return stamp.set(type, true, PROBE_FAILED, probeFailures(tally));
     }
     if (!tally.failingPods().isEmpty()) {
       return stamp.set(type, true, "AttachmentsFailing", attachmentFailures(tally.failingPods()));
@@ -217,6 +304,19 @@ public final class NetworkStatusFolder {
             || r.report().getState() == NetworkState.Conflict);
   }
 
+  /** The agent's probe of the content the node holds ended with {@code result}. */
+  private static boolean probe(NodeReport r, ProbeResult result) {
+    ProbeReport probe = r.report().getProbe();
+    return probe != null
+        && probe.getResult() == result
+        && Objects.equals(probe.getSha256(), r.report().getAppliedSha256());
+  }
+
+  private static int unchecked(NodeReport r) {
+    AttachmentSummary a = r.report() == null ? null : r.report().getAttachments();
+    return a == null || a.getUnchecked() == null ? 0 : a.getUnchecked();
+  }
+
   private static List<FailingAttachment> failing(NodeReport r) {
     NodeNetworkStatus s = r.report();
     if (s == null || s.getAttachments() == null || s.getAttachments().getFailing() == null) {
@@ -230,6 +330,18 @@ public final class NetworkStatusFolder {
         failed.stream()
             .map(r -> r.node() + ": " + r.report().getState() + ": " + r.report().getMessage())
             .toList());
+  }
+
+  private static String probeFailures(Tally tally) {
+    List<NodeReport> failed = tally.failedProbe();
+    return failed.size()
+        + "/"
+        + tally.selected().size()
+        + " nodes cannot attach a pod to this network (their agent's probe attachment fails): "
+        + join(
+            failed.stream()
+                .map(r -> r.node() + ": " + r.report().getProbe().getMessage())
+                .toList());
   }
 
   private static String attachmentFailures(List<NodeReport> failingPods) {

@@ -76,7 +76,11 @@ final class RolloutCondition {
   }
 
   private static String stable(RolloutStatus r) {
-    return "revision " + shortSha(r.getStableRevision());
+    return "revision "
+        + shortSha(r.getStableRevision())
+        + (Boolean.TRUE.equals(r.getStableUnproven())
+            ? " (never proven on every node: the rollout before this one did not complete)"
+            : "");
   }
 
   private static String shortSha(String sha) {

@@ -22,12 +22,14 @@ import java.util.stream.Collectors;
  * failed probe pauses or rolls back. Pure: the same input always gives the same step.
  *
  * <p>Rules: a network no node held before (no stable revision) goes to every selected node at once.
- * Otherwise nodes are admitted in batches (the canary batch first, then maxNodes), the next only
- * once every admitted node has proven the revision and pauseSeconds have passed; nodes that hold a
- * revision of a superseded rollout are admitted first, since they have been changed already. A node
- * that joins mid-rollout holds the stable revision until its turn. A failed probe of an admitted
- * node stops admitting; with Rollback every node not holding the stable revision gets it back. A
- * changed revision starts a new rollout from the last stable one.
+ * An edit of a network that never completed a rollout starts from the revision its nodes were given
+ * last, marked unproven, and a failure rolls back to that one. Otherwise nodes are admitted in
+ * batches (the canary batch first, then maxNodes), the next only once every admitted node has
+ * proven the revision and pauseSeconds have passed; nodes that hold a revision of a superseded
+ * rollout are admitted first, since they have been changed already. A node that joins mid-rollout
+ * holds the stable revision until its turn. A failed probe of an admitted node stops admitting;
+ * with Rollback every node not holding the stable revision gets it back. A changed revision starts
+ * a new rollout from the last stable one.
  */
 public final class RolloutMachine {
 
@@ -82,31 +84,45 @@ public final class RolloutMachine {
     if (previous != null && revision.equals(previous.getRevision())) {
       return copy(previous);
     }
-    RenderedConfig stable = lastStable(in);
-    if (stable == null || stable.getSha256().equals(revision)) {
-      // Nothing proven to protect, or back to the stable revision itself: every node takes it now.
+    Base base = base(in);
+    if (base == null || base.rendering().getSha256().equals(revision)) {
+      // Nothing to protect, or back to the base itself: every node takes it now. Complete at once
+      // only when that base was proven; otherwise its nodes prove it as a new network's do.
+      boolean proven = base != null && base.proven();
       return new RolloutStatus()
           .withRevision(revision)
-          .withStableRevision(stable == null ? null : revision)
-          .withPhase(stable == null ? RolloutPhase.Progressing : RolloutPhase.Complete)
+          .withStableRevision(proven ? revision : null)
+          .withPhase(proven ? RolloutPhase.Complete : RolloutPhase.Progressing)
           .withBatch(List.of());
     }
     return new RolloutStatus()
         .withRevision(revision)
-        .withStableRevision(stable.getSha256())
-        .withStable(stable)
+        .withStableRevision(base.rendering().getSha256())
+        .withStable(base.rendering())
+        .withStableUnproven(base.proven() ? null : true)
         .withPhase(RolloutPhase.Progressing)
         .withBatch(List.of());
   }
 
-  /** The last revision every node held and proved, or null when there is none. */
-  private static RenderedConfig lastStable(Input in) {
+  /** What a new rollout starts from, and whether every node proved it. */
+  private record Base(RenderedConfig rendering, boolean proven) {}
+
+  /**
+   * The last revision every node held and proved; when the network never completed a rollout, the
+   * revision its nodes were given last, unproven. A rollback returns to that one too: the edit that
+   * failed is known to fail, the revision before it is what the nodes held and their pods were
+   * added with, and the status says it was never proven. Null when nothing was ever given out.
+   */
+  private static Base base(Input in) {
     RolloutStatus previous = in.previous();
     if (previous == null || previous.getPhase() == RolloutPhase.Complete) {
       // Before rollouts existed, status.rendered was on every node; after one, it completed.
-      return in.previousRendered();
+      return in.previousRendered() == null ? null : new Base(in.previousRendered(), true);
     }
-    return previous.getStable();
+    if (previous.getStable() != null) {
+      return new Base(previous.getStable(), !Boolean.TRUE.equals(previous.getStableUnproven()));
+    }
+    return in.previousRendered() == null ? null : new Base(in.previousRendered(), false);
   }
 
   private static Step progress(Input in, RolloutStatus status) {
@@ -253,6 +269,7 @@ public final class RolloutMachine {
         .withPhase(RolloutPhase.Complete)
         .withStableRevision(status.getRevision())
         .withStable(null)
+        .withStableUnproven(null)
         .withBatch(List.of())
         .withBatchPassedTime(null)
         .withFailure(null);
@@ -271,6 +288,7 @@ public final class RolloutMachine {
         .withRevision(s.getRevision())
         .withStableRevision(s.getStableRevision())
         .withStable(s.getStable())
+        .withStableUnproven(s.getStableUnproven())
         .withPhase(Objects.requireNonNullElse(s.getPhase(), RolloutPhase.Progressing))
         .withBatch(s.getBatch() == null ? List.of() : List.copyOf(s.getBatch()))
         .withBatchStartTime(s.getBatchStartTime())

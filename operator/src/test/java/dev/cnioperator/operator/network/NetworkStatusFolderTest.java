@@ -9,7 +9,11 @@ import dev.cnioperator.api.v1alpha1.CniNetworkStatus;
 import dev.cnioperator.api.v1alpha1.FailingAttachment;
 import dev.cnioperator.api.v1alpha1.NetworkState;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
+import dev.cnioperator.api.v1alpha1.ProbeReport;
+import dev.cnioperator.api.v1alpha1.ProbeResult;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
+import dev.cnioperator.api.v1alpha1.Rollout;
+import dev.cnioperator.api.v1alpha1.RolloutProbe;
 import dev.cnioperator.cni.config.ConfigProblem;
 import dev.cnioperator.cni.config.ConflistRule;
 import dev.cnioperator.operator.placement.Clash;
@@ -44,6 +48,24 @@ class NetworkStatusFolderTest {
             .withAttachments(new AttachmentSummary().withFailing(List.of(failing))));
   }
 
+  /** Applied, and the agent's probe of that content ended with {@code result}. */
+  private static NodeReport probed(
+      String node, String sha, ProbeResult result, String message, FailingAttachment... failing) {
+    NodeReport r = applied(node, sha, failing);
+    r.report()
+        .setProbe(
+            new ProbeReport()
+                .withSha256(sha)
+                .withResult(result)
+                .withMessage(message)
+                .withTime(T0.toString()));
+    return r;
+  }
+
+  private static NodeReport proven(String node, String sha, FailingAttachment... failing) {
+    return probed(node, sha, ProbeResult.Passed, null, failing);
+  }
+
   private static Condition condition(CniNetworkStatus s, String type) {
     return s.getConditions().stream()
         .filter(c -> c.getType().equals(type))
@@ -58,12 +80,16 @@ class NetworkStatusFolderTest {
             network,
             accepted,
             rendered,
-            List.of(applied("n1", SHA), applied("n2", SHA)),
+            List.of(proven("n1", SHA), proven("n2", SHA)),
             Map.of(),
             null,
             T0);
 
     assertThat(condition(s, "Ready").getStatus()).isEqualTo("True");
+    assertThat(condition(s, "Ready").getMessage())
+        .isEqualTo(
+            "2/2 nodes hold sha256 aaaaaaaaaaaa, proven by a probe attachment (ADD, CHECK, DEL), no"
+                + " failing attachments");
     assertThat(condition(s, "Degraded").getStatus()).isEqualTo("False");
     assertThat(s.getNodes().getReady()).isEqualTo("2/2");
     assertThat(s.getObservedGeneration()).isEqualTo(3L);
@@ -76,7 +102,7 @@ class NetworkStatusFolderTest {
             network,
             accepted,
             rendered,
-            List.of(applied("n1", SHA), applied("n2", "b".repeat(64)), new NodeReport("n3", null)),
+            List.of(proven("n1", SHA), proven("n2", "b".repeat(64)), new NodeReport("n3", null)),
             Map.of(),
             null,
             T0);
@@ -99,8 +125,7 @@ class NetworkStatusFolderTest {
             .withError("no such interface");
 
     CniNetworkStatus s =
-        folder.fold(
-            network, accepted, rendered, List.of(applied("n1", SHA, f)), Map.of(), null, T0);
+        folder.fold(network, accepted, rendered, List.of(proven("n1", SHA, f)), Map.of(), null, T0);
 
     assertThat(condition(s, "Degraded").getReason()).isEqualTo("AttachmentsFailing");
     assertThat(condition(s, "Degraded").getMessage())
@@ -139,7 +164,7 @@ class NetworkStatusFolderTest {
             network,
             refused,
             rendered.withGeneration(2L),
-            List.of(applied("n1", SHA)),
+            List.of(proven("n1", SHA)),
             Map.of(),
             null,
             T0);
@@ -181,10 +206,85 @@ class NetworkStatusFolderTest {
         folder.fold(
             network, accepted, rendered, List.of(new NodeReport("n1", null)), Map.of(), null, T1);
     CniNetworkStatus ready =
-        folder.fold(network, accepted, rendered, List.of(applied("n1", SHA)), Map.of(), null, T1);
+        folder.fold(network, accepted, rendered, List.of(proven("n1", SHA)), Map.of(), null, T1);
 
     assertThat(same).isEqualTo(first);
     assertThat(condition(ready, "Ready").getLastTransitionTime()).isEqualTo(T1.toString());
     assertThat(condition(ready, "Accepted").getLastTransitionTime()).isEqualTo(T0.toString());
+  }
+
+  @Test
+  void aNodeWhoseProbeFailsIsNotReadyAndDegradedNamingTheNodeAndTheError() {
+    String error = "ADD: failed to set bridge addr: \"cni0\" already has an IP address";
+    CniNetworkStatus s =
+        folder.fold(
+            network,
+            accepted,
+            rendered,
+            List.of(proven("n1", SHA), probed("n2", SHA, ProbeResult.Failed, error)),
+            Map.of(),
+            null,
+            T0);
+
+    String message =
+        "1/2 nodes cannot attach a pod to this network (their agent's probe attachment fails): n2: "
+            + error;
+    assertThat(condition(s, "Ready").getStatus()).isEqualTo("False");
+    assertThat(condition(s, "Ready").getReason()).isEqualTo("ProbeFailed");
+    assertThat(condition(s, "Ready").getMessage()).isEqualTo(message);
+    assertThat(condition(s, "Degraded").getStatus()).isEqualTo("True");
+    assertThat(condition(s, "Degraded").getMessage()).isEqualTo(message);
+    assertThat(s.getNodes().getReady()).isEqualTo("1/2");
+  }
+
+  @Test
+  void aProbeOfAnEarlierContentProvesNothing() {
+    NodeReport stale = proven("n1", SHA);
+    stale.report().getProbe().setSha256("b".repeat(64));
+
+    CniNetworkStatus s =
+        folder.fold(network, accepted, rendered, List.of(stale), Map.of(), null, T0);
+
+    assertThat(condition(s, "Ready").getReason()).isEqualTo("Proving");
+    assertThat(condition(s, "Ready").getMessage())
+        .isEqualTo(
+            "1/1 nodes hold sha256 aaaaaaaaaaaa; waiting for the agents to prove it (proven by a"
+                + " probe attachment (ADD, CHECK, DEL)) on n1");
+    assertThat(condition(s, "Degraded").getStatus()).isEqualTo("False");
+    assertThat(s.getNodes().getHealthy()).isZero();
+  }
+
+  @Test
+  void uncheckedAttachmentsAreNeitherHealthyNorFailingAndTheStatusSaysWhy() {
+    NodeReport n1 = proven("n1", SHA);
+    n1.report()
+        .getAttachments()
+        .withTotal(3)
+        .withHealthy(1)
+        .withUnchecked(2)
+        .withUncheckedReason("no netns cached and no CRI socket");
+
+    CniNetworkStatus s = folder.fold(network, accepted, rendered, List.of(n1), Map.of(), null, T0);
+
+    assertThat(condition(s, "Ready").getStatus()).isEqualTo("True");
+    assertThat(condition(s, "Ready").getMessage())
+        .endsWith(
+            "; 2 attachment(s) not checked, neither healthy nor failing (n1: no netns cached and no"
+                + " CRI socket)");
+    assertThat(condition(s, "Degraded").getStatus()).isEqualTo("False");
+    assertThat(s.getNodes().getUncheckedAttachments()).isEqualTo(2);
+  }
+
+  @Test
+  void withTheProbeAttachmentOffReadySaysWhatItRestsOn() {
+    network.getSpec().setRollout(new Rollout().withProbe(new RolloutProbe().withEnabled(false)));
+
+    CniNetworkStatus s =
+        folder.fold(network, accepted, rendered, List.of(proven("n1", SHA)), Map.of(), null, T0);
+
+    assertThat(condition(s, "Ready").getStatus()).isEqualTo("True");
+    assertThat(condition(s, "Ready").getMessage())
+        .contains("proven by STATUS and a CHECK of the live attachments only")
+        .contains("spec.rollout.probe.enabled is false");
   }
 }

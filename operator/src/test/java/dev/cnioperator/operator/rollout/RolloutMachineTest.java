@@ -280,6 +280,44 @@ class RolloutMachineTest {
   }
 
   @Test
+  void brokenEditOfANetworkThatNeverProvedItsFirstRevisionRollsBackToThatRevisionSayingSo() {
+    // One node where the first revision cannot attach (a leftover bridge), then a broken edit.
+    FakeCluster cluster = FakeCluster.of(1, null);
+    cluster.probe = (node, revision) -> false;
+    cluster.step(GOOD);
+    assertThat(cluster.step(GOOD).getPhase()).isEqualTo(RolloutPhase.Paused);
+
+    cluster.step(BROKEN);
+    RolloutStatus status = cluster.step(BROKEN);
+
+    assertThat(status.getPhase()).isEqualTo(RolloutPhase.RolledBack);
+    assertThat(status.getStableRevision()).isEqualTo(GOOD.getSha256());
+    assertThat(status.getStableUnproven()).isTrue();
+    assertThat(status.getFailure().getRevision()).isEqualTo(BROKEN.getSha256());
+    assertThat(cluster.held.get("node-00")).isEqualTo(GOOD.getSha256());
+    assertThat(cluster.writes.get("node-00"))
+        .containsExactly(GOOD.getSha256(), BROKEN.getSha256(), GOOD.getSha256());
+  }
+
+  @Test
+  void revertingToAnUnprovenRevisionWaitsForItsProofInsteadOfCompletingAtOnce() {
+    FakeCluster cluster = FakeCluster.of(2, null);
+    cluster.probe = (node, revision) -> false;
+    cluster.step(GOOD);
+    cluster.step(GOOD);
+    cluster.step(BROKEN);
+    assertThat(cluster.step(BROKEN).getPhase()).isEqualTo(RolloutPhase.RolledBack);
+
+    RolloutStatus reverted = cluster.step(GOOD);
+
+    // Still failing on the node: not Complete, and nothing is called stable.
+    assertThat(reverted.getPhase()).isEqualTo(RolloutPhase.Paused);
+    assertThat(reverted.getStableRevision()).isNull();
+    cluster.probe = (node, revision) -> true;
+    assertThat(cluster.step(GOOD).getPhase()).isEqualTo(RolloutPhase.Complete);
+  }
+
+  @Test
   void editMidRolloutStartsOverFromTheStableRevisionChangedNodesFirst() {
     FakeCluster cluster = settled(8);
     cluster.batchSize = new BatchSize(1, "2");
