@@ -36,9 +36,11 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
@@ -105,7 +107,7 @@ public final class AgentProgram implements AutoCloseable {
     NodeSync sync = new NodeSync(paths, files, store, installer, versions);
     KubernetesClient client = kubernetesClient(s);
     HealthBoard health = new HealthBoard();
-    CriConnection cri = s.criSocket() == null ? null : new CriConnection(s.criSocket());
+    CriConnection cri = runtimeSocket(s.criSocket()).map(CriConnection::new).orElse(null);
     if (cri == null) {
       LOG.info(
           "event=readiness-without-runtime reason=\"no --cri-socket: ready once the files are"
@@ -144,7 +146,11 @@ public final class AgentProgram implements AutoCloseable {
             checkWorkers,
             new PodEvents(client, s.nodeName(), clock),
             metrics,
-            cri == null ? SandboxNetns.NONE : new CriSandboxNetns(cri));
+            cri != null
+                ? new CriSandboxNetns(cri)
+                : s.criSocket() == null
+                    ? SandboxNetns.NONE
+                    : SandboxNetns.noSocketAt(s.criSocket()));
     HostLocalStore hostLocal = new HostLocalStore(paths.cacheDir().resolve("networks"));
     StaleAttachmentCleaner cleaner =
         new StaleAttachmentCleaner(
@@ -195,6 +201,29 @@ public final class AgentProgram implements AutoCloseable {
         paths.confDir(),
         paths.binDir());
     return new AgentProgram(client, agent, loops, checkWorkers, server, cri, probe);
+  }
+
+  /**
+   * The runtime's socket, when one is given and something is there. The agent runs as a pod, so its
+   * runtime is up when it starts: nothing at the path then means the runtime listens elsewhere
+   * (another runtime than the chart's profile), and the agent works as without the socket rather
+   * than wait for a runtime that will never answer there (it would never be ready).
+   */
+  private static Optional<Path> runtimeSocket(Path socket) {
+    if (socket == null) {
+      return Optional.empty();
+    }
+    if (!Files.exists(socket)) {
+      LOG.warn(
+          "event=cri-socket-absent socket={} reason=\"nothing at the runtime's socket path when"
+              + " the agent started: live pods come from the API server, attachments whose netns"
+              + " libcni did not cache are reported unchecked, readiness does not wait for the"
+              + " runtime; set agent.hostPaths.profile or agent.criSocket.path to the node's"
+              + " runtime\"",
+          socket);
+      return Optional.empty();
+    }
+    return Optional.of(socket);
   }
 
   /** The runtime over CRI where its socket is given, otherwise the API server's pods. */

@@ -79,9 +79,12 @@ public final class RunCommand implements Callable<Integer> {
       names = "--cri-socket",
       defaultValue = "${env:AGENT_CRI_SOCKET}",
       description =
-          "The container runtime's CRI socket; when set, its pod sandboxes are the source of truth"
-              + " for live attachments instead of the API server's pods (env AGENT_CRI_SOCKET;"
-              + " default: unset, the API server's pods).")
+          "The container runtime's CRI socket; when set and something is there at start, its pod"
+              + " sandboxes are the source of truth for live attachments instead of the API"
+              + " server's pods, and it names the netns of attachments libcni cached none for"
+              + " (containerd 1.6 and 1.7); nothing there at start: as if unset (env"
+              + " AGENT_CRI_SOCKET; default: unset, the API server's pods, and such attachments"
+              + " are not checked).")
   Path criSocket;
 
   @Option(

@@ -6,6 +6,7 @@ import dev.cnioperator.e2e.Helm;
 import dev.cnioperator.testkit.CommandResult;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.HostPathVolumeSource;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.Volume;
@@ -191,12 +192,18 @@ class ChartLintIT {
         .containsEntry("/opt/cni/bin", "/opt/cni/bin")
         .containsEntry("/var/lib/cni", "/var/lib/cni")
         .containsEntry("/var/run/netns", "/var/run/netns")
-        .containsEntry("/var/lib/cni-operator", "/var/lib/cni-operator");
+        .containsEntry("/var/lib/cni-operator", "/var/lib/cni-operator")
+        .containsEntry("/run/containerd", "/run/containerd");
     assertThat(mount(agent, "/var/run/netns").getMountPropagation()).isEqualTo("HostToContainer");
+    // containerd's socket by default: the netns of attachments containerd 1.6 and 1.7 cache none
+    // for comes from the runtime; a node whose runtime is elsewhere still starts the pod.
+    assertThat(mount(agent, "/run/containerd").getReadOnly()).isTrue();
+    assertThat(hostPathVolume(pod, agent, "/run/containerd").getType())
+        .isEqualTo("DirectoryOrCreate");
     assertThat(agent.getArgs())
         .contains("--conf-dir=/etc/cni/net.d", "--bin-dir=/opt/cni/bin")
         .contains("run", "--listen=0.0.0.0:9464")
-        .noneMatch(a -> a.startsWith("--cri-socket"));
+        .contains("--cri-socket=/run/containerd/containerd.sock");
   }
 
   @Test
@@ -495,6 +502,17 @@ class ChartLintIT {
         .collect(
             Collectors.toMap(
                 VolumeMount::getMountPath, m -> volumes.get(m.getName()).getHostPath().getPath()));
+  }
+
+  /** The hostPath volume the container mounts at {@code mountPath}. */
+  private static HostPathVolumeSource hostPathVolume(
+      PodSpec pod, Container container, String mountPath) {
+    String name = mount(container, mountPath).getName();
+    return pod.getVolumes().stream()
+        .filter(v -> v.getName().equals(name))
+        .findFirst()
+        .orElseThrow()
+        .getHostPath();
   }
 
   private static VolumeMount mount(Container container, String mountPath) {

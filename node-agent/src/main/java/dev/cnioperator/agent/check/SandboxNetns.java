@@ -14,6 +14,18 @@ public interface SandboxNetns {
                   + " containerd 1.6 and 1.7, cache none) and the agent has no CRI socket"
                   + " (--cri-socket) to ask the runtime for it");
 
+  /** Knows no namespace: the runtime's socket was given, but nothing was there. */
+  static SandboxNetns noSocketAt(java.nio.file.Path socket) {
+    Unknown why =
+        new Unknown(
+            "libcni's cache names no network namespace (runtimes on libcni before 1.2, such as"
+                + " containerd 1.6 and 1.7, cache none) and nothing listened at the runtime's"
+                + " socket "
+                + socket
+                + " when the agent started (agent.criSocket.path, agent.hostPaths.profile)");
+    return containerId -> why;
+  }
+
   /** The netns of the sandbox whose id is {@code containerId}, or why it is not known. */
   Answer of(String containerId);
 

@@ -218,12 +218,12 @@ class ContainerdAttachmentsIT {
   void withoutTheCriSocketAnAttachmentWhoseNetnsIsUnknownIsUncheckedNeverFailing()
       throws Exception {
     NodeNetwork spec =
-        network(12, 5, 0).withCheck(new NetworkCheck().withEnabled(true).withIntervalSeconds(2));
+        network(12, 5, 0).withCheck(new NetworkCheck().withEnabled(true).withIntervalSeconds(5));
     cniNodes.put(node.name, List.of(spec), List.of(LOOPBACK));
     startAgent();
     awaitNetworkReady();
     agent.close();
-    startAgent(); // no --cri-socket
+    startAgentWithoutRuntimeSocket();
     Pod pod = Pods.create(cp.client(), node.name, TestNames.unique("web"));
     pods.add(pod);
     RuntimeSandbox sandbox = run(pod);
@@ -356,6 +356,10 @@ class ContainerdAttachmentsIT {
 
   private void startAgent() throws Exception {
     startAgent("--cri-socket=" + containerd.socket());
+  }
+
+  private void startAgentWithoutRuntimeSocket() throws Exception {
+    startAgent(new String[0]);
   }
 
   private void startAgent(String... args) throws Exception {
