@@ -145,7 +145,8 @@ public final class AgentProgram implements AutoCloseable {
             new PodEvents(client, s.nodeName(), clock),
             metrics,
             cri == null ? SandboxNetns.NONE : new CriSandboxNetns(cri));
-    HostLocalStore hostLocal = new HostLocalStore(paths.cacheDir().resolve("networks"));
+    HostLocalStore hostLocal =
+        new HostLocalStore(HostLocalStore.DEFAULT_DATA_DIR, paths.cacheDir());
     StaleAttachmentCleaner cleaner =
         new StaleAttachmentCleaner(
             runtime,
