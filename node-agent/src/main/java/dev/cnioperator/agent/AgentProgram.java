@@ -151,7 +151,8 @@ public final class AgentProgram implements AutoCloseable {
                 : s.criSocket() == null
                     ? SandboxNetns.NONE
                     : SandboxNetns.noSocketAt(s.criSocket()));
-    HostLocalStore hostLocal = new HostLocalStore(paths.cacheDir().resolve("networks"));
+    HostLocalStore hostLocal =
+        new HostLocalStore(HostLocalStore.DEFAULT_DATA_DIR, paths.cacheDir());
     StaleAttachmentCleaner cleaner =
         new StaleAttachmentCleaner(
             runtime,

@@ -46,9 +46,10 @@ public final class RunCommand implements Callable<Integer> {
       names = "--cache-dir",
       defaultValue = "${env:CNI_CACHE_DIR:-/var/lib/cni}",
       description =
-          "libcni's cache of attachments, read for CHECK and cleanup; host-local's default"
-              + " dataDir is <cache-dir>/networks (env CNI_CACHE_DIR; default:"
-              + " ${DEFAULT-VALUE}).")
+          "libcni's cache of attachments, read for CHECK and cleanup. host-local's reservations"
+              + " are not under it: they are in the ipam.dataDir of the configuration an"
+              + " attachment was added with, else host-local's own /var/lib/cni/networks,"
+              + " whatever this directory is (env CNI_CACHE_DIR; default: ${DEFAULT-VALUE}).")
   Path cacheDir;
 
   @Option(

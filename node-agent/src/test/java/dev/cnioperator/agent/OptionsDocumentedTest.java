@@ -22,4 +22,12 @@ class OptionsDocumentedTest {
         .contains("AGENT_RESYNC_SECONDS; default: 60")
         .contains("AGENT_PLUGIN_TIMEOUT_SECONDS; default: 30");
   }
+
+  @Test
+  void runHelpSaysHostLocalsStoreDoesNotFollowTheCacheDir() {
+    String help = new CommandLine(new RunCommand()).getUsageMessage().replaceAll("\\s+", " ");
+    assertThat(help)
+        .contains("else host-local's own /var/lib/cni/networks, whatever this directory is")
+        .doesNotContain("<cache-dir>/networks");
+  }
 }

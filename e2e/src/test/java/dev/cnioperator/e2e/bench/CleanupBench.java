@@ -106,7 +106,7 @@ public final class CleanupBench {
         new StaleAttachmentCleaner(
             net.agentRuntime(metrics),
             net.cache,
-            new HostLocalStore(ResultCache.DEFAULT_DIR.resolve("networks")),
+            new HostLocalStore(HostLocalStore.DEFAULT_DATA_DIR, ResultCache.DEFAULT_DIR),
             new PodSource(cp.client(), NODE),
             Path.of("/var/run/netns"),
             metrics,

@@ -4,6 +4,7 @@ import dev.cnioperator.agent.ManagedNetwork;
 import dev.cnioperator.agent.ManagedNetwork.CleanupSettings;
 import dev.cnioperator.agent.check.AttachmentChecker;
 import dev.cnioperator.agent.check.PodRef;
+import dev.cnioperator.agent.cleanup.HostLocalStore.Reading;
 import dev.cnioperator.agent.cleanup.StaleAttachmentFinder.Limits;
 import dev.cnioperator.agent.cleanup.StaleAttachmentFinder.Observation;
 import dev.cnioperator.agent.observe.AgentMetrics;
@@ -89,7 +90,7 @@ public final class StaleAttachmentCleaner {
   public record Report(IpamSummary summary, String message) {}
 
   /** One cleanup pass over {@code network}. */
-  public Report clean(ManagedNetwork network) throws IOException, InterruptedException {
+  public Report clean(ManagedNetwork network) throws InterruptedException {
     String name = network.name();
     CleanupSettings settings = network.cleanup();
     if (!netnsDirReadable()) {
@@ -112,10 +113,9 @@ public final class StaleAttachmentCleaner {
     // libcni keys its cache by the conflist's own name, which may differ from the CniNetwork's.
     // A probe's attachment and reservation are the probe's to remove (RevisionProbe sweeps them),
     // never a pod's: neither stale nor counted.
+    List<CachedAttachment> all = cache.list(network.list().name());
     List<CachedAttachment> entries =
-        cache.list(network.list().name()).stream()
-            .filter(e -> !ProbeIdentity.isProbe(e.containerId()))
-            .toList();
+        all.stream().filter(e -> !ProbeIdentity.isProbe(e.containerId())).toList();
     Map<String, CachedAttachment> byKey = new HashMap<>();
     List<CachedRef> cached = new ArrayList<>();
     for (CachedAttachment e : entries) {
@@ -126,8 +126,13 @@ public final class StaleAttachmentCleaner {
       cached.add(ref);
       byKey.put(ref.key(), e);
     }
+    Reading stores = hostLocal.read(network, all);
+    if (!stores.complete()) {
+      LOG.warn(
+          "event=host-local-store-unreadable network={} reason=\"{}\"", name, stores.message());
+    }
     List<Reservation> reservations =
-        hostLocal.reservations(network.list()).stream()
+        stores.reservations().stream()
             .filter(r -> !ProbeIdentity.isProbe(r.containerId()))
             .toList();
     StaleDecision d =
@@ -145,6 +150,7 @@ public final class StaleAttachmentCleaner {
     metrics.staleReservations(name, d.stale());
     String message = d.message();
     int released = 0;
+    Reading left = stores;
     if (d.braked()) {
       metrics.brake(name);
       LOG.warn("event=cleanup-braked network={} message=\"{}\"", name, d.message());
@@ -156,24 +162,28 @@ public final class StaleAttachmentCleaner {
       }
     } else {
       List<String> unusable = new ArrayList<>();
-      released = release(network, d, byKey, unusable);
-      gc(network);
+      released = release(network, d, byKey, stores, unusable);
+      List<CachedAttachment> remaining = cache.list(network.list().name());
+      left = hostLocal.read(network, remaining);
+      gc(network, remaining, left);
       if (!unusable.isEmpty()) {
         message =
-            (message == null ? "" : message + "; ")
-                + "not released, "
-                + AttachmentChecker.unusableMessage(unusable.size())
-                + ": "
-                + String.join(", ", unusable);
+            join(
+                message,
+                "not released, "
+                    + AttachmentChecker.unusableMessage(unusable.size())
+                    + ": "
+                    + String.join(", ", unusable));
       }
     }
     int total = reclaimed.merge(name, released, Integer::sum);
     return new Report(
         new IpamSummary()
-            .withReservations(hostLocal.reservations(network.list()).size())
+            // A store that cannot be read leaves the count unknown, not smaller.
+            .withReservations(left.complete() ? left.reservations().size() : null)
             .withStale(d.stale() - released)
             .withReclaimed(total),
-        message);
+        join(message, stores.message()));
   }
 
   /**
@@ -181,11 +191,14 @@ public final class StaleAttachmentCleaner {
    * the decision is made before, whole, and each DEL is one attachment's own; only the counting and
    * the marks are done here, on the pass's thread. An entry whose cached config cannot be executed
    * is not DELed at all (never with the current config instead): it is added to {@code unusable}.
+   * Neither is one whose host-local store cannot be read. A reservation without a cache entry is
+   * DELed through a configuration naming its own store, so that host-local releases it there.
    */
   private int release(
       ManagedNetwork network,
       StaleDecision d,
       Map<String, CachedAttachment> byKey,
+      Reading stores,
       List<String> unusable)
       throws InterruptedException {
     List<String> keys = new ArrayList<>();
@@ -195,6 +208,17 @@ public final class StaleAttachmentCleaner {
       Optional<NetworkConfigList> list = AttachmentChecker.listFor(network, entry);
       if (list.isEmpty()) {
         unusable.add(entry.containerId() + "/" + entry.ifName());
+        continue;
+      }
+      Optional<Path> store = hostLocal.directory(list.get());
+      if (store.isPresent() && stores.unreadable().containsKey(store.get())) {
+        LOG.warn(
+            "event=stale-release-held network={} container={} ifName={} reason=store-unreadable"
+                + " dir={}",
+            network.name(),
+            entry.containerId(),
+            entry.ifName(),
+            store.get());
         continue;
       }
       keys.add(ref.key());
@@ -216,7 +240,8 @@ public final class StaleAttachmentCleaner {
                   r.ifName(),
                   () ->
                       runtime.delNetworkList(
-                          network.list(), Attachment.of(r.containerId(), "", r.ifName()))));
+                          stores.configs().get(r.store()),
+                          Attachment.of(r.containerId(), "", r.ifName()))));
     }
     int released = 0;
     Map<String, Instant> networkMarks = marks.get(network.name());
@@ -270,24 +295,32 @@ public final class StaleAttachmentCleaner {
 
   /**
    * CNI 1.1 GC with every attachment still known as valid (cache entries and remaining
-   * reservations), so GC only clears what no runtime and no plugin store claims any more.
+   * reservations), so GC only clears what no runtime and no plugin store claims any more. Not while
+   * a store cannot be read: its reservations would be missing from the valid ones.
    */
-  private void gc(ManagedNetwork network) throws IOException {
+  private void gc(ManagedNetwork network, List<CachedAttachment> entries, Reading stores) {
     if (!network.list().cniVersion().supportsGcAndStatus()) {
       return;
     }
+    if (!stores.complete()) {
+      LOG.warn("event=gc-skipped network={} reason=host-local-store-unreadable", network.name());
+      return;
+    }
     Set<GcAttachment> valid = new LinkedHashSet<>();
-    cache
-        .list(network.list().name())
-        .forEach(e -> valid.add(new GcAttachment(e.containerId(), e.ifName())));
-    hostLocal
-        .reservations(network.list())
-        .forEach(r -> valid.add(new GcAttachment(r.containerId(), r.ifName())));
+    entries.forEach(e -> valid.add(new GcAttachment(e.containerId(), e.ifName())));
+    stores.reservations().forEach(r -> valid.add(new GcAttachment(r.containerId(), r.ifName())));
     try {
       runtime.gcNetworkList(network.list(), List.copyOf(valid));
     } catch (CniException e) {
       LOG.warn("event=gc-failed network={} error=\"{}\"", network.name(), e.getMessage());
     }
+  }
+
+  private static String join(String message, String more) {
+    if (message == null || message.isEmpty()) {
+      return more;
+    }
+    return more.isEmpty() ? message : message + "; " + more;
   }
 
   private int recentReleases(String network) {

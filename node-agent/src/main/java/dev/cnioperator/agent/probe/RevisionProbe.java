@@ -216,17 +216,26 @@ public class RevisionProbe {
   public synchronized void sweep(ManagedNetwork network) {
     NetworkConfigList list = network.list();
     Set<String> deleted = new HashSet<>();
-    for (CachedAttachment entry : runtime.cache().list(list.name())) {
+    List<CachedAttachment> entries = runtime.cache().list(list.name());
+    // Read before the DELs below: a cached config may be the only one naming an older store.
+    HostLocalStore.Reading stores = hostLocal.read(network, entries);
+    for (CachedAttachment entry : entries) {
       if (identity.isOwn(entry.containerId())) {
         NetworkConfigList cached = AttachmentChecker.listFor(network, entry).orElse(list);
         delLeftover(network, cached, entry.containerId(), entry.ifName());
         deleted.add(entry.containerId() + "/" + entry.ifName());
       }
     }
+    if (!stores.complete()) {
+      LOG.warn(
+          "event=probe-sweep-incomplete network={} reason=\"{}\"",
+          network.name(),
+          stores.message());
+    }
     try {
-      for (Reservation r : hostLocal.reservations(list)) {
+      for (Reservation r : stores.reservations()) {
         if (identity.isOwn(r.containerId()) && deleted.add(r.containerId() + "/" + r.ifName())) {
-          delLeftover(network, list, r.containerId(), r.ifName());
+          delLeftover(network, stores.configs().get(r.store()), r.containerId(), r.ifName());
         }
       }
       for (String name : namespaces.owned(identity)) {

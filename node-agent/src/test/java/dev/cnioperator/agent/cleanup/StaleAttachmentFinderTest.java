@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cnioperator.agent.cleanup.StaleAttachmentFinder.Limits;
 import dev.cnioperator.agent.cleanup.StaleAttachmentFinder.Observation;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -19,6 +20,12 @@ class StaleAttachmentFinderTest {
   private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
   private static final Duration GRACE = Duration.ofSeconds(60);
   private final StaleAttachmentFinder finder = new StaleAttachmentFinder();
+
+  private static final Path STORE = Path.of("/var/lib/cni/networks/n");
+
+  private static Reservation reservation(String ip, String containerId) {
+    return new Reservation(STORE, ip, containerId, "eth0");
+  }
 
   private static CachedRef pod(String id, String name, String uid) {
     return new CachedRef(id, "eth0", "/var/run/netns/" + id, "default", name, uid);
@@ -185,11 +192,12 @@ class StaleAttachmentFinderTest {
   void reservationWithoutCacheEntryIsStaleOnlyWhenNoPodHoldsItsIp() {
     List<Reservation> reservations =
         List.of(
-            new Reservation("10.200.0.5", "gone", "eth0"),
-            new Reservation("10.200.0.6", "held", "eth0"),
-            new Reservation("10.200.0.7", "c1", "eth0"));
+            reservation("10.200.0.5", "gone"),
+            reservation("10.200.0.6", "held"),
+            reservation("10.200.0.7", "c1"));
     LivePods pods = LivePods.fromApiServer(Map.of("default/p1", "u1"), Set.of("10.200.0.6"));
-    Map<String, Instant> marks = Map.of("reservation/10.200.0.5", T0, "reservation/10.200.0.6", T0);
+    Map<String, Instant> marks =
+        Map.of(reservations.get(0).key(), T0, reservations.get(1).key(), T0);
     StaleDecision d =
         finder.find(
             new Observation(
@@ -202,7 +210,7 @@ class StaleAttachmentFinderTest {
                 T0.plusSeconds(61)),
             new Limits(GRACE, 1.0));
     assertThat(d.release()).extracting(Reservation::ip).containsExactly("10.200.0.5");
-    assertThat(d.marks()).containsOnlyKeys("reservation/10.200.0.5");
+    assertThat(d.marks()).containsOnlyKeys(reservations.get(0).key());
   }
 
   @Test
@@ -229,12 +237,14 @@ class StaleAttachmentFinderTest {
         finder.find(
             new Observation(
                 List.of(),
-                List.of(
-                    new Reservation("10.200.0.5", "sb1", "eth0"),
-                    new Reservation("10.200.0.6", "gone", "eth0")),
+                List.of(reservation("10.200.0.5", "sb1"), reservation("10.200.0.6", "gone")),
                 runtime,
                 ALL_NETNS,
-                Map.of("reservation/10.200.0.5", T0, "reservation/10.200.0.6", T0),
+                Map.of(
+                    reservation("10.200.0.5", "sb1").key(),
+                    T0,
+                    reservation("10.200.0.6", "gone").key(),
+                    T0),
                 0,
                 T0.plusSeconds(61)),
             new Limits(GRACE, 1.0));

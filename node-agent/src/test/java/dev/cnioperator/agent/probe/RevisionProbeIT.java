@@ -80,7 +80,7 @@ class RevisionProbeIT {
         new RevisionProbe(
             runtime,
             checker,
-            new HostLocalStore(dir.resolve("cache/networks")),
+            new HostLocalStore(HostLocalStore.DEFAULT_DATA_DIR, dir.resolve("cache")),
             new ProbeNamespaces(),
             identity,
             clock);
@@ -145,7 +145,7 @@ class RevisionProbeIT {
                 workers,
                 new PodEvents(null, "probe-node", Clock.systemUTC()),
                 new AgentMetrics()),
-            new HostLocalStore(dir.resolve("cache/networks")),
+            new HostLocalStore(HostLocalStore.DEFAULT_DATA_DIR, dir.resolve("cache")),
             new ProbeNamespaces(),
             identity,
             Clock.systemUTC());
