@@ -1,6 +1,7 @@
 package dev.cnioperator.testkit.node;
 
 import dev.cnioperator.testkit.LocalControlPlane;
+import dev.cnioperator.testkit.containerd.ContainerdRelease;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,8 +25,16 @@ public final class KubeletCluster implements AutoCloseable {
     this.bridge = bridge;
   }
 
-  /** Starts the control plane and {@code nodeCount} nodes, all registered (NotReady, no CNI). */
+  /** As {@link #start(int, ContainerdRelease)} with Debian's containerd 1.6. */
   public static KubeletCluster start(int nodeCount) {
+    return start(nodeCount, ContainerdRelease.DEBIAN_1_6);
+  }
+
+  /**
+   * Starts the control plane and {@code nodeCount} nodes running containerd {@code release}, all
+   * registered (NotReady, no CNI).
+   */
+  public static KubeletCluster start(int nodeCount, ContainerdRelease release) {
     String hostAddress = NodeBridge.freeHostAddress();
     LocalControlPlane cp = LocalControlPlane.startForNodes(CLUSTER_CIDR, List.of(hostAddress));
     KubeletCluster cluster;
@@ -37,7 +46,7 @@ public final class KubeletCluster implements AutoCloseable {
     }
     try {
       for (int i = 0; i < nodeCount; i++) {
-        cluster.nodes.add(KubeletNode.start(cp, cluster.bridge, i));
+        cluster.nodes.add(KubeletNode.start(cp, cluster.bridge, i, release));
       }
     } catch (RuntimeException e) {
       try {
