@@ -12,8 +12,8 @@ import java.util.List;
  */
 public enum ContainerdRelease {
   /**
-   * Debian's {@code containerd} package (1.6 on bookworm): config version 2, libcni 1.1 (no netns
-   * in its result cache, no CNI STATUS).
+   * Debian's {@code containerd} package (1.6 on bookworm, built without the tracing plugins):
+   * config version 2, libcni 1.1 (no netns in its result cache, no CNI STATUS).
    */
   DEBIAN_1_6(
       "containerd 1.6 (Debian)",
@@ -22,9 +22,7 @@ public enum ContainerdRelease {
           "io.containerd.snapshotter.v1.aufs",
           "io.containerd.snapshotter.v1.btrfs",
           "io.containerd.snapshotter.v1.zfs",
-          "io.containerd.snapshotter.v1.devmapper",
-          "io.containerd.tracing.processor.v1.otlp",
-          "io.containerd.internal.v1.tracing")),
+          "io.containerd.snapshotter.v1.devmapper")),
 
   /**
    * containerd 1.7 built by {@code e2e/bin/provision} (no btrfs, devmapper or zfs snapshotter):
@@ -89,8 +87,8 @@ public enum ContainerdRelease {
   }
 
   /**
-   * Plugins of this release the machine has no use for and that log errors when probed, or that
-   * would write outside the fixture's directory.
+   * Plugins this release has (as {@code ctr plugins ls} lists them) that the machine has no use for
+   * and that log errors or skip when probed, or that would write outside the fixture's directory.
    */
   List<String> disabledPlugins() {
     return disabledPlugins;

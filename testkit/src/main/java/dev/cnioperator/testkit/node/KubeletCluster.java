@@ -20,6 +20,9 @@ public final class KubeletCluster implements AutoCloseable {
   private final NodeBridge bridge;
   private final List<KubeletNode> nodes = new ArrayList<>();
 
+  /** Bridge addresses are never reused, so a node added after one was closed gets a fresh one. */
+  private int nextIndex;
+
   private KubeletCluster(LocalControlPlane controlPlane, NodeBridge bridge) {
     this.controlPlane = controlPlane;
     this.bridge = bridge;
@@ -46,7 +49,7 @@ public final class KubeletCluster implements AutoCloseable {
     }
     try {
       for (int i = 0; i < nodeCount; i++) {
-        cluster.nodes.add(KubeletNode.start(cp, cluster.bridge, i, release));
+        cluster.addNode(release);
       }
     } catch (RuntimeException e) {
       try {
@@ -69,6 +72,17 @@ public final class KubeletCluster implements AutoCloseable {
 
   public List<KubeletNode> nodes() {
     return List.copyOf(nodes);
+  }
+
+  /**
+   * Starts one more node running containerd {@code release} (nodes of several releases can share a
+   * cluster, as during a runtime upgrade). The cluster closes it with the others; a test may close
+   * it earlier.
+   */
+  public KubeletNode addNode(ContainerdRelease release) {
+    KubeletNode node = KubeletNode.start(controlPlane, bridge, nextIndex++, release);
+    nodes.add(node);
+    return node;
   }
 
   /** Imports an image tarball into every node's containerd. */

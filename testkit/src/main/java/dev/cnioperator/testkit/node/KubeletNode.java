@@ -70,6 +70,7 @@ public final class KubeletNode implements AutoCloseable {
   private final LocalControlPlane controlPlane;
   private final List<String> cleanupProblems = new ArrayList<>();
   private NetworkNamespace netns;
+  private String hostInterface;
   private Process holder;
   private ContainerdFixture containerd;
   private Process kubelet;
@@ -150,6 +151,16 @@ public final class KubeletNode implements AutoCloseable {
     return address;
   }
 
+  /** The node's network namespace, as {@code ip netns} names it. */
+  public String networkNamespace() {
+    return netns.name();
+  }
+
+  /** The host side of the node's veth, on the bridge. */
+  public String hostInterface() {
+    return hostInterface;
+  }
+
   public ContainerdFixture containerd() {
     return containerd;
   }
@@ -217,6 +228,7 @@ public final class KubeletNode implements AutoCloseable {
   private void startNetwork(NodeBridge bridge) {
     netns = NetworkNamespace.create("nn");
     String hostSide = TestNames.unique("nv");
+    hostInterface = hostSide;
     Commands.run("ip", "link", "add", hostSide, "type", "veth", "peer", "name", hostSide + "p")
         .orThrow("ip link add " + hostSide);
     Commands.run("ip", "link", "set", hostSide + "p", "netns", netns.name())

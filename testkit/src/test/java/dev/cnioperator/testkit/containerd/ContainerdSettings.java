@@ -60,6 +60,18 @@ final class ContainerdSettings {
     return m;
   }
 
+  /**
+   * {@code v3} as containerd 2.4 reads it: it migrates a version 3 config to version 4 (with a
+   * warning in its log), where the gRPC and ttrpc listeners are plugins of their own.
+   */
+  static Map<String, JsonNode> migratedToVersionFour(Map<String, JsonNode> v3) {
+    Map<String, JsonNode> m = new LinkedHashMap<>(v3);
+    m.put("/version", JSON.numberNode(4));
+    m.put("/plugins/io.containerd.server.v1.grpc/address", m.remove("/grpc/address"));
+    m.put("/plugins/io.containerd.server.v1.ttrpc/address", m.remove("/ttrpc/address"));
+    return m;
+  }
+
   /** Each expected setting {@code config} does not hold, as {@code pointer: expected, found}. */
   static List<String> mismatches(Map<String, JsonNode> expected, JsonNode config) {
     List<String> found = new ArrayList<>();
