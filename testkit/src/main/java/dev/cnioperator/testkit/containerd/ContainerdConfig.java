@@ -1,6 +1,7 @@
 package dev.cnioperator.testkit.containerd;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.Collectors;
 
 /**
@@ -60,40 +61,11 @@ record ContainerdConfig(
 
   /** containerd 1.x: one CRI plugin, {@code io.containerd.grpc.v1.cri}, holds every setting. */
   private String versionTwoPlugins() {
-    String cri = "plugins.\"io.containerd.grpc.v1.cri\"";
-    return """
-
-          [%1$s]
-            sandbox_image = %2$s
-            stream_server_address = "127.0.0.1"
-            %3$s
-            # The test's root lacks CAP_SYS_RESOURCE in some sandboxes: the pause process must not
-            # ask for a lower oom_score_adj than containerd's own.
-            restrict_oom_score_adj = true
-
-            [%1$s.containerd]
-              snapshotter = %4$s
-              default_runtime_name = "runc"
-
-              [%1$s.containerd.runtimes.runc]
-                runtime_type = "io.containerd.runc.v2"
-
-                [%1$s.containerd.runtimes.runc.options]
-                  Root = %5$s
-
-            [%1$s.cni]
-              bin_dir = %6$s
-              conf_dir = %7$s
-              max_conf_num = 1
-        """
-        .formatted(
-            cri,
-            quote(sandboxImage),
-            netnsSetting(),
-            quote(snapshotter),
-            quote(runcRoot()),
-            quote(cniBinDir),
-            quote(cniConfDir));
+    return runtimeTables(
+        "plugins.\"io.containerd.grpc.v1.cri\"",
+        List.of("sandbox_image = " + quote(sandboxImage), "stream_server_address = \"127.0.0.1\""),
+        List.of("snapshotter = " + quote(snapshotter)),
+        "bin_dir = " + quote(cniBinDir));
   }
 
   /**
@@ -103,18 +75,43 @@ record ContainerdConfig(
    * sandbox}), {@code io.containerd.grpc.v1.cri} (the stream server). CNI takes a list of bin dirs.
    */
   private String versionThreePlugins() {
-    String runtime = "plugins.\"io.containerd.cri.v1.runtime\"";
     String images = "plugins.\"io.containerd.cri.v1.images\"";
+    return runtimeTables(
+            "plugins.\"io.containerd.cri.v1.runtime\"",
+            List.of(),
+            List.of(),
+            "bin_dirs = [" + quote(cniBinDir) + "]")
+        + """
+
+          [%1$s]
+            snapshotter = %2$s
+
+            [%1$s.pinned_images]
+              sandbox = %3$s
+
+          [plugins."io.containerd.grpc.v1.cri"]
+            stream_server_address = "127.0.0.1"
+        """
+            .formatted(images, quote(snapshotter), quote(sandboxImage));
+  }
+
+  /**
+   * The CRI runtime's tables, which both versions share but for their name ({@code table}), the
+   * keys 1.x keeps there and in its {@code containerd} table, and how CNI's bin dirs are given.
+   */
+  private String runtimeTables(
+      String table, List<String> ownKeys, List<String> containerdKeys, String cniBinDirs) {
+    // Each extra key is a whole line with its indentation, put in before the line that follows.
     return """
 
           [%1$s]
-            %3$s
+        %2$s    %3$s
             # The test's root lacks CAP_SYS_RESOURCE in some sandboxes: the pause process must not
             # ask for a lower oom_score_adj than containerd's own.
             restrict_oom_score_adj = true
 
             [%1$s.containerd]
-              default_runtime_name = "runc"
+        %4$s      default_runtime_name = "runc"
 
               [%1$s.containerd.runtimes.runc]
                 runtime_type = "io.containerd.runc.v2"
@@ -123,28 +120,22 @@ record ContainerdConfig(
                   Root = %5$s
 
             [%1$s.cni]
-              bin_dirs = [%6$s]
+              %6$s
               conf_dir = %7$s
               max_conf_num = 1
-
-          [%2$s]
-            snapshotter = %4$s
-
-            [%2$s.pinned_images]
-              sandbox = %8$s
-
-          [plugins."io.containerd.grpc.v1.cri"]
-            stream_server_address = "127.0.0.1"
         """
         .formatted(
-            runtime,
-            images,
+            table,
+            lines("    ", ownKeys),
             netnsSetting(),
-            quote(snapshotter),
+            lines("      ", containerdKeys),
             quote(runcRoot()),
-            quote(cniBinDir),
-            quote(cniConfDir),
-            quote(sandboxImage));
+            cniBinDirs,
+            quote(cniConfDir));
+  }
+
+  private static String lines(String indent, List<String> keys) {
+    return keys.stream().map(k -> indent + k + "\n").collect(Collectors.joining());
   }
 
   /**

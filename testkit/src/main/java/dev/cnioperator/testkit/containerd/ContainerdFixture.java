@@ -38,6 +38,19 @@ public final class ContainerdFixture implements AutoCloseable {
    */
   public static final Path CNI_CACHE_DIR = Path.of("/var/lib/cni");
 
+  /** The cache entries of {@code network} in {@link #CNI_CACHE_DIR}, the machine's. */
+  public static List<Path> cniCacheEntries(String network) {
+    Path results = CNI_CACHE_DIR.resolve("results");
+    if (!Files.isDirectory(results)) {
+      return List.of();
+    }
+    try (var entries = Files.list(results)) {
+      return entries.filter(p -> p.getFileName().toString().startsWith(network + "-")).toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list " + results, e);
+    }
+  }
+
   /** Sandboxes {@link #loseSandbox} made containerd forget. */
   private final List<String> lostSandboxIds = new ArrayList<>();
 

@@ -6,11 +6,9 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cnioperator.testkit.Commands;
-import dev.cnioperator.testkit.containerd.ContainerdFixture;
 import dev.cnioperator.testkit.containerd.ContainerdRelease;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -18,6 +16,9 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -40,22 +41,7 @@ class ContainerdReleasesIT {
   @BeforeAll
   static void start() {
     cluster = KubeletCluster.start(0);
-    KubernetesClient client = cluster.controlPlane().client();
-    client
-        .namespaces()
-        .resource(
-            new io.fabric8.kubernetes.api.model.NamespaceBuilder()
-                .withNewMetadata()
-                .withName(NAMESPACE)
-                .endMetadata()
-                .build())
-        .create();
-    // ServiceAccount admission is on: a pod needs its namespace's default account first.
-    await()
-        .atMost(Duration.ofSeconds(30))
-        .until(
-            () ->
-                client.serviceAccounts().inNamespace(NAMESPACE).withName("default").get() != null);
+    PausePods.createNamespace(cluster.controlPlane().client(), NAMESPACE);
   }
 
   @AfterAll
@@ -84,8 +70,7 @@ class ContainerdReleasesIT {
           node.cniConfDir().resolve("10-" + NETWORK + ".conflist"), conflist(podCidr));
 
       String podName = "p-" + release.name().toLowerCase().replace('_', '-');
-      Pod pod = client.pods().inNamespace(NAMESPACE).resource(pod(podName, node)).create();
-      Pod running = awaitRunning(client, pod);
+      Pod running = PausePods.createRunning(client, PausePods.on(node, NAMESPACE, podName).build());
       String ip = running.getStatus().getPodIP();
       assertThat(ip).startsWith(podCidr.substring(0, podCidr.lastIndexOf('.') + 1));
 
@@ -129,13 +114,15 @@ class ContainerdReleasesIT {
         // The node turned Ready (the kubelet asked containerd's CRI Status many times by then).
         assertThat(Files.readAllLines(verbs)).doesNotContain("STATUS");
       }
-      System.out.printf(
-          "event=release-cni-verbs release=%s verbs=%s%n",
-          release.name(), Files.readAllLines(verbs));
 
       client.pods().inNamespace(NAMESPACE).withName(podName).withGracePeriod(0).delete();
       Path reservation = node.cniStateDir().resolve("networks").resolve(NETWORK).resolve(ip);
       await().atMost(Duration.ofSeconds(60)).until(() -> !Files.exists(reservation));
+      List<String> seen = Files.readAllLines(verbs);
+      assertThat(seen).contains("ADD", "DEL");
+      System.out.printf(
+          "event=release-cni-verbs release=%s nodeLifeMs=%d verbs=%s%n",
+          release.name(), (System.nanoTime() - t0) / 1_000_000, verbCounts(seen));
     } finally {
       node.close();
     }
@@ -190,36 +177,9 @@ class ContainerdReleasesIT {
         .formatted(NETWORK, subnet);
   }
 
-  private static Pod pod(String name, KubeletNode node) {
-    return new PodBuilder()
-        .withNewMetadata()
-        .withName(name)
-        .withNamespace(NAMESPACE)
-        .endMetadata()
-        .withNewSpec()
-        .withNodeName(node.name())
-        .withTerminationGracePeriodSeconds(0L)
-        .addNewContainer()
-        .withName("pause")
-        .withImage(ContainerdFixture.PAUSE_IMAGE)
-        .withImagePullPolicy("Never")
-        .endContainer()
-        .endSpec()
-        .build();
-  }
-
-  private static Pod awaitRunning(KubernetesClient client, Pod pod) {
-    String name = pod.getMetadata().getName();
-    await()
-        .atMost(Duration.ofSeconds(90))
-        .until(
-            () -> {
-              Pod p = client.pods().inNamespace(NAMESPACE).withName(name).get();
-              return p != null
-                  && p.getStatus() != null
-                  && "Running".equals(p.getStatus().getPhase());
-            });
-    return client.pods().inNamespace(NAMESPACE).withName(name).get();
+  private static Map<String, Long> verbCounts(List<String> verbs) {
+    return verbs.stream()
+        .collect(Collectors.groupingBy(v -> v, TreeMap::new, Collectors.counting()));
   }
 
   private static List<String> fieldNames(JsonNode node) {
