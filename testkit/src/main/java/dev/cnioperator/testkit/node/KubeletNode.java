@@ -442,6 +442,14 @@ public final class KubeletNode implements AutoCloseable {
     if (netns != null) {
       netns.close();
     }
+    // The kernel tears a deleted namespace's veth end down asynchronously, and the host end with it
+    // only then: deleting the host end now leaves nothing for the next test to trip over.
+    if (hostInterface != null
+        && Commands.run("ip", "link", "show", hostInterface).ok()
+        && !Commands.run("ip", "link", "del", hostInterface).ok()
+        && Commands.run("ip", "link", "show", hostInterface).ok()) {
+      cleanupProblems.add("cannot delete the node's veth " + hostInterface);
+    }
     if (holder != null) {
       for (Path d : cgroupDirs()) {
         removeCgroupTree(d);

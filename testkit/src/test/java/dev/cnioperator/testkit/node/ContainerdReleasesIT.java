@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cnioperator.testkit.Commands;
+import dev.cnioperator.testkit.ToolPaths;
 import dev.cnioperator.testkit.containerd.ContainerdRelease;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -70,7 +71,7 @@ class ContainerdReleasesIT {
           node.cniConfDir().resolve("10-" + NETWORK + ".conflist"), conflist(podCidr));
 
       String podName = "p-" + release.name().toLowerCase().replace('_', '-');
-      Pod running = PausePods.createRunning(client, PausePods.on(node, NAMESPACE, podName).build());
+      Pod running = PausePods.createRunning(client, withCriSocketDir(node, podName));
       String ip = running.getStatus().getPodIP();
       assertThat(ip).startsWith(podCidr.substring(0, podCidr.lastIndexOf('.') + 1));
 
@@ -91,6 +92,8 @@ class ContainerdReleasesIT {
       for (Path socket : shimSockets) {
         assertThat(Path.of("/run/containerd/s").resolve(socket.getFileName())).doesNotExist();
       }
+
+      assertThePodReachesItsNodesContainerdAtTheChartsDefault(node, sandboxId);
 
       JsonNode entry =
           JSON.readTree(
@@ -127,6 +130,62 @@ class ContainerdReleasesIT {
       node.close();
     }
     assertNothingLeftOf(node);
+  }
+
+  /**
+   * A pod mounting the node's {@code /run/containerd} read-only, as the chart's agent DaemonSet
+   * mounts the directory of {@code agent.hostPaths.profiles.generic.criSocket}.
+   */
+  private static Pod withCriSocketDir(KubeletNode node, String name) {
+    return PausePods.on(node, NAMESPACE, name)
+        .editSpec()
+        .addNewVolume()
+        .withName("cri")
+        .withNewHostPath()
+        .withPath(Path.of(KubeletNode.CRI_SOCKET).getParent().toString())
+        .withType("Directory")
+        .endHostPath()
+        .endVolume()
+        .editFirstContainer()
+        .addNewVolumeMount()
+        .withName("cri")
+        .withMountPath("/run/containerd")
+        .withReadOnly(true)
+        .endVolumeMount()
+        .endContainer()
+        .endSpec()
+        .build();
+  }
+
+  /**
+   * Through the container's root ({@code /proc/<pid>/root}), the socket at the chart's default path
+   * answers CRI Version as the node's own containerd does.
+   */
+  private static void assertThePodReachesItsNodesContainerdAtTheChartsDefault(
+      KubeletNode node, String sandboxId) {
+    String containerId =
+        node.containerd()
+            .crictl("ps", "--pod", sandboxId, "-q")
+            .orThrow("crictl ps")
+            .stdout()
+            .strip();
+    String pid =
+        node.containerd()
+            .crictl("inspect", "-o", "go-template", "--template", "{{.info.pid}}", containerId)
+            .orThrow("crictl inspect")
+            .stdout()
+            .strip();
+    String inPod = "unix:///proc/" + pid + "/root" + KubeletNode.CRI_SOCKET;
+    String viaPod =
+        Commands.run(ToolPaths.crictl().toString(), "--runtime-endpoint", inPod, "version")
+            .orThrow("crictl version at " + inPod)
+            .stdout();
+    assertThat(viaPod)
+        .isEqualTo(node.containerd().crictl("version").orThrow("crictl version").stdout());
+    System.out.printf(
+        "event=release-cri-version release=%s %s%n",
+        node.containerd().release().name(),
+        viaPod.lines().filter(l -> l.startsWith("Runtime")).toList());
   }
 
   private static void assertNothingLeftOf(KubeletNode node) {
