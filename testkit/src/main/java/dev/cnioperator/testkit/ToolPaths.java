@@ -7,8 +7,8 @@ import java.util.Map;
 
 /**
  * Where the provisioned tools are: the paths {@code e2e/bin/provision env} prints (the pinned
- * control-plane binaries, helm, cnitool and the reference plugins), read once per JVM. Each getter
- * fails (CI) or skips (elsewhere) when its tool has not been built.
+ * control-plane binaries, helm, cnitool, the reference plugins, crictl, containerd 1.7 and 2.x),
+ * read once per JVM. Each getter fails (CI) or skips (elsewhere) when its tool has not been built.
  */
 public final class ToolPaths {
   private static volatile Map<String, String> env;
@@ -72,6 +72,22 @@ public final class ToolPaths {
   /** crictl built from the Go module proxy at the pinned release (CRI v1). */
   public static Path crictl() {
     return Prerequisites.requireExecutable(Path.of(value("CNI_OPERATOR_CRICTL")), "crictl");
+  }
+
+  /** containerd 1.7 (containerd, its runc shim, ctr) built from the Go module proxy. */
+  public static Path containerd17Dir() {
+    return containerdDir("CNI_OPERATOR_CONTAINERD17", "containerd 1.7");
+  }
+
+  /** containerd 2.x (containerd, its runc shim, ctr) built from the Go module proxy. */
+  public static Path containerd2Dir() {
+    return containerdDir("CNI_OPERATOR_CONTAINERD2", "containerd 2.x");
+  }
+
+  private static Path containerdDir(String key, String what) {
+    Path dir = Path.of(value(key));
+    Prerequisites.requireExecutable(dir.resolve("containerd"), what);
+    return dir;
   }
 
   /** The reference plugins built from the Go module proxy at the pinned release (CNI 1.1.0). */

@@ -5,11 +5,12 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * The {@code config.toml} (version 2, containerd 1.6) of a test containerd: every path it writes to
- * is under the fixture's directory, its CRI plugin reads CNI configuration and plugins from the
- * test's node directories, and what a test does not need is switched off.
+ * The {@code config.toml} of a test containerd, in its release's config version: every path it
+ * writes to is under the fixture's directory, its CRI plugin reads CNI configuration and plugins
+ * from the test's node directories, and what a test does not need is switched off.
  */
 record ContainerdConfig(
+    ContainerdRelease release,
     Path root,
     Path state,
     Path socket,
@@ -19,25 +20,19 @@ record ContainerdConfig(
     String snapshotter,
     ContainerdFixture.NetnsPlacement netns) {
 
-  /** Snapshotters and tracing this machine has no use for (and that log errors when probed). */
-  static final List<String> DISABLED_PLUGINS =
-      List.of(
-          "io.containerd.snapshotter.v1.aufs",
-          "io.containerd.snapshotter.v1.btrfs",
-          "io.containerd.snapshotter.v1.zfs",
-          "io.containerd.snapshotter.v1.devmapper",
-          "io.containerd.tracing.processor.v1.otlp",
-          "io.containerd.internal.v1.tracing");
-
   /** runc's own state (default {@code /run/containerd/runc}), kept under the fixture's state. */
   Path runcRoot() {
     return state.resolve("runc");
   }
 
   String toml() {
-    String cri = "plugins.\"io.containerd.grpc.v1.cri\"";
+    return header() + (release.configVersion() == 3 ? versionThreePlugins() : versionTwoPlugins());
+  }
+
+  /** What every config version has alike: where containerd keeps its data and listens. */
+  private String header() {
     return """
-        version = 2
+        version = %d
         root = %s
         state = %s
         disabled_plugins = [%s]
@@ -51,50 +46,96 @@ record ContainerdConfig(
         [plugins]
           [plugins."io.containerd.internal.v1.opt"]
             path = %s
-
-          [%s]
-            sandbox_image = %s
-            stream_server_address = "127.0.0.1"
-            %s
-            # The test's root lacks CAP_SYS_RESOURCE in some sandboxes: the pause process must not
-            # ask for a lower oom_score_adj than containerd's own.
-            restrict_oom_score_adj = true
-
-            [%s.containerd]
-              snapshotter = %s
-              default_runtime_name = "runc"
-
-              [%s.containerd.runtimes.runc]
-                runtime_type = "io.containerd.runc.v2"
-
-                [%s.containerd.runtimes.runc.options]
-                  Root = %s
-
-            [%s.cni]
-              bin_dir = %s
-              conf_dir = %s
-              max_conf_num = 1
         """
         .formatted(
+            release.configVersion(),
             quote(root),
             quote(state),
-            DISABLED_PLUGINS.stream()
+            release.disabledPlugins().stream()
                 .map(ContainerdConfig::quote)
                 .collect(Collectors.joining(", ")),
             quote(socket),
             quote(socket + ".ttrpc"),
-            quote(root.resolve("opt")),
-            cri,
-            quote(sandboxImage),
+            quote(root.resolve("opt")));
+  }
+
+  /** containerd 1.x: one CRI plugin, {@code io.containerd.grpc.v1.cri}, holds every setting. */
+  private String versionTwoPlugins() {
+    return runtimeTables(
+        "plugins.\"io.containerd.grpc.v1.cri\"",
+        List.of("sandbox_image = " + quote(sandboxImage), "stream_server_address = \"127.0.0.1\""),
+        List.of("snapshotter = " + quote(snapshotter)),
+        "bin_dir = " + quote(cniBinDir));
+  }
+
+  /**
+   * containerd 2.x: the CRI plugin is split in three (keys as in 2.x's {@code
+   * internal/cri/config}): {@code io.containerd.cri.v1.runtime} (runtimes, CNI, netns placement),
+   * {@code io.containerd.cri.v1.images} (snapshotter; the sandbox image is the pinned image {@code
+   * sandbox}), {@code io.containerd.grpc.v1.cri} (the stream server). CNI takes a list of bin dirs.
+   */
+  private String versionThreePlugins() {
+    String images = "plugins.\"io.containerd.cri.v1.images\"";
+    return runtimeTables(
+            "plugins.\"io.containerd.cri.v1.runtime\"",
+            List.of(),
+            List.of(),
+            "bin_dirs = [" + quote(cniBinDir) + "]")
+        + """
+
+          [%1$s]
+            snapshotter = %2$s
+
+            [%1$s.pinned_images]
+              sandbox = %3$s
+
+          [plugins."io.containerd.grpc.v1.cri"]
+            stream_server_address = "127.0.0.1"
+        """
+            .formatted(images, quote(snapshotter), quote(sandboxImage));
+  }
+
+  /**
+   * The CRI runtime's tables, which both versions share but for their name ({@code table}), the
+   * keys 1.x keeps there and in its {@code containerd} table, and how CNI's bin dirs are given.
+   */
+  private String runtimeTables(
+      String table, List<String> ownKeys, List<String> containerdKeys, String cniBinDirs) {
+    // Each extra key is a whole line with its indentation, put in before the line that follows.
+    return """
+
+          [%1$s]
+        %2$s    %3$s
+            # The test's root lacks CAP_SYS_RESOURCE in some sandboxes: the pause process must not
+            # ask for a lower oom_score_adj than containerd's own.
+            restrict_oom_score_adj = true
+
+            [%1$s.containerd]
+        %4$s      default_runtime_name = "runc"
+
+              [%1$s.containerd.runtimes.runc]
+                runtime_type = "io.containerd.runc.v2"
+
+                [%1$s.containerd.runtimes.runc.options]
+                  Root = %5$s
+
+            [%1$s.cni]
+              %6$s
+              conf_dir = %7$s
+              max_conf_num = 1
+        """
+        .formatted(
+            table,
+            lines("    ", ownKeys),
             netnsSetting(),
-            cri,
-            quote(snapshotter),
-            cri,
-            cri,
+            lines("      ", containerdKeys),
             quote(runcRoot()),
-            cri,
-            quote(cniBinDir),
+            cniBinDirs,
             quote(cniConfDir));
+  }
+
+  private static String lines(String indent, List<String> keys) {
+    return keys.stream().map(k -> indent + k + "\n").collect(Collectors.joining());
   }
 
   /**

@@ -16,12 +16,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A containerd of the test's own (Debian's containerd 1.6 and runc, not the system service): its
- * root, state and socket under a directory of the test, its CRI plugin reading CNI configuration
- * and plugins from the test's sandbox node directories, and a pause image built here as its sandbox
- * image. Pod sandboxes are driven with {@link #crictl} (or a CRI client on {@link #socket});
- * containerd runs the CNI plugins itself and writes libcni's result cache under {@link
- * #CNI_CACHE_DIR}.
+ * A containerd of the test's own (a {@link ContainerdRelease}, Debian's containerd 1.6 unless the
+ * test picks another; Debian's runc; never the system service): its root, state and socket under a
+ * directory of the test, its CRI plugin reading CNI configuration and plugins from the test's
+ * sandbox node directories, and a pause image built here as its sandbox image. Pod sandboxes are
+ * driven with {@link #crictl} (or a CRI client on {@link #socket}); containerd runs the CNI plugins
+ * itself and writes libcni's result cache under {@link #CNI_CACHE_DIR}.
  *
  * <p>{@link #close} removes every sandbox through containerd (so the plugins get their DEL), stops
  * containerd, kills what it left running, unmounts what it left mounted and deletes its directory.
@@ -32,11 +32,24 @@ public final class ContainerdFixture implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ContainerdFixture.class);
 
   /**
-   * Where containerd 1.6 has libcni keep its result cache ({@code
-   * results/<network>-<id>-<ifname>}): libcni's default, which its CRI plugin offers no setting to
-   * move. Shared with the host, so a test uses a network name of its own.
+   * Where containerd has libcni keep its result cache ({@code results/<network>-<id>-<ifname>}):
+   * libcni's default, which its CRI plugin offers no setting to move. Shared with the host, so a
+   * test uses a network name of its own.
    */
   public static final Path CNI_CACHE_DIR = Path.of("/var/lib/cni");
+
+  /** The cache entries of {@code network} in {@link #CNI_CACHE_DIR}, the machine's. */
+  public static List<Path> cniCacheEntries(String network) {
+    Path results = CNI_CACHE_DIR.resolve("results");
+    if (!Files.isDirectory(results)) {
+      return List.of();
+    }
+    try (var entries = Files.list(results)) {
+      return entries.filter(p -> p.getFileName().toString().startsWith(network + "-")).toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list " + results, e);
+    }
+  }
 
   /** Sandboxes {@link #loseSandbox} made containerd forget. */
   private final List<String> lostSandboxIds = new ArrayList<>();
@@ -66,16 +79,19 @@ public final class ContainerdFixture implements AutoCloseable {
 
   private final Path dir;
   private final ContainerdConfig config;
+  private final Path binDir;
   private final Path crictlConfig;
   private final ContainerdProcess process;
   private boolean closed;
 
-  private ContainerdFixture(Path dir, ContainerdConfig config, List<String> launcher) {
+  private ContainerdFixture(Path dir, ContainerdConfig config, Path binDir, List<String> launcher) {
     this.dir = dir;
     this.config = config;
+    this.binDir = binDir;
     this.crictlConfig = dir.resolve("crictl.yaml");
     this.process =
-        new ContainerdProcess(launcher, dir.resolve("config.toml"), config.socket(), logFile());
+        new ContainerdProcess(
+            launcher, binDir, dir.resolve("config.toml"), config.socket(), logFile());
   }
 
   /**
@@ -87,23 +103,41 @@ public final class ContainerdFixture implements AutoCloseable {
     return start(testDir, cniConfDir, cniBinDir, List.of(), NetnsPlacement.UNDER_STATE_DIR);
   }
 
-  /**
-   * As {@link #start(Path, Path, Path)}, with containerd started through {@code launcher} (e.g.
-   * {@code nsenter} into a node's namespaces, where {@code cniConfDir} and {@code cniBinDir} are
-   * paths as that node sees them), its sandboxes' network namespaces mounted as {@code netns} says.
-   */
+  /** As {@link #start(Path, Path, Path, List, NetnsPlacement, ContainerdRelease)} with 1.6. */
   public static ContainerdFixture start(
       Path testDir, Path cniConfDir, Path cniBinDir, List<String> launcher, NetnsPlacement netns) {
+    return start(testDir, cniConfDir, cniBinDir, launcher, netns, ContainerdRelease.DEBIAN_1_6);
+  }
+
+  /**
+   * The socket a fixture started on {@code testDir} will listen on, alone in its directory (with
+   * the ttrpc socket), as a node's {@code /run/containerd}: a DaemonSet mounts that directory,
+   * since containerd makes its socket anew whenever it starts.
+   */
+  public static Path socketPath(Path testDir) {
+    return testDir.toAbsolutePath().resolve("containerd").resolve("run").resolve("containerd.sock");
+  }
+
+  /**
+   * As {@link #start(Path, Path, Path)}, with containerd {@code release}, started through {@code
+   * launcher} (e.g. {@code nsenter} into a node's namespaces, where {@code cniConfDir} and {@code
+   * cniBinDir} are paths as that node sees them), its sandboxes' network namespaces mounted as
+   * {@code netns} says.
+   */
+  public static ContainerdFixture start(
+      Path testDir,
+      Path cniConfDir,
+      Path cniBinDir,
+      List<String> launcher,
+      NetnsPlacement netns,
+      ContainerdRelease release) {
     Prerequisites.requireRoot();
-    for (String command : List.of("containerd", "containerd-shim-runc-v2", "ctr", "runc")) {
-      Prerequisites.requireCommand(command);
-    }
+    Path binDir = release.binDir();
+    Prerequisites.requireCommand("runc");
     ToolPaths.crictl();
     long startNanos = System.nanoTime();
     Path dir = testDir.toAbsolutePath().resolve("containerd");
-    // In a directory of its own, as a node's /run/containerd: a DaemonSet mounts that directory,
-    // since containerd makes its socket anew whenever it starts.
-    Path socket = dir.resolve("run").resolve("containerd.sock");
+    Path socket = socketPath(testDir);
     if (socket.toString().length() + ".ttrpc".length() > MAX_SOCKET_PATH) {
       throw new IllegalArgumentException(
           "containerd socket path " + socket + " is too long for a unix socket; use a shorter dir");
@@ -117,6 +151,7 @@ public final class ContainerdFixture implements AutoCloseable {
     }
     ContainerdConfig config =
         new ContainerdConfig(
+            release,
             dir.resolve("root"),
             dir.resolve("state"),
             socket,
@@ -125,7 +160,7 @@ public final class ContainerdFixture implements AutoCloseable {
             PauseImage.NAME,
             SnapshotterProbe.pick(dir),
             netns);
-    ContainerdFixture fixture = new ContainerdFixture(dir, config, launcher);
+    ContainerdFixture fixture = new ContainerdFixture(dir, config, binDir, launcher);
     try {
       fixture.writeConfigFiles();
       Path image = PauseImage.build(dir.resolve("image"));
@@ -136,7 +171,8 @@ public final class ContainerdFixture implements AutoCloseable {
       throw e;
     }
     log.info(
-        "event=containerd-fixture-started socket={} snapshotter={} ms={}",
+        "event=containerd-fixture-started release={} socket={} snapshotter={} ms={}",
+        release.name(),
         socket,
         config.snapshotter(),
         (System.nanoTime() - startNanos) / 1_000_000);
@@ -167,6 +203,10 @@ public final class ContainerdFixture implements AutoCloseable {
   /** containerd's root dir (images, snapshots, the CRI plugin's sandbox records). */
   public Path rootDir() {
     return config.root();
+  }
+
+  public ContainerdRelease release() {
+    return config.release();
   }
 
   /** {@code overlayfs} or, where this kernel refuses overlay mounts, {@code native}. */
@@ -205,7 +245,9 @@ public final class ContainerdFixture implements AutoCloseable {
   /** Runs {@code ctr -a <socket> -n k8s.io <args>}. */
   public CommandResult ctr(String... args) {
     List<String> command =
-        new ArrayList<>(List.of("ctr", "-a", socket().toString(), "-n", K8S_NAMESPACE));
+        new ArrayList<>(
+            List.of(
+                binDir.resolve("ctr").toString(), "-a", socket().toString(), "-n", K8S_NAMESPACE));
     command.addAll(List.of(args));
     return Commands.run(command, Map.of(), null, Duration.ofMinutes(2));
   }

@@ -28,15 +28,17 @@ final class ContainerdProcess {
   private final Path socket;
   private final Path logFile;
   private final List<String> launcher;
+  private final Path binDir;
   private volatile Process process;
 
-  ContainerdProcess(Path configFile, Path socket, Path logFile) {
-    this(List.of(), configFile, socket, logFile);
-  }
-
-  /** {@code launcher} is put before the command (e.g. an {@code nsenter} into a node). */
-  ContainerdProcess(List<String> launcher, Path configFile, Path socket, Path logFile) {
+  /**
+   * {@code launcher} is put before the command (e.g. an {@code nsenter} into a node); {@code
+   * binDir} holds the release's containerd, shim and ctr.
+   */
+  ContainerdProcess(
+      List<String> launcher, Path binDir, Path configFile, Path socket, Path logFile) {
     this.launcher = List.copyOf(launcher);
+    this.binDir = binDir;
     this.configFile = configFile;
     this.socket = socket;
     this.logFile = logFile;
@@ -51,11 +53,14 @@ final class ContainerdProcess {
   void start() {
     long startNanos = System.nanoTime();
     List<String> command = new ArrayList<>(launcher);
-    command.addAll(List.of("containerd", "--config", configFile.toString()));
+    command.addAll(
+        List.of(binDir.resolve("containerd").toString(), "--config", configFile.toString()));
     ProcessBuilder pb =
         new ProcessBuilder(command)
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
+    // containerd looks its shim up on PATH first: the release's own, not Debian's in /usr/bin.
+    pb.environment().merge("PATH", binDir.toString(), (path, dir) -> dir + ":" + path);
     Process p;
     try {
       p = pb.start();
@@ -69,7 +74,9 @@ final class ContainerdProcess {
         throw new IllegalStateException(
             "containerd exited with " + p.exitValue() + " while starting:\n" + logTail());
       }
-      if (Files.exists(socket) && Commands.run("ctr", "-a", socket.toString(), "version").ok()) {
+      if (Files.exists(socket)
+          && Commands.run(binDir.resolve("ctr").toString(), "-a", socket.toString(), "version")
+              .ok()) {
         log.info(
             "event=containerd-started pid={} socket={} ms={}",
             p.pid(),

@@ -20,7 +20,10 @@ import java.util.concurrent.TimeUnit;
  * over, together with the sandbox processes they run.
  */
 final class ShimProcesses {
-  /** containerd 1.6 puts every shim's socket here, whatever its own state dir is. */
+  /**
+   * Every release (1.6 to 2.x) puts its shims' sockets here, whatever its own state dir is; in a
+   * node's mount namespace that is the node's own socket dir, bound there.
+   */
   private static final Path SHIM_SOCKET_DIR = Path.of("/run/containerd/s");
 
   /** A running shim: its pid and the sandbox (or container) id it serves. */
@@ -69,9 +72,9 @@ final class ShimProcesses {
   }
 
   /**
-   * The socket file a shim for {@code id} listens on, as containerd 1.6 names it: the sha256 of
-   * {@code <containerd address>/<namespace>/<id>} under {@code /run/containerd/s}. A shim killed
-   * with SIGKILL leaves it behind.
+   * The socket file a shim for {@code id} listens on, as containerd (1.6 to 2.x) names it: the
+   * sha256 of {@code <containerd address>/<namespace>/<id>} under {@code /run/containerd/s}. A shim
+   * killed with SIGKILL leaves it behind.
    */
   static Path socketFile(Path containerdSocket, String namespace, String id) {
     String key = containerdSocket.resolve(namespace).resolve(id).toString();

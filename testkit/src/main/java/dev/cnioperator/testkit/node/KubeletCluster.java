@@ -1,6 +1,7 @@
 package dev.cnioperator.testkit.node;
 
 import dev.cnioperator.testkit.LocalControlPlane;
+import dev.cnioperator.testkit.containerd.ContainerdRelease;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,13 +20,24 @@ public final class KubeletCluster implements AutoCloseable {
   private final NodeBridge bridge;
   private final List<KubeletNode> nodes = new ArrayList<>();
 
+  /** Bridge addresses are never reused, so a node added after one was closed gets a fresh one. */
+  private int nextIndex;
+
   private KubeletCluster(LocalControlPlane controlPlane, NodeBridge bridge) {
     this.controlPlane = controlPlane;
     this.bridge = bridge;
   }
 
-  /** Starts the control plane and {@code nodeCount} nodes, all registered (NotReady, no CNI). */
+  /** As {@link #start(int, ContainerdRelease)} with Debian's containerd 1.6. */
   public static KubeletCluster start(int nodeCount) {
+    return start(nodeCount, ContainerdRelease.DEBIAN_1_6);
+  }
+
+  /**
+   * Starts the control plane and {@code nodeCount} nodes running containerd {@code release}, all
+   * registered (NotReady, no CNI).
+   */
+  public static KubeletCluster start(int nodeCount, ContainerdRelease release) {
     String hostAddress = NodeBridge.freeHostAddress();
     LocalControlPlane cp = LocalControlPlane.startForNodes(CLUSTER_CIDR, List.of(hostAddress));
     KubeletCluster cluster;
@@ -37,7 +49,7 @@ public final class KubeletCluster implements AutoCloseable {
     }
     try {
       for (int i = 0; i < nodeCount; i++) {
-        cluster.nodes.add(KubeletNode.start(cp, cluster.bridge, i));
+        cluster.addNode(release);
       }
     } catch (RuntimeException e) {
       try {
@@ -60,6 +72,17 @@ public final class KubeletCluster implements AutoCloseable {
 
   public List<KubeletNode> nodes() {
     return List.copyOf(nodes);
+  }
+
+  /**
+   * Starts one more node running containerd {@code release} (nodes of several releases can share a
+   * cluster, as during a runtime upgrade). The cluster closes it with the others; a test may close
+   * it earlier.
+   */
+  public KubeletNode addNode(ContainerdRelease release) {
+    KubeletNode node = KubeletNode.start(controlPlane, bridge, nextIndex++, release);
+    nodes.add(node);
+    return node;
   }
 
   /** Imports an image tarball into every node's containerd. */

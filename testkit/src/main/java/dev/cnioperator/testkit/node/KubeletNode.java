@@ -7,6 +7,7 @@ import dev.cnioperator.testkit.Prerequisites;
 import dev.cnioperator.testkit.TestNames;
 import dev.cnioperator.testkit.ToolPaths;
 import dev.cnioperator.testkit.containerd.ContainerdFixture;
+import dev.cnioperator.testkit.containerd.ContainerdRelease;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -51,14 +52,17 @@ public final class KubeletNode implements AutoCloseable {
       List.of("bridge", "host-local", "loopback", "portmap");
 
   /**
-   * Where every node shows its containerd's CRI socket: one path on all nodes, as a DaemonSet
-   * mounting the runtime's socket directory (the chart's {@code agent.criSocket.path}) expects,
-   * while each containerd listens in its own directory. That directory is bound onto {@code
-   * /etc/kubelet-node} in the node's mount namespace (a symlink would point a container at a path
-   * it does not have; a bind of the socket file itself would keep the socket of a containerd that
-   * has since restarted).
+   * Where every node shows its containerd's CRI socket: containerd's default, which is the chart's
+   * ({@code agent.hostPaths.profiles.generic.criSocket}), on all nodes, while each containerd
+   * listens in its own directory. That directory is bound over {@code /run/containerd} in the
+   * node's mount namespace before containerd starts (a symlink would point a container at a path it
+   * does not have; a bind of the socket file itself would keep the socket of a containerd that has
+   * since restarted), so the shims' sockets, which every release puts under {@code
+   * /run/containerd/s}, are the node's too. The kubelet reaches its runtime there. The only trace
+   * on the machine is the mount point, an empty {@code /run/containerd} (the machine's own, made
+   * when missing and left in place, since other nodes may be mounted on it).
    */
-  public static final String CRI_SOCKET = "/etc/kubelet-node/containerd.sock";
+  public static final String CRI_SOCKET = "/run/containerd/containerd.sock";
 
   private final String name;
   private final String address;
@@ -66,6 +70,7 @@ public final class KubeletNode implements AutoCloseable {
   private final LocalControlPlane controlPlane;
   private final List<String> cleanupProblems = new ArrayList<>();
   private NetworkNamespace netns;
+  private String hostInterface;
   private Process holder;
   private ContainerdFixture containerd;
   private Process kubelet;
@@ -78,11 +83,18 @@ public final class KubeletNode implements AutoCloseable {
     this.dir = dir;
   }
 
-  /**
-   * Starts node {@code index} on {@code bridge} and returns once its Node object exists (NotReady
-   * until a CNI configuration is written into {@link #cniConfDir}).
-   */
+  /** As {@link #start(LocalControlPlane, NodeBridge, int, ContainerdRelease)} with 1.6. */
   public static KubeletNode start(LocalControlPlane controlPlane, NodeBridge bridge, int index) {
+    return start(controlPlane, bridge, index, ContainerdRelease.DEBIAN_1_6);
+  }
+
+  /**
+   * Starts node {@code index} on {@code bridge}, its runtime containerd {@code release}, and
+   * returns once its Node object exists (NotReady until a CNI configuration is written into {@link
+   * #cniConfDir}).
+   */
+  public static KubeletNode start(
+      LocalControlPlane controlPlane, NodeBridge bridge, int index, ContainerdRelease release) {
     Prerequisites.requireRoot();
     for (String c : List.of("nsenter", "unshare", "openssl", "ip")) {
       Prerequisites.requireCommand(c);
@@ -107,8 +119,8 @@ public final class KubeletNode implements AutoCloseable {
               Path.of("/etc/cni/net.d"),
               Path.of("/opt/cni/bin"),
               node.launcher(),
-              ContainerdFixture.NetnsPlacement.VAR_RUN_NETNS);
-      node.bindCriSocketDir();
+              ContainerdFixture.NetnsPlacement.VAR_RUN_NETNS,
+              release);
       node.startKubelet(bridge);
       node.awaitRegistered();
     } catch (RuntimeException e) {
@@ -120,8 +132,9 @@ public final class KubeletNode implements AutoCloseable {
       throw e;
     }
     log.info(
-        "event=kubelet-node-started node={} address={} dir={} ms={}",
+        "event=kubelet-node-started node={} containerd={} address={} dir={} ms={}",
         name,
+        release.name(),
         node.address,
         dir,
         (System.nanoTime() - t0) / 1_000_000);
@@ -136,6 +149,16 @@ public final class KubeletNode implements AutoCloseable {
   /** The node's InternalIP, on the bridge. */
   public String address() {
     return address;
+  }
+
+  /** The node's network namespace, as {@code ip netns} names it. */
+  public String networkNamespace() {
+    return netns.name();
+  }
+
+  /** The host side of the node's veth, on the bridge. */
+  public String hostInterface() {
+    return hostInterface;
   }
 
   public ContainerdFixture containerd() {
@@ -205,6 +228,7 @@ public final class KubeletNode implements AutoCloseable {
   private void startNetwork(NodeBridge bridge) {
     netns = NetworkNamespace.create("nn");
     String hostSide = TestNames.unique("nv");
+    hostInterface = hostSide;
     Commands.run("ip", "link", "add", hostSide, "type", "veth", "peer", "name", hostSide + "p")
         .orThrow("ip link add " + hostSide);
     Commands.run("ip", "link", "set", hostSide + "p", "netns", netns.name())
@@ -235,11 +259,13 @@ public final class KubeletNode implements AutoCloseable {
         mount --bind %1$s/netns /run/netns
         mount -t tmpfs tmpfs /var/log
         mount --bind %1$s/kubelet %1$s/kubelet
+        mkdir -p %2$s /run/containerd
+        mount --bind %2$s /run/containerd
         mount --make-rshared /
         echo ready
         exec sleep 2147483647
         """
-            .formatted(dir);
+            .formatted(dir, ContainerdFixture.socketPath(dir).getParent());
     ProcessBuilder pb =
         new ProcessBuilder(
                 "nsenter",
@@ -280,13 +306,6 @@ public final class KubeletNode implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot install the CNI plugins into node " + name, e);
     }
-  }
-
-  private void bindCriSocketDir() {
-    String to = Path.of(CRI_SOCKET).getParent().toString();
-    String from = containerd.socket().getParent().toString();
-    exec("sh", "-c", "mkdir -p \"$1\" && mount --bind \"$2\" \"$1\"", "sh", to, from)
-        .orThrow("mount --bind " + from + " " + to + " in node " + name);
   }
 
   private void startKubelet(NodeBridge bridge) {
@@ -350,7 +369,7 @@ public final class KubeletNode implements AutoCloseable {
           nodeStatusUpdateFrequency: 5s
           syncFrequency: 10s
           """
-              .formatted(address, containerd.socket(), name, resolvConf));
+              .formatted(address, CRI_SOCKET, name, resolvConf));
       List<String> cmd = new ArrayList<>(launcher());
       cmd.addAll(
           List.of(
@@ -422,6 +441,14 @@ public final class KubeletNode implements AutoCloseable {
     stop(holder);
     if (netns != null) {
       netns.close();
+    }
+    // The kernel tears a deleted namespace's veth end down asynchronously, and the host end with it
+    // only then: deleting the host end now leaves nothing for the next test to trip over.
+    if (hostInterface != null
+        && Commands.run("ip", "link", "show", hostInterface).ok()
+        && !Commands.run("ip", "link", "del", hostInterface).ok()
+        && Commands.run("ip", "link", "show", hostInterface).ok()) {
+      cleanupProblems.add("cannot delete the node's veth " + hostInterface);
     }
     if (holder != null) {
       for (Path d : cgroupDirs()) {

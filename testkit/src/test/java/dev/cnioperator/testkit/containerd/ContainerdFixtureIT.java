@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -50,7 +49,7 @@ class ContainerdFixtureIT {
       containerd.close();
     } finally {
       Commands.run("ip", "link", "del", network);
-      for (Path entry : cacheEntries()) {
+      for (Path entry : ContainerdFixture.cniCacheEntries(network)) {
         Files.deleteIfExists(entry);
       }
     }
@@ -59,14 +58,16 @@ class ContainerdFixtureIT {
   @Test
   void closeAfterSigkillTearsTheSandboxesDownThroughARestartedContainerd() throws IOException {
     List<String> ids = List.of(runp("web-1"), runp("web-2"));
-    assertThat(cacheEntries()).hasSize(2);
+    assertThat(ContainerdFixture.cniCacheEntries(network)).hasSize(2);
 
     containerd.kill9();
     assertThat(containerd.isRunning()).isFalse();
     containerd.close();
 
     assertNothingLeft(ids);
-    assertThat(cacheEntries()).as("containerd ran the DEL of each sandbox").isEmpty();
+    assertThat(ContainerdFixture.cniCacheEntries(network))
+        .as("containerd ran the DEL of each sandbox")
+        .isEmpty();
   }
 
   @Test
@@ -95,16 +96,6 @@ class ContainerdFixtureIT {
     for (String id : ids) {
       assertThat(Path.of("/sys/fs/cgroup/memory/k8s.io", id)).doesNotExist();
       assertThat(ShimProcesses.socketFile(containerd.socket(), "k8s.io", id)).doesNotExist();
-    }
-  }
-
-  private List<Path> cacheEntries() throws IOException {
-    Path results = ContainerdFixture.CNI_CACHE_DIR.resolve("results");
-    if (!Files.isDirectory(results)) {
-      return List.of();
-    }
-    try (Stream<Path> entries = Files.list(results)) {
-      return entries.filter(p -> p.getFileName().toString().startsWith(network + "-")).toList();
     }
   }
 }

@@ -7,7 +7,6 @@ import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.Commands;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.ToolPaths;
-import dev.cnioperator.testkit.containerd.ContainerdFixture;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -74,14 +73,8 @@ class KubeletNodeIT {
     assertThat(ready(client.nodes().withName(second.name()).get()).getStatus())
         .isNotEqualTo("True");
 
-    client.namespaces().resource(namespace("kn-it")).create();
-    // ServiceAccount admission is on: a pod needs its namespace's default account first.
-    await()
-        .atMost(Duration.ofSeconds(30))
-        .until(
-            () -> client.serviceAccounts().inNamespace("kn-it").withName("default").get() != null);
-    Pod pod = client.pods().inNamespace("kn-it").resource(pod("p1", first, false)).create();
-    Pod running = awaitRunning(client, pod);
+    PausePods.createNamespace(client, "kn-it");
+    Pod running = PausePods.createRunning(client, pod("p1", first, false));
     String ip = running.getStatus().getPodIP();
     String prefix = podCidr.substring(0, podCidr.lastIndexOf('.') + 1);
     assertThat(ip).startsWith(prefix);
@@ -95,8 +88,7 @@ class KubeletNodeIT {
 
     for (KubeletNode node : List.of(first, second)) {
       String name = "host-" + node.name();
-      awaitRunning(
-          client, client.pods().inNamespace("kn-it").resource(pod(name, node, true)).create());
+      PausePods.createRunning(client, pod(name, node, true));
     }
     try (Stream<Path> logs = Files.list(first.hostPath("/var/log/containers"))) {
       assertThat(logs).isNotEmpty();
@@ -107,7 +99,7 @@ class KubeletNodeIT {
   @Test
   void nodeCredentialsAreNarrowedByTheNodeAuthorizerAndNodeRestriction() {
     KubernetesClient client = cp.client();
-    client.namespaces().resource(namespace("kn-authz")).create();
+    PausePods.createNamespace(client, "kn-authz");
     client
         .secrets()
         .inNamespace("kn-authz")
@@ -138,21 +130,6 @@ class KubeletNodeIT {
     return Commands.run(cmd);
   }
 
-  private static Pod awaitRunning(KubernetesClient client, Pod pod) {
-    String ns = pod.getMetadata().getNamespace();
-    String name = pod.getMetadata().getName();
-    await()
-        .atMost(Duration.ofSeconds(90))
-        .until(
-            () -> {
-              Pod p = client.pods().inNamespace(ns).withName(name).get();
-              return p != null
-                  && p.getStatus() != null
-                  && "Running".equals(p.getStatus().getPhase());
-            });
-    return client.pods().inNamespace(ns).withName(name).get();
-  }
-
   private static NodeCondition ready(Node node) {
     return node.getStatus().getConditions().stream()
         .filter(c -> c.getType().equals("Ready"))
@@ -160,33 +137,11 @@ class KubeletNodeIT {
         .orElseThrow();
   }
 
-  private static io.fabric8.kubernetes.api.model.Namespace namespace(String name) {
-    return new io.fabric8.kubernetes.api.model.NamespaceBuilder()
-        .withNewMetadata()
-        .withName(name)
-        .endMetadata()
-        .build();
-  }
-
   private static Pod pod(String name, KubeletNode node, boolean hostNetwork) {
-    PodBuilder b =
-        new PodBuilder()
-            .withNewMetadata()
-            .withName(name)
-            .withNamespace("kn-it")
-            .endMetadata()
-            .withNewSpec()
-            .withNodeName(node.name())
-            .withHostNetwork(hostNetwork)
-            .withTerminationGracePeriodSeconds(0L)
-            .addNewContainer()
-            .withName("pause")
-            .withImage(ContainerdFixture.PAUSE_IMAGE)
-            .withImagePullPolicy("Never")
-            .endContainer()
-            .endSpec();
+    PodBuilder b = PausePods.on(node, "kn-it", name);
     if (hostNetwork) {
       b.editSpec()
+          .withHostNetwork(true)
           .editFirstContainer()
           .addNewPort()
           .withContainerPort(19091)
