@@ -773,8 +773,9 @@ class ClusterE2E {
 
   /**
    * The chart's default images (imported, never pulled), the API server through the node bridge's
-   * proxy (no kube-proxy, so no Service routing), the nodes' CRI socket, and the agent's state dir
-   * in each node's own {@code /opt} (the nodes share the host's {@code /var/lib}).
+   * proxy (no kube-proxy, so no Service routing), and the agent's state dir in each node's own
+   * {@code /opt} (the nodes share the host's {@code /var/lib}). Nothing of the runtime: the agent
+   * finds each node's containerd at the chart's default socket.
    */
   private static String[] installValues() {
     URI api = URI.create(cluster.bridge().apiServerUrl());
@@ -783,8 +784,6 @@ class ClusterE2E {
       "--set", "agent.image.pullPolicy=Never",
       "--set-string", "apiServer.host=" + api.getHost(),
       "--set", "apiServer.port=" + api.getPort(),
-      "--set", "agent.criSocket.enabled=true",
-      "--set-string", "agent.criSocket.path=" + KubeletNode.CRI_SOCKET,
       "--set-string", "agent.hostPaths.stateDir=/opt/cni-operator/state",
     };
   }

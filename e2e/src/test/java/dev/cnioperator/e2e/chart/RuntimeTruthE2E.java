@@ -1,0 +1,423 @@
+package dev.cnioperator.e2e.chart;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.cnioperator.api.v1alpha1.AttachmentSummary;
+import dev.cnioperator.api.v1alpha1.CniNetwork;
+import dev.cnioperator.api.v1alpha1.CniNode;
+import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
+import dev.cnioperator.api.v1alpha1.RolloutPhase;
+import dev.cnioperator.testkit.CommandResult;
+import dev.cnioperator.testkit.LocalControlPlane;
+import dev.cnioperator.testkit.TestNames;
+import dev.cnioperator.testkit.containerd.ContainerdFixture;
+import dev.cnioperator.testkit.containerd.ContainerdRelease;
+import dev.cnioperator.testkit.images.ProductImages;
+import dev.cnioperator.testkit.node.KubeletCluster;
+import dev.cnioperator.testkit.node.KubeletNode;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.net.URI;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Whether the status tells the truth on one runtime (a subclass per containerd release), on a
+ * one-node kubelet cluster installed with the chart's defaults: nothing about the runtime is set,
+ * so the agent finds containerd's socket where the chart's generic profile says.
+ *
+ * <ul>
+ *   <li>A healthy pod is counted healthy (on containerd 1.6 and 1.7 libcni caches no netns: the
+ *       agent learns it from the runtime), and one whose interface is broken is reported failing,
+ *       naming it, with a Warning Event.
+ *   <li>A node where ADD cannot succeed is never Ready, with the reason: a bridge of the network's
+ *       name that holds another address (a leftover of an earlier pod network), a macvlan master
+ *       the node does not have. Once the cause is gone the network is Ready by itself.
+ *   <li>A broken edit is rolled back on the one node: of the proven pod network, and of the network
+ *       that never proved its first revision (back to that one, said to be unproven).
+ * </ul>
+ *
+ * <p>On containerd 2.x the pod network is a 1.1.0 network, so containerd calls CNI STATUS on it;
+ * 1.6 and 1.7 cannot ADD a 1.1.0 network (their libcni knows no 1.1.0 result), so they get 1.0.0.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+abstract class RuntimeTruthE2E {
+  private static final Duration SETTLE = Duration.ofSeconds(120);
+  private static final String POD_NETWORK = "truth";
+  private static final String BRIDGE = "cbtruth0";
+
+  private KubeletCluster cluster;
+  private LocalControlPlane cp;
+  private KubeletNode node;
+  private ChartRelease release;
+  private String apps;
+  private final long started = System.nanoTime();
+
+  /** The containerd release the node runs. */
+  abstract ContainerdRelease release();
+
+  @BeforeAll
+  void startCluster() {
+    cluster = KubeletCluster.start(1, release());
+    cp = cluster.controlPlane();
+    node = cluster.nodes().get(0);
+    cluster.importImage(ProductImages.operator().tarball());
+    cluster.importImage(ProductImages.agent().tarball());
+    release = ChartRelease.install(cp, "truth", testKitValues());
+    apps = TestNames.unique("apps");
+    cp.client()
+        .namespaces()
+        .resource(new NamespaceBuilder().withNewMetadata().withName(apps).endMetadata().build())
+        .create();
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                cp.client().serviceAccounts().inNamespace(apps).withName("default").get() != null);
+  }
+
+  @AfterAll
+  void stopCluster() {
+    try {
+      if (release != null) {
+        release.close();
+      }
+    } finally {
+      if (cluster != null) {
+        cluster.close();
+      }
+      System.out.printf(
+          "event=runtime-truth-e2e release=%s total_ms=%d%n",
+          release(), (System.nanoTime() - started) / 1_000_000);
+    }
+  }
+
+  @Test
+  @Order(1)
+  void aHealthyPodIsCountedHealthyAndABrokenOneIsReportedFailingNamingIt() {
+    KubernetesClient client = cp.client();
+    apply(podNetwork(""));
+    awaitReady(POD_NETWORK);
+    Pod pod = runPausePod("healthy");
+
+    await("the pod's attachment checked healthy")
+        .atMost(SETTLE)
+        .untilAsserted(
+            () -> {
+              AttachmentSummary a = nodeNetwork(POD_NETWORK).getAttachments();
+              assertThat(a.getTotal()).isEqualTo(1);
+              assertThat(a.getHealthy()).isEqualTo(1);
+              assertThat(a.getUnchecked()).as("unchecked (%s)", a.getUncheckedReason()).isNull();
+              assertThat(condition(POD_NETWORK, "Degraded").getStatus()).isEqualTo("False");
+            });
+
+    NodePods.inPodNetwork(node, pod, "ip", "addr", "flush", "dev", "eth0")
+        .orThrow("ip addr flush dev eth0 in " + pod.getMetadata().getName());
+    await("Degraded naming the broken pod")
+        .atMost(SETTLE)
+        .untilAsserted(
+            () -> {
+              Condition degraded = condition(POD_NETWORK, "Degraded");
+              assertThat(degraded.getStatus()).isEqualTo("True");
+              assertThat(degraded.getReason()).isEqualTo("AttachmentsFailing");
+              assertThat(degraded.getMessage())
+                  .contains(node.name())
+                  .contains("pod " + apps + "/" + pod.getMetadata().getName());
+            });
+    await("a CniCheckFailed Event on the broken pod")
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                client.v1().events().inNamespace(apps).list().getItems().stream()
+                    .anyMatch(
+                        e ->
+                            "CniCheckFailed".equals(e.getReason())
+                                && pod.getMetadata()
+                                    .getName()
+                                    .equals(e.getInvolvedObject().getName())));
+    client
+        .pods()
+        .inNamespace(apps)
+        .withName(pod.getMetadata().getName())
+        .withGracePeriod(0)
+        .delete();
+    await("the network healthy again once the broken pod is gone")
+        .atMost(SETTLE)
+        .untilAsserted(
+            () -> assertThat(condition(POD_NETWORK, "Degraded").getStatus()).isEqualTo("False"));
+  }
+
+  @Test
+  @Order(2)
+  void aBrokenEditOfTheProvenPodNetworkIsRolledBackOnTheOneNode() {
+    byte[] before = NodePods.confFile(node, "10-" + POD_NETWORK + ".conflist");
+    apply(podNetwork("mtu: 70000"));
+    await("the broken edit rolled back")
+        .atMost(SETTLE)
+        .untilAsserted(
+            () -> {
+              CniNetwork net = network(POD_NETWORK);
+              assertThat(net.getStatus().getRollout().getPhase())
+                  .isEqualTo(RolloutPhase.RolledBack);
+              assertThat(NodePods.confFile(node, "10-" + POD_NETWORK + ".conflist"))
+                  .isEqualTo(before);
+            });
+    awaitReady(POD_NETWORK);
+    apply(podNetwork(""));
+    runPausePod("after-rollback");
+  }
+
+  @Test
+  @Order(3)
+  void aLeftoverBridgeWithAnotherAddressKeepsTheNetworkNotReadyNamingBothUntilItIsGone() {
+    String bridge = "cbleft0";
+    node.exec("ip", "link", "add", bridge, "type", "bridge").orThrow("ip link add " + bridge);
+    node.exec("ip", "addr", "add", "10.239.9.1/24", "dev", bridge).orThrow("ip addr add");
+    node.exec("ip", "link", "set", bridge, "up").orThrow("ip link set up");
+    String leftover = "leftover";
+    apply(bridgeNetwork(leftover, bridge, "10.239.77.0/24", ""));
+
+    await("Ready=False naming the bridge and both addresses")
+        .atMost(SETTLE)
+        .untilAsserted(
+            () -> {
+              Condition ready = condition(leftover, "Ready");
+              assertThat(ready.getStatus()).isEqualTo("False");
+              assertThat(ready.getReason()).isEqualTo("ProbeFailed");
+              assertThat(ready.getMessage())
+                  .contains(node.name())
+                  .contains("bridge " + bridge + " on this node holds 10.239.9.1/24")
+                  .contains("10.239.77.1/24")
+                  .contains("ip link delete " + bridge);
+              assertThat(condition(leftover, "Degraded").getStatus()).isEqualTo("True");
+              CniNode cniNode = cp.client().resources(CniNode.class).withName(node.name()).get();
+              assertThat(cniNode.getStatus().getConditions().get(0).getStatus()).isEqualTo("False");
+            });
+    printForTheNote(leftover);
+
+    // A broken edit of a network that never proved its first revision goes back to that one.
+    apply(bridgeNetwork(leftover, bridge, "10.239.77.0/24", "mtu: 70000"));
+    await("the broken edit rolled back to the unproven first revision")
+        .atMost(SETTLE)
+        .untilAsserted(
+            () -> {
+              CniNetwork net = network(leftover);
+              assertThat(net.getStatus().getRollout().getPhase())
+                  .isEqualTo(RolloutPhase.RolledBack);
+              assertThat(net.getStatus().getRollout().getStableUnproven()).isTrue();
+              assertThat(condition(leftover, "RolledOut").getMessage())
+                  .contains("never proven on every node");
+              assertThat(new String(NodePods.confFile(node, "50-" + leftover + ".conflist")))
+                  .doesNotContain("70000");
+            });
+
+    apply(bridgeNetwork(leftover, bridge, "10.239.77.0/24", ""));
+    node.exec("ip", "link", "delete", bridge).orThrow("ip link delete " + bridge);
+    awaitReady(leftover);
+    delete(leftover);
+  }
+
+  @Test
+  @Order(4)
+  void aMissingMacvlanMasterKeepsTheNetworkNotReadyNamingItUntilTheInterfaceExists() {
+    String master = "cbmiss0";
+    String net = "nomaster";
+    apply(
+        """
+        apiVersion: cnioperator.dev/v1alpha1
+        kind: CniNetwork
+        metadata:
+          name: %s
+        spec:
+          cniVersion: "1.0.0"
+          priority: 60
+          plugins:
+            - type: macvlan
+              master: %s
+              ipam: {type: host-local, subnet: 10.239.78.0/24}
+          check: {intervalSeconds: 5}
+        """
+            .formatted(net, master));
+    await("Ready=False naming the missing master")
+        .atMost(SETTLE)
+        .untilAsserted(
+            () -> {
+              Condition ready = condition(net, "Ready");
+              assertThat(ready.getStatus()).isEqualTo("False");
+              assertThat(ready.getReason()).isEqualTo("ProbeFailed");
+              assertThat(ready.getMessage())
+                  .contains(
+                      "interface "
+                          + master
+                          + " (the macvlan plugin's \"master\") does not"
+                          + " exist on this node");
+            });
+    node.exec("ip", "link", "add", master, "type", "dummy").orThrow("ip link add " + master);
+    node.exec("ip", "link", "set", master, "up").orThrow("ip link set up");
+    try {
+      awaitReady(net);
+    } finally {
+      delete(net);
+      node.exec("ip", "link", "delete", master);
+    }
+  }
+
+  /**
+   * The test kit's own settings, none of them the runtime's: the images imported (never pulled),
+   * the API server through the node bridge's proxy (no kube-proxy), the agent's state dir in the
+   * node's own {@code /opt} (the nodes share the host's {@code /var/lib}).
+   */
+  private String[] testKitValues() {
+    URI api = URI.create(cluster.bridge().apiServerUrl());
+    return new String[] {
+      "--set", "operator.image.pullPolicy=Never",
+      "--set", "agent.image.pullPolicy=Never",
+      "--set-string", "apiServer.host=" + api.getHost(),
+      "--set", "apiServer.port=" + api.getPort(),
+      "--set-string", "agent.hostPaths.stateDir=/opt/cni-operator/state",
+    };
+  }
+
+  /** The pod network from the node's podCIDR; 1.1.0 where the runtime speaks it. */
+  private String podNetwork(String extraBridgeField) {
+    String version = release() == ContainerdRelease.V2_X ? "1.1.0" : "1.0.0";
+    return """
+        apiVersion: cnioperator.dev/v1alpha1
+        kind: CniNetwork
+        metadata:
+          name: %s
+        spec:
+          cniVersion: "%s"
+          priority: 10
+          plugins:
+            - type: bridge
+              bridge: %s
+              isGateway: true
+              %s
+              ipam:
+                type: host-local
+                ranges: "$(node.hostLocalRanges)"
+          check: {intervalSeconds: 5}
+        """
+        .formatted(POD_NETWORK, version, BRIDGE, extraBridgeField);
+  }
+
+  private static String bridgeNetwork(String name, String bridge, String subnet, String extra) {
+    return """
+        apiVersion: cnioperator.dev/v1alpha1
+        kind: CniNetwork
+        metadata:
+          name: %s
+        spec:
+          cniVersion: "1.0.0"
+          priority: 50
+          plugins:
+            - type: bridge
+              bridge: %s
+              isGateway: true
+              %s
+              ipam: {type: host-local, subnet: %s}
+          check: {intervalSeconds: 5}
+        """
+        .formatted(name, bridge, extra, subnet);
+  }
+
+  private void apply(String yaml) {
+    cp.kubectlWithInput(yaml, "apply", "-f", "-").orThrow("kubectl apply");
+  }
+
+  private void delete(String network) {
+    cp.kubectl("delete", "cninetwork", network, "--timeout=120s").orThrow("kubectl delete");
+  }
+
+  private void awaitReady(String network) {
+    CommandResult wait =
+        cp.kubectl(
+            SETTLE.plusSeconds(10),
+            "wait",
+            "--for=condition=Ready",
+            "cninetwork/" + network,
+            "--timeout=" + SETTLE.toSeconds() + "s");
+    assertThat(wait.exitCode())
+        .as(
+            "kubectl wait Ready %s: %s",
+            network, cp.kubectl("describe", "cninetwork", network).stdout())
+        .isZero();
+  }
+
+  /** What a user sees of a network with one node that cannot ADD, for the record. */
+  private void printForTheNote(String network) {
+    System.out.printf(
+        "event=runtime-truth-e2e release=%s%n$ kubectl get cninetworks -o wide%n%s%n"
+            + "$ kubectl describe cninetwork %s%n%s%n",
+        release(),
+        cp.kubectl("get", "cninetworks", "-o", "wide").stdout(),
+        network,
+        cp.kubectl("describe", "cninetwork", network).stdout());
+  }
+
+  private Pod runPausePod(String prefix) {
+    String name = TestNames.unique(prefix);
+    Pod pod =
+        new PodBuilder()
+            .withNewMetadata()
+            .withName(name)
+            .endMetadata()
+            .withNewSpec()
+            .withNodeName(node.name())
+            .withTerminationGracePeriodSeconds(0L)
+            .withContainers(
+                new ContainerBuilder()
+                    .withName("pause")
+                    .withImage(ContainerdFixture.PAUSE_IMAGE)
+                    .withImagePullPolicy("Never")
+                    .build())
+            .endSpec()
+            .build();
+    cp.client().pods().inNamespace(apps).resource(pod).create();
+    await("pod " + name + " running")
+        .atMost(SETTLE)
+        .until(
+            () -> {
+              Pod p = cp.client().pods().inNamespace(apps).withName(name).get();
+              return p != null
+                  && p.getStatus() != null
+                  && "Running".equals(p.getStatus().getPhase())
+                  && p.getStatus().getPodIP() != null;
+            });
+    return cp.client().pods().inNamespace(apps).withName(name).get();
+  }
+
+  private CniNetwork network(String name) {
+    return cp.client().resources(CniNetwork.class).withName(name).get();
+  }
+
+  private Condition condition(String network, String type) {
+    CniNetwork net = network(network);
+    assertThat(net.getStatus()).as("status of %s", network).isNotNull();
+    return net.getStatus().getConditions().stream()
+        .filter(c -> c.getType().equals(type))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  private NodeNetworkStatus nodeNetwork(String network) {
+    CniNode cniNode = cp.client().resources(CniNode.class).withName(node.name()).get();
+    return cniNode.getStatus().getNetworks().stream()
+        .filter(n -> n.getName().equals(network))
+        .findFirst()
+        .orElseThrow();
+  }
+}
