@@ -205,6 +205,7 @@ public final class ContainerdFixture implements AutoCloseable {
     return config.root();
   }
 
+  /** The release running, whose {@code ctr} {@link #ctr} runs. */
   public ContainerdRelease release() {
     return config.release();
   }

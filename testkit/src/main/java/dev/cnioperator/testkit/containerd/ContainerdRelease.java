@@ -39,9 +39,9 @@ public enum ContainerdRelease {
 
   /**
    * containerd 2.x built by {@code e2e/bin/provision}: config version 3 (the CRI plugin split into
-   * runtime, images and the gRPC server), libcni 1.3 (the netns in its cache, STATUS on 1.1.0
-   * networks). NRI is on by default in 2.x and would listen on the machine's {@code
-   * /var/run/nri/nri.sock}, so it is off.
+   * runtime, images and the gRPC server; what every 2.x reads, which 2.4 migrates to its version 4
+   * with a warning), libcni 1.3 (the netns in its cache, STATUS on 1.1.0 networks). NRI is on by
+   * default in 2.x and would listen on the machine's {@code /var/run/nri/nri.sock}, so it is off.
    */
   V2_X(
       "containerd 2.x",

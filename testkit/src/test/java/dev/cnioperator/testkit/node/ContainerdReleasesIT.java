@@ -75,12 +75,7 @@ class ContainerdReleasesIT {
       String ip = running.getStatus().getPodIP();
       assertThat(ip).startsWith(podCidr.substring(0, podCidr.lastIndexOf('.') + 1));
 
-      String sandboxId =
-          node.containerd()
-              .crictl("pods", "--name", podName, "-q")
-              .orThrow("crictl pods")
-              .stdout()
-              .strip();
+      String sandboxId = crictl(node, "pods", "--name", podName, "-q");
       assertThat(sandboxId).isNotEmpty();
       // The node's socket dir is its /run/containerd: the shims' sockets, which every release
       // puts under /run/containerd/s, are in the node's own directory, not the machine's.
@@ -163,29 +158,29 @@ class ContainerdReleasesIT {
    */
   private static void assertThePodReachesItsNodesContainerdAtTheChartsDefault(
       KubeletNode node, String sandboxId) {
-    String containerId =
-        node.containerd()
-            .crictl("ps", "--pod", sandboxId, "-q")
-            .orThrow("crictl ps")
-            .stdout()
-            .strip();
+    String containerId = crictl(node, "ps", "--pod", sandboxId, "-q");
     String pid =
-        node.containerd()
-            .crictl("inspect", "-o", "go-template", "--template", "{{.info.pid}}", containerId)
-            .orThrow("crictl inspect")
-            .stdout()
-            .strip();
+        crictl(node, "inspect", "-o", "go-template", "--template", "{{.info.pid}}", containerId);
     String inPod = "unix:///proc/" + pid + "/root" + KubeletNode.CRI_SOCKET;
     String viaPod =
         Commands.run(ToolPaths.crictl().toString(), "--runtime-endpoint", inPod, "version")
             .orThrow("crictl version at " + inPod)
-            .stdout();
-    assertThat(viaPod)
-        .isEqualTo(node.containerd().crictl("version").orThrow("crictl version").stdout());
+            .stdout()
+            .strip();
+    assertThat(viaPod).isEqualTo(crictl(node, "version"));
     System.out.printf(
         "event=release-cri-version release=%s %s%n",
         node.containerd().release().name(),
         viaPod.lines().filter(l -> l.startsWith("Runtime")).toList());
+  }
+
+  /** crictl on the node's containerd, through its socket on the host; its output, stripped. */
+  private static String crictl(KubeletNode node, String... args) {
+    return node.containerd()
+        .crictl(args)
+        .orThrow("crictl " + String.join(" ", args))
+        .stdout()
+        .strip();
   }
 
   private static void assertNothingLeftOf(KubeletNode node) {
