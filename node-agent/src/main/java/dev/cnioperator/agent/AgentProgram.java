@@ -13,12 +13,14 @@ import dev.cnioperator.agent.kube.CriSandboxNetns;
 import dev.cnioperator.agent.kube.LazyCriSource;
 import dev.cnioperator.agent.kube.PodEvents;
 import dev.cnioperator.agent.kube.PodSource;
+import dev.cnioperator.agent.kube.RuntimeCniSupport;
 import dev.cnioperator.agent.kube.RuntimeNetworkProbe;
 import dev.cnioperator.agent.observe.AgentMetrics;
 import dev.cnioperator.agent.observe.ReadinessLog;
 import dev.cnioperator.agent.observe.TimedPluginExecutor;
 import dev.cnioperator.agent.plugin.PluginInstaller;
 import dev.cnioperator.agent.plugin.PluginVersions;
+import dev.cnioperator.agent.probe.ProbeDiagnosis;
 import dev.cnioperator.agent.probe.ProbeIdentity;
 import dev.cnioperator.agent.probe.ProbeNamespaces;
 import dev.cnioperator.agent.probe.RevisionProbe;
@@ -174,7 +176,9 @@ public final class AgentProgram implements AutoCloseable {
                 hostLocal,
                 new ProbeNamespaces(),
                 ProbeIdentity.forNode(s.nodeName()),
-                clock),
+                clock,
+                new ProbeDiagnosis(),
+                cri == null ? list -> Optional.empty() : new RuntimeCniSupport(cri)::refuses),
             runtime,
             health,
             agent::requestStatus,

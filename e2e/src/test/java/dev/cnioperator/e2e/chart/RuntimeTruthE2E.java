@@ -43,7 +43,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  *       naming it, with a Warning Event.
  *   <li>A node where ADD cannot succeed is never Ready, with the reason: a bridge of the network's
  *       name that holds another address (a leftover of an earlier pod network), a macvlan master
- *       the node does not have. Once the cause is gone the network is Ready by itself.
+ *       the node does not have, a 1.1.0 network on containerd 1.6 or 1.7 (which load it and fail
+ *       every ADD). Once the cause is gone the network is Ready by itself.
  *   <li>A broken edit is rolled back on the one node: of the proven pod network, and of the network
  *       that never proved its first revision (back to that one, said to be unproven).
  * </ul>
@@ -264,13 +265,56 @@ abstract class RuntimeTruthE2E {
                           + " (the macvlan plugin's \"master\") does not"
                           + " exist on this node");
             });
-    node.exec("ip", "link", "add", master, "type", "dummy").orThrow("ip link add " + master);
+    // A veth's end as the master: this machine's kernel has no dummy links.
+    node.exec("ip", "link", "add", master, "type", "veth", "peer", "name", master + "p")
+        .orThrow("ip link add " + master);
     node.exec("ip", "link", "set", master, "up").orThrow("ip link set up");
     try {
       awaitReady(net);
     } finally {
       delete(net);
       node.exec("ip", "link", "delete", master);
+    }
+  }
+
+  @Test
+  @Order(5)
+  void aNetworkTheRuntimeCannotAddIsNeverReadyThere() {
+    // containerd before 2.0 loads a 1.1.0 network and fails every ADD of it; the agent's own
+    // probe would pass, so the agent asks the runtime which it is.
+    String net = "onlynew";
+    apply(
+        """
+        apiVersion: cnioperator.dev/v1alpha1
+        kind: CniNetwork
+        metadata:
+          name: %s
+        spec:
+          cniVersion: "1.1.0"
+          priority: 70
+          plugins:
+            - type: bridge
+              bridge: cbnew0
+              ipam: {type: host-local, subnet: 10.239.79.0/24}
+        """
+            .formatted(net));
+    try {
+      if (release() == ContainerdRelease.V2_X) {
+        awaitReady(net);
+        return;
+      }
+      await("Ready=False: the runtime cannot ADD a 1.1.0 network")
+          .atMost(SETTLE)
+          .untilAsserted(
+              () -> {
+                Condition ready = condition(net, "Ready");
+                assertThat(ready.getStatus()).isEqualTo("False");
+                assertThat(ready.getReason()).isEqualTo("ProbeFailed");
+                assertThat(ready.getMessage())
+                    .contains("cannot ADD a network whose cniVersion is 1.1.0");
+              });
+    } finally {
+      delete(net);
     }
   }
 

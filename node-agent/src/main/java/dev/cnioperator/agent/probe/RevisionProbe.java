@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,6 +45,7 @@ public class RevisionProbe {
   private final ProbeIdentity identity;
   private final Clock clock;
   private final ProbeDiagnosis diagnosis;
+  private final Function<NetworkConfigList, Optional<String>> runtimeRefuses;
 
   public RevisionProbe(
       CniRuntime runtime,
@@ -52,12 +54,22 @@ public class RevisionProbe {
       ProbeNamespaces namespaces,
       ProbeIdentity identity,
       Clock clock) {
-    this(runtime, checker, hostLocal, namespaces, identity, clock, new ProbeDiagnosis());
+    this(
+        runtime,
+        checker,
+        hostLocal,
+        namespaces,
+        identity,
+        clock,
+        new ProbeDiagnosis(),
+        list -> Optional.empty());
   }
 
   /**
-   * @param diagnosis says what to do about a failure whose cause it knows; its advice follows the
-   *     plugin's error in the report
+   * @param diagnosis says what to do about a failure whose cause it knows; its advice comes first
+   *     in the report
+   * @param runtimeRefuses why the node's container runtime cannot ADD a network, where it is known
+   *     that it cannot (the probe's own ADD would pass and prove nothing)
    */
   public RevisionProbe(
       CniRuntime runtime,
@@ -66,8 +78,10 @@ public class RevisionProbe {
       ProbeNamespaces namespaces,
       ProbeIdentity identity,
       Clock clock,
-      ProbeDiagnosis diagnosis) {
+      ProbeDiagnosis diagnosis,
+      Function<NetworkConfigList, Optional<String>> runtimeRefuses) {
     this.diagnosis = diagnosis;
+    this.runtimeRefuses = runtimeRefuses;
     this.runtime = runtime;
     this.checker = checker;
     this.hostLocal = hostLocal;
@@ -133,6 +147,10 @@ public class RevisionProbe {
     NetworkConfigList list = network.list();
     try {
       sweep(network);
+      Optional<String> refused = runtimeRefuses.apply(list);
+      if (refused.isPresent()) {
+        throw new Failure("runtime: " + refused.get());
+      }
       if (list.cniVersion().supportsGcAndStatus()) {
         step("STATUS", () -> runtime.getStatusNetworkList(list));
       }

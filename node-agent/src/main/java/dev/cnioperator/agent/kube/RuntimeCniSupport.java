@@ -1,0 +1,72 @@
+package dev.cnioperator.agent.kube;
+
+import dev.cnioperator.cni.CniVersion;
+import dev.cnioperator.cni.config.NetworkConfigList;
+import dev.cnioperator.cri.CriException;
+import dev.cnioperator.cri.RuntimeVersion;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Whether the node's runtime can ADD a network at all: the probe runs the agent's own CNI runtime,
+ * which speaks every version, while the runtime runs libcni. containerd before 2.0 carries libcni
+ * 1.1, which knows no 1.1.0 result: it loads a network whose cniVersion is 1.1.0 as ready and fails
+ * every ADD ("unsupported CNI result version"), so no pod starts on such a node however well the
+ * probe went. It also ignores {@code cniVersions}, reading {@code cniVersion} alone.
+ */
+public final class RuntimeCniSupport {
+  private static final Logger LOG = LoggerFactory.getLogger(RuntimeCniSupport.class);
+  private static final Pattern MAJOR = Pattern.compile("^v?(\\d+)\\.");
+
+  private final CriConnection cri;
+  private volatile RuntimeVersion version;
+
+  public RuntimeCniSupport(CriConnection cri) {
+    this.cri = cri;
+  }
+
+  /** Why the runtime cannot ADD {@code list}, when it is known that it cannot. */
+  public Optional<String> refuses(NetworkConfigList list) {
+    if (list.cniVersion().compareTo(CniVersion.V1_1_0) < 0) {
+      return Optional.empty();
+    }
+    return runtime().flatMap(v -> refuses(v, list));
+  }
+
+  static Optional<String> refuses(RuntimeVersion v, NetworkConfigList list) {
+    Matcher major = MAJOR.matcher(v.runtimeVersion() == null ? "" : v.runtimeVersion());
+    boolean oldContainerd =
+        "containerd".equals(v.runtimeName())
+            && major.find()
+            && Integer.parseInt(major.group(1)) < 2;
+    if (!oldContainerd || list.cniVersion().compareTo(CniVersion.V1_1_0) < 0) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "the node's runtime, containerd "
+            + v.runtimeVersion()
+            + " (libcni 1.1), cannot ADD a network whose cniVersion is "
+            + list.cniVersion()
+            + " (every pod fails with \"unsupported CNI result version\"): set cniVersion 1.0.0"
+            + " and cniVersions [1.0.0, 1.1.0] to serve containerd 2.x the 1.1.0 features and"
+            + " older runtimes 1.0.0, or upgrade containerd to 2.x");
+  }
+
+  /** The runtime's name and version, asked once; empty while it does not answer. */
+  private Optional<RuntimeVersion> runtime() {
+    RuntimeVersion known = version;
+    if (known != null) {
+      return Optional.of(known);
+    }
+    try {
+      version = cri.client().version();
+      return Optional.of(version);
+    } catch (CriException e) {
+      LOG.debug("event=runtime-version-unknown error=\"{}\"", e.getMessage());
+      return Optional.empty();
+    }
+  }
+}
