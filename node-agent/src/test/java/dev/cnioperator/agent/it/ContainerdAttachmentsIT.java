@@ -212,7 +212,9 @@ class ContainerdAttachmentsIT {
   /**
    * containerd 1.6 caches no netns in libcni's cache; without the CRI socket the agent cannot learn
    * it, and a CHECK without one fails whatever the pod's state. The attachment is reported as not
-   * checked, with the reason: never failing, never a Warning on the pod, healthy or broken.
+   * checked, with the reason: never failing, never a Warning on the pod, healthy or broken. The
+   * agent is given a socket path where nothing listens, as the chart's default profile gives it on
+   * a node whose runtime is elsewhere.
    */
   @Test
   void withoutTheCriSocketAnAttachmentWhoseNetnsIsUnknownIsUncheckedNeverFailing()
@@ -223,7 +225,7 @@ class ContainerdAttachmentsIT {
     startAgent();
     awaitNetworkReady();
     agent.close();
-    startAgentWithoutRuntimeSocket();
+    startAgent("--cri-socket=" + node.root.resolve("run/elsewhere/cri.sock"));
     Pod pod = Pods.create(cp.client(), node.name, TestNames.unique("web"));
     pods.add(pod);
     RuntimeSandbox sandbox = run(pod);
@@ -241,7 +243,7 @@ class ContainerdAttachmentsIT {
               assertThat(a.getFailing()).isEmpty();
               assertThat(a.getUncheckedReason())
                   .contains("names no network namespace")
-                  .contains("--cri-socket");
+                  .contains("nothing listened at the runtime's socket");
             });
     sandbox.breakInterface();
     long passes = agent.log().split("event=check-pass network=" + network, -1).length;
@@ -255,6 +257,7 @@ class ContainerdAttachmentsIT {
     assertThat(checkFailedEventsOn(pod)).isEmpty();
     assertThat(cniNodes.get(node.name).getStatus().getSummary().getUncheckedAttachments())
         .isEqualTo(1);
+    assertThat(agent.log()).contains("event=cri-socket-absent");
   }
 
   @Test
@@ -356,10 +359,6 @@ class ContainerdAttachmentsIT {
 
   private void startAgent() throws Exception {
     startAgent("--cri-socket=" + containerd.socket());
-  }
-
-  private void startAgentWithoutRuntimeSocket() throws Exception {
-    startAgent(new String[0]);
   }
 
   private void startAgent(String... args) throws Exception {

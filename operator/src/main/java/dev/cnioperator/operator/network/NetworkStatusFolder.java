@@ -188,8 +188,8 @@ public final class NetworkStatusFolder {
           true,
           "Ready",
           holding
-              + ", "
-              + provenBy(probeAttachment)
+              + ", proven by "
+              + proof(probeAttachment)
               + ", no failing attachments"
               + unchecked(tally));
     }
@@ -218,9 +218,9 @@ public final class NetworkStatusFolder {
           false,
           "Proving",
           holding
-              + "; waiting for the agents to prove it ("
-              + provenBy(probeAttachment)
-              + ") on "
+              + "; waiting for the proof ("
+              + proof(probeAttachment)
+              + ") from "
               + listed(unproven));
     }
     List<String> waiting =
@@ -232,11 +232,11 @@ public final class NetworkStatusFolder {
   }
 
   /** What Ready rests on: the probe attachment, or only STATUS and the CHECK of live ones. */
-  private static String provenBy(boolean probeAttachment) {
+  private static String proof(boolean probeAttachment) {
     return probeAttachment
-        ? "proven by a probe attachment (ADD, CHECK, DEL)"
-        : "proven by STATUS and a CHECK of the live attachments only (spec.rollout.probe.enabled is"
-            + " false: no probe attachment, so an ADD that cannot succeed is not seen)";
+        ? "a probe attachment: ADD, CHECK, DEL"
+        : "STATUS and a CHECK of the live attachments only: spec.rollout.probe.enabled is false, so"
+            + " an ADD that cannot succeed is not seen";
   }
 
   private static boolean probeAttachment(CniNetwork network) {

@@ -88,7 +88,7 @@ class NetworkStatusFolderTest {
     assertThat(condition(s, "Ready").getStatus()).isEqualTo("True");
     assertThat(condition(s, "Ready").getMessage())
         .isEqualTo(
-            "2/2 nodes hold sha256 aaaaaaaaaaaa, proven by a probe attachment (ADD, CHECK, DEL), no"
+            "2/2 nodes hold sha256 aaaaaaaaaaaa, proven by a probe attachment: ADD, CHECK, DEL, no"
                 + " failing attachments");
     assertThat(condition(s, "Degraded").getStatus()).isEqualTo("False");
     assertThat(s.getNodes().getReady()).isEqualTo("2/2");
@@ -248,8 +248,8 @@ class NetworkStatusFolderTest {
     assertThat(condition(s, "Ready").getReason()).isEqualTo("Proving");
     assertThat(condition(s, "Ready").getMessage())
         .isEqualTo(
-            "1/1 nodes hold sha256 aaaaaaaaaaaa; waiting for the agents to prove it (proven by a"
-                + " probe attachment (ADD, CHECK, DEL)) on n1");
+            "1/1 nodes hold sha256 aaaaaaaaaaaa; waiting for the proof (a probe attachment: ADD,"
+                + " CHECK, DEL) from n1");
     assertThat(condition(s, "Degraded").getStatus()).isEqualTo("False");
     assertThat(s.getNodes().getHealthy()).isZero();
   }
