@@ -1,17 +1,11 @@
 package dev.cnioperator.testkit;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A TCP proxy on loopback in front of the API server that a test can cut and restore, to see what a
@@ -19,13 +13,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * cut, open connections are closed and new ones are accepted and closed at once.
  */
 public final class ApiServerProxy implements AutoCloseable {
-  private final ServerSocket listener;
+  private final SocketRelay relay;
   private final int targetPort;
-  private final List<Socket> open = new CopyOnWriteArrayList<>();
-  private volatile boolean cut;
 
-  private ApiServerProxy(ServerSocket listener, int targetPort) {
-    this.listener = listener;
+  private ApiServerProxy(SocketRelay relay, int targetPort) {
+    this.relay = relay;
     this.targetPort = targetPort;
   }
 
@@ -39,17 +31,11 @@ public final class ApiServerProxy implements AutoCloseable {
    * host's address on a test bridge, for nodes in their own network namespaces).
    */
   public static ApiServerProxy start(InetAddress address, int targetPort) {
-    try {
-      ServerSocket listener = new ServerSocket();
-      listener.bind(new InetSocketAddress(address, 0));
-      ApiServerProxy proxy = new ApiServerProxy(listener, targetPort);
-      Thread t = new Thread(proxy::acceptLoop, "api-proxy-" + listener.getLocalPort());
-      t.setDaemon(true);
-      t.start();
-      return proxy;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    SocketRelay relay =
+        SocketRelay.start(
+            new InetSocketAddress(address, 0),
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort));
+    return new ApiServerProxy(relay, targetPort);
   }
 
   /** A proxy in front of {@code controlPlane}'s API server. */
@@ -58,21 +44,17 @@ public final class ApiServerProxy implements AutoCloseable {
   }
 
   public int port() {
-    return listener.getLocalPort();
+    return relay.port();
   }
 
   /** Makes the API server unreachable through this proxy. */
   public void cut() {
-    cut = true;
-    for (Socket s : open) {
-      closeQuietly(s);
-    }
-    open.clear();
+    relay.cut();
   }
 
   /** Makes it reachable again. */
   public void restore() {
-    cut = false;
+    relay.restore();
   }
 
   /**
@@ -93,61 +75,8 @@ public final class ApiServerProxy implements AutoCloseable {
     }
   }
 
-  private void acceptLoop() {
-    while (!listener.isClosed()) {
-      try {
-        Socket client = listener.accept();
-        if (cut) {
-          closeQuietly(client);
-          continue;
-        }
-        Socket upstream = new Socket(InetAddress.getLoopbackAddress(), targetPort);
-        open.add(client);
-        open.add(upstream);
-        pump(client, upstream);
-        pump(upstream, client);
-      } catch (IOException e) {
-        // The listener closed, or the API server refused: the client sees a closed connection.
-      }
-    }
-  }
-
-  private void pump(Socket from, Socket to) {
-    Thread t =
-        new Thread(
-            () -> {
-              try (InputStream in = from.getInputStream();
-                  OutputStream out = to.getOutputStream()) {
-                in.transferTo(out);
-              } catch (IOException e) {
-                // one side closed
-              } finally {
-                closeQuietly(from);
-                closeQuietly(to);
-                open.remove(from);
-                open.remove(to);
-              }
-            },
-            "api-proxy-pump");
-    t.setDaemon(true);
-    t.start();
-  }
-
-  private static void closeQuietly(Socket s) {
-    try {
-      s.close();
-    } catch (IOException e) {
-      // already closed
-    }
-  }
-
   @Override
   public void close() {
-    cut();
-    try {
-      listener.close();
-    } catch (IOException e) {
-      // already closed
-    }
+    relay.close();
   }
 }
