@@ -5,6 +5,7 @@ import dev.cnioperator.testkit.Commands;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.TestNames;
 import dev.cnioperator.testkit.ToolPaths;
+import dev.cnioperator.testkit.node.SandboxNamespaces;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -34,6 +35,7 @@ public final class LocalProduct implements AutoCloseable {
   private final Path workDir;
   private final Helm helm;
   private final List<ProductProcess> processes = new ArrayList<>();
+  private final List<SandboxNamespaces> namespaces = new ArrayList<>();
 
   private LocalProduct(LocalControlPlane controlPlane, Path workDir) {
     this.controlPlane = controlPlane;
@@ -202,6 +204,23 @@ public final class LocalProduct implements AutoCloseable {
     return new SandboxNode(nodeName, root, cacheDir, agent);
   }
 
+  /**
+   * As {@link #startAgent(String)}, in a network and a mount namespace of its own ({@link
+   * SandboxNamespaces}): what its probes make (a bridge, veths, addresses, iptables rules,
+   * host-local's reservations) stays off this machine and goes when the agent stops.
+   */
+  public SandboxNode startAgentInNamespaces(String nodeName) {
+    Path root = dir(workDir.resolve("nodes/" + nodeName));
+    SandboxNamespaces ns =
+        SandboxNamespaces.start(
+            new SandboxNode(nodeName, root, null, null).cacheDir(),
+            controlPlane.apiServerPort(),
+            root.resolve("namespaces.log"));
+    namespaces.add(ns);
+    return startAgent(
+        nodeName, null, ProcessOptions.DEFAULT.runUnder(ns.launcher().toArray(String[]::new)));
+  }
+
   /** A kubeconfig for {@code token}, naming the proxy of {@code options} when it has one. */
   private Path kubeconfig(String token, Path file, ProcessOptions options) {
     Path direct = controlPlane.writeKubeconfigForToken(token, file);
@@ -244,10 +263,15 @@ public final class LocalProduct implements AutoCloseable {
     }
   }
 
-  /** Stops the processes and uninstalls the release if it is still installed. */
+  /**
+   * Stops the processes, ends the namespaces they ran in and uninstalls the release if it is still
+   * installed.
+   */
   @Override
   public void close() {
     stopProcesses();
+    namespaces.forEach(SandboxNamespaces::close);
+    namespaces.clear();
     // The release name is fixed and the control plane is shared: a release left installed makes
     // the next test's helm install fail ("cannot re-use a name that is still in use").
     helm(List.of("uninstall", RELEASE, "--namespace", NAMESPACE, "--ignore-not-found"));

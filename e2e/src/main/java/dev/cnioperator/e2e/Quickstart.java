@@ -17,8 +17,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * The README's first command: the product on the embedded local control plane. Starts the control
  * plane, installs the chart with the real helm, runs the operator and one node agent (sandbox host
- * root under {@code target/quickstart}), applies an example network, waits for {@code Ready}, and
- * shows what happened and how to go on. Runs until interrupted, or exits when given {@code --exit}.
+ * root under {@code target/quickstart}, in network and mount namespaces of its own so that its
+ * probe's bridge and reservations never reach the machine), applies an example network, waits for
+ * {@code Ready}, and shows what happened and how to go on. Runs until interrupted, or exits when
+ * given {@code --exit}.
  */
 public final class Quickstart {
   static final String NODE = "quickstart-node";
@@ -70,9 +72,10 @@ public final class Quickstart {
 
         step(
             "starting the operator and the node agent as local processes, with tokens of the"
-                + " chart's ServiceAccounts");
+                + " chart's ServiceAccounts; the agent in network and mount namespaces of its own,"
+                + " so its probe's bridge and reservations stay off this machine");
         ProductProcess operator = product.startOperator("quickstart-operator");
-        SandboxNode node = product.startAgent(NODE);
+        SandboxNode node = product.startAgentInNamespaces(NODE);
 
         step("kubectl apply -f " + EXAMPLE);
         show(cp.kubectl("apply", "-f", root.resolve(EXAMPLE).toString()));

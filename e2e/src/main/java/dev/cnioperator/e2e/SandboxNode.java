@@ -10,7 +10,8 @@ import java.util.Optional;
  * A simulated node: a Node object in the API server and a host root directory on this machine
  * holding what a real node keeps in {@code /etc/cni/net.d}, {@code /opt/cni/bin}, {@code
  * /var/lib/cni} and the agent's state, with its agent running as a process. Network namespaces are
- * the machine's real ones.
+ * the machine's real ones, unless the agent runs in namespaces of its own ({@link
+ * LocalProduct#startAgentInNamespaces}).
  */
 public record SandboxNode(String name, Path root, Path cacheDirOverride, ProductProcess agent) {
 
