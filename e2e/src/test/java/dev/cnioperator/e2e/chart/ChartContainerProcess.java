@@ -31,9 +31,10 @@ final class ChartContainerProcess implements AutoCloseable {
   /**
    * Starts {@code mainClass} (on this test's class path) with the container's arguments, {@code
    * $(VAR)} references expanded from {@code fieldRefs} as the kubelet would, then {@code
-   * extraArgs}.
+   * extraArgs}; the java command runs under {@code launcher} (none, or e.g. nsenter's).
    */
   static ChartContainerProcess start(
+      List<String> launcher,
       Class<?> mainClass,
       Container container,
       UnaryOperator<String> rewrite,
@@ -41,7 +42,7 @@ final class ChartContainerProcess implements AutoCloseable {
       Map<String, String> fieldRefs,
       Path log)
       throws IOException {
-    List<String> cmd = new ArrayList<>();
+    List<String> cmd = new ArrayList<>(launcher);
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass.getName()));
     for (String arg : container.getArgs()) {

@@ -8,10 +8,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.cnioperator.testkit.CommandResult;
-import dev.cnioperator.testkit.Commands;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.TestNames;
 import dev.cnioperator.testkit.ToolPaths;
+import dev.cnioperator.testkit.node.SandboxNamespaces;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -65,19 +65,22 @@ class ChartWalkthroughIT {
                     .build())
             .create();
     String network = run + "-bridge";
-    // The agent's probe runs ADD, and the bridge plugin leaves its bridge on the host after DEL (as
-    // on a cluster, where pods share it): a bridge of this test's own, deleted at the end.
-    String bridge = TestNames.unique("wb");
     Files.createDirectories(sandbox);
     try (ChartRelease release = ChartRelease.install(controlPlane, "walk")) {
       RenderedChart manifest = release.manifest();
-      // Both replicas of the Deployment: one leads, the other waits on the Lease.
+      // Both replicas of the Deployment: one leads, the other waits on the Lease. The agent's probe
+      // runs ADD and DEL in namespaces of the node's own: the bridge plugin leaves its bridge after
+      // DEL (as on a cluster, where pods share it) and host-local its directory in /var/lib/cni.
       try (ChartContainerProcess operator = startOperator(release, manifest, sandbox, 0);
           ChartContainerProcess standby = startOperator(release, manifest, sandbox, 1);
-          ChartContainerProcess agent = startAgent(release, manifest, node, sandbox)) {
+          SandboxNamespaces namespaces =
+              SandboxNamespaces.start(
+                  sandbox.resolve("var/lib/cni"),
+                  controlPlane.apiServerPort(),
+                  sandbox.resolve("namespaces.log"));
+          ChartContainerProcess agent = startAgent(release, manifest, node, sandbox, namespaces)) {
         CommandResult applied =
-            controlPlane.kubectlWithInput(
-                bridgeExampleFor(network, run, bridge), "apply", "-f", "-");
+            controlPlane.kubectlWithInput(bridgeExampleFor(network, run), "apply", "-f", "-");
         assertThat(applied.exitCode()).as("kubectl apply: %s", applied.stderr()).isZero();
 
         CommandResult ready =
@@ -98,6 +101,10 @@ class ChartWalkthroughIT {
             .isEqualTo(podCidr);
         assertThat(operator.log() + standby.log() + agent.log())
             .doesNotContainIgnoringCase("forbidden");
+        assertThat(sandbox.resolve("var/lib/cni/networks").resolve(network))
+            .as("host-local's reservations of the probe, in the node's /var/lib/cni")
+            .isDirectory();
+        assertThat(Path.of("/var/lib/cni/networks").resolve(network)).doesNotExist();
 
         controlPlane.kubectl("delete", "cninetwork", network, "--wait", "--timeout=60s");
         await().atMost(Duration.ofSeconds(60)).until(() -> !Files.exists(conflist));
@@ -105,7 +112,6 @@ class ChartWalkthroughIT {
     } finally {
       controlPlane.kubectl("delete", "cninetwork", network, "--ignore-not-found", "--wait=false");
       admin.nodes().withName(node.getMetadata().getName()).delete();
-      Commands.run("ip", "link", "delete", bridge);
       deleteTree(sandbox);
     }
   }
@@ -125,6 +131,7 @@ class ChartWalkthroughIT {
                 release.operatorToken(TOKEN_TTL),
                 sandbox.resolve("operator-" + replica + ".kubeconfig"));
     return ChartContainerProcess.start(
+        List.of(),
         dev.cnioperator.operator.Main.class,
         container,
         arg -> arg.startsWith("--metrics-port=") ? "--metrics-port=0" : arg,
@@ -135,16 +142,22 @@ class ChartWalkthroughIT {
 
   /**
    * The agent with the chart's DaemonSet settings, its host paths under {@code sandbox} (the netns
-   * dir stays the machine's, as network namespaces are real) and the token its pod would get.
+   * dir is the namespaces' own) and the token its pod would get, run in {@code namespaces}.
    */
   private static ChartContainerProcess startAgent(
-      ChartRelease release, RenderedChart manifest, Node node, Path sandbox) throws IOException {
+      ChartRelease release,
+      RenderedChart manifest,
+      Node node,
+      Path sandbox,
+      SandboxNamespaces namespaces)
+      throws IOException {
     Container container = manifest.onlyContainer("DaemonSet");
     Path kubeconfig =
         LocalControlPlane.shared()
             .writeKubeconfigForToken(
                 release.agentPodToken(node, TOKEN_TTL), sandbox.resolve("agent.kubeconfig"));
     return ChartContainerProcess.start(
+        namespaces.launcher(),
         dev.cnioperator.agent.Main.class,
         container,
         arg -> intoSandbox(arg, sandbox),
@@ -174,12 +187,8 @@ class ChartWalkthroughIT {
     return arg.startsWith("--listen=") ? "--listen=127.0.0.1:0" : arg;
   }
 
-  /**
-   * examples/bridge-hostlocal-portmap.yaml, renamed, on {@code bridge} and selecting only this
-   * test's node.
-   */
-  private static String bridgeExampleFor(String name, String run, String bridge)
-      throws IOException {
+  /** examples/bridge-hostlocal-portmap.yaml, renamed and selecting only this test's node. */
+  private static String bridgeExampleFor(String name, String run) throws IOException {
     YAMLMapper yaml = new YAMLMapper();
     ObjectNode example =
         (ObjectNode)
@@ -190,7 +199,6 @@ class ChartWalkthroughIT {
         .putObject("nodeSelector")
         .putObject("matchLabels")
         .put("cnioperator.dev/walkthrough", run);
-    ((ObjectNode) example.at("/spec/plugins/0")).put("bridge", bridge);
     return yaml.writeValueAsString(example);
   }
 
