@@ -36,13 +36,17 @@ public final class Helm {
     return inHome(Path.of("target/helm-home").toAbsolutePath());
   }
 
-  /** The provisioned helm with its cache, config and data directories under {@code home}. */
+  /**
+   * The provisioned helm with its cache, config and data directories under {@code home}, and its
+   * Kubernetes discovery cache too (by default ~/.kube/cache, a directory per API server address).
+   */
   public static Helm inHome(Path home) {
     Map<String, String> env =
         Map.of(
             "HELM_CACHE_HOME", home.resolve("cache").toString(),
             "HELM_CONFIG_HOME", home.resolve("config").toString(),
-            "HELM_DATA_HOME", home.resolve("data").toString());
+            "HELM_DATA_HOME", home.resolve("data").toString(),
+            "KUBECACHEDIR", home.resolve("kube-cache").toString());
     return new Helm(ToolPaths.helm(), env, List.of(), LIMIT);
   }
 

@@ -293,6 +293,10 @@ public final class LocalControlPlane implements AutoCloseable {
     List<String> cmd = new ArrayList<>();
     cmd.add(ToolPaths.kubectl().toString());
     cmd.add("--kubeconfig=" + kubeconfig);
+    // kubectl's discovery cache is ~/.kube/cache by default: a directory per API server address,
+    // and every control plane has a port of its own. In the work dir it goes with the control
+    // plane.
+    cmd.add("--cache-dir=" + workDir.resolve("kubectl-cache"));
     cmd.addAll(List.of(args));
     return Commands.run(
         cmd,

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -88,7 +89,7 @@ class LocalControlPlaneIT {
     CommandResult helm =
         Commands.run(
                 List.of(ToolPaths.helm().toString(), "version", "--short"),
-                java.util.Map.of("KUBECONFIG", cp.kubeconfigFile().toString()),
+                helmEnvironment(),
                 null,
                 Duration.ofMinutes(1))
             .orThrow("helm version");
@@ -96,11 +97,22 @@ class LocalControlPlaneIT {
     CommandResult helmList =
         Commands.run(
                 List.of(ToolPaths.helm().toString(), "list", "--all-namespaces"),
-                java.util.Map.of("KUBECONFIG", cp.kubeconfigFile().toString()),
+                helmEnvironment(),
                 null,
                 Duration.ofMinutes(1))
             .orThrow("helm list against the local API server");
     assertThat(helmList.stdout()).contains("NAME");
+  }
+
+  /** This control plane, and helm's directories in its work dir rather than the home's. */
+  private Map<String, String> helmEnvironment() {
+    Path home = cp.workDir().resolve("helm");
+    return Map.of(
+        "KUBECONFIG", cp.kubeconfigFile().toString(),
+        "HELM_CACHE_HOME", home.resolve("cache").toString(),
+        "HELM_CONFIG_HOME", home.resolve("config").toString(),
+        "HELM_DATA_HOME", home.resolve("data").toString(),
+        "KUBECACHEDIR", home.resolve("kube-cache").toString());
   }
 
   @Test

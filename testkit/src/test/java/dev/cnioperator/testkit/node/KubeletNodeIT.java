@@ -126,6 +126,7 @@ class KubeletNodeIT {
     List<String> cmd = new java.util.ArrayList<>();
     cmd.add(ToolPaths.kubectl().toString());
     cmd.add("--kubeconfig=" + node.kubeconfig());
+    cmd.add("--cache-dir=" + node.dir().resolve("kubectl-cache")); // not ~/.kube/cache
     cmd.addAll(List.of(args));
     return Commands.run(cmd);
   }
