@@ -352,17 +352,11 @@ public final class ContainerdFixture implements AutoCloseable {
     leftover.forEach(s -> ids.add(s.id()));
     ShimProcesses.killAll(leftover);
     problems.addAll(HostMounts.unmountUnder(dir));
+    // A sandbox containerd lost, or forgot with its state, got no DEL: what it left is this
+    // fixture's doing, so it goes with the fixture.
+    ids.addAll(lostSandboxIds);
     for (String id : ids) {
       SandboxLeftovers.remove(socket(), id, problems);
-    }
-    // Nobody DELs a lost sandbox's loopback (containerd attaches lo itself, as network
-    // "cni-loopback"); its cache entry is this fixture's doing, so it goes with the fixture.
-    for (String id : lostSandboxIds) {
-      try {
-        Files.deleteIfExists(CNI_CACHE_DIR.resolve("results/cni-loopback-" + id + "-lo"));
-      } catch (IOException e) {
-        problems.add("cannot remove the loopback cache entry of lost sandbox " + id + ": " + e);
-      }
     }
     try {
       HostMounts.deleteTree(dir);

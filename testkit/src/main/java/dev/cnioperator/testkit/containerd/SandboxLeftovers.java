@@ -8,8 +8,9 @@ import java.util.List;
 
 /**
  * What a sandbox leaves on the host outside the fixture's directory when its shim is killed rather
- * than stopped: its cgroup in every hierarchy ({@code k8s.io/<id>}, cgroupfs driver) and its shim's
- * socket under {@code /run/containerd/s}.
+ * than stopped, or containerd lost it and never ran its DEL: its cgroup in every hierarchy ({@code
+ * k8s.io/<id>}, cgroupfs driver), its shim's socket under {@code /run/containerd/s} and libcni's
+ * cache entries of its attachments.
  */
 final class SandboxLeftovers {
   private static final Path CGROUP_ROOT = Path.of("/sys/fs/cgroup");
@@ -30,6 +31,26 @@ final class SandboxLeftovers {
       }
     } catch (IOException e) {
       problems.add("cannot list " + CGROUP_ROOT + ": " + e.getMessage());
+    }
+    removeCacheEntries(id, problems);
+  }
+
+  /**
+   * libcni's cache entries of sandbox {@code id}, {@code results/<network>-<id>-<ifname>}: its
+   * networks' and its loopback's (containerd attaches lo itself, as network {@code cni-loopback}).
+   * containerd's DEL removes them; a sandbox that got none leaves them.
+   */
+  private static void removeCacheEntries(String id, List<String> problems) {
+    Path results = ContainerdFixture.CNI_CACHE_DIR.resolve("results");
+    if (!Files.isDirectory(results)) {
+      return;
+    }
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(results, "*-" + id + "-*")) {
+      for (Path entry : entries) {
+        deleteIfExists(entry, problems);
+      }
+    } catch (IOException e) {
+      problems.add("cannot list " + results + ": " + e.getMessage());
     }
   }
 

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -89,13 +90,26 @@ class ContainerdFixtureIT {
     return containerd.runPodSandbox(name, "fixture", UUID.randomUUID().toString());
   }
 
-  private void assertNothingLeft(List<String> ids) {
+  private void assertNothingLeft(List<String> ids) throws IOException {
     assertThat(ShimProcesses.of(containerd.socket())).isEmpty();
     assertThat(HostMounts.under(containerd.dir())).isEmpty();
     assertThat(containerd.dir()).doesNotExist();
     for (String id : ids) {
       assertThat(Path.of("/sys/fs/cgroup/memory/k8s.io", id)).doesNotExist();
       assertThat(ShimProcesses.socketFile(containerd.socket(), "k8s.io", id)).doesNotExist();
+      assertThat(cacheEntriesOfSandbox(id))
+          .as("libcni's cache entries of sandbox %s, its loopback's (cni-loopback) too", id)
+          .isEmpty();
+    }
+  }
+
+  private static List<Path> cacheEntriesOfSandbox(String id) throws IOException {
+    Path results = ContainerdFixture.CNI_CACHE_DIR.resolve("results");
+    if (!Files.isDirectory(results)) {
+      return List.of();
+    }
+    try (Stream<Path> entries = Files.list(results)) {
+      return entries.filter(p -> p.getFileName().toString().contains("-" + id + "-")).toList();
     }
   }
 }
