@@ -559,7 +559,7 @@ class ClusterE2E {
     // New pods still start on every node: the untouched one and the rolled-back canary.
     for (KubeletNode node : cluster.nodes()) {
       String pod = "after-rollback-" + node.name();
-      client.pods().inNamespace(apps).resource(pinnedPausePod(pod, node)).create();
+      client.pods().inNamespace(apps).resource(NodePods.pinnedPausePod(pod, node)).create();
       Pod running =
           await("a new pod on " + node.name())
               .atMost(Duration.ofSeconds(90))
@@ -605,20 +605,6 @@ class ClusterE2E {
         .get()
         .getMetadata()
         .getGeneration();
-  }
-
-  /** A pause pod bound to {@code node} by name, past the scheduler. */
-  private static Pod pinnedPausePod(String name, KubeletNode node) {
-    return new io.fabric8.kubernetes.api.model.PodBuilder()
-        .withNewMetadata()
-        .withName(name)
-        .endMetadata()
-        .withNewSpec()
-        .withNodeName(node.name())
-        .withTerminationGracePeriodSeconds(0L)
-        .withContainers(pauseContainer())
-        .endSpec()
-        .build();
   }
 
   @Test

@@ -7,8 +7,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.HostLocalStore;
+import dev.cnioperator.testkit.containerd.ContainerdFixture;
 import dev.cnioperator.testkit.node.KubeletNode;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -151,5 +154,24 @@ final class NodePods {
   static Set<String> reservations(KubeletNode node, String network) {
     return new TreeSet<>(
         HostLocalStore.reservedIps(node.cniStateDir().resolve("networks").resolve(network)));
+  }
+
+  /** A pause pod of the fixture's image (imported, never pulled) bound to {@code node} by name. */
+  static Pod pinnedPausePod(String name, KubeletNode node) {
+    return new PodBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .endMetadata()
+        .withNewSpec()
+        .withNodeName(node.name())
+        .withTerminationGracePeriodSeconds(0L)
+        .withContainers(
+            new ContainerBuilder()
+                .withName("pause")
+                .withImage(ContainerdFixture.PAUSE_IMAGE)
+                .withImagePullPolicy("Never")
+                .build())
+        .endSpec()
+        .build();
   }
 }

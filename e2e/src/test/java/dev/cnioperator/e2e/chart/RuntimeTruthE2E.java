@@ -11,16 +11,13 @@ import dev.cnioperator.api.v1alpha1.RolloutPhase;
 import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.TestNames;
-import dev.cnioperator.testkit.containerd.ContainerdFixture;
 import dev.cnioperator.testkit.containerd.ContainerdRelease;
 import dev.cnioperator.testkit.images.ProductImages;
 import dev.cnioperator.testkit.node.KubeletCluster;
 import dev.cnioperator.testkit.node.KubeletNode;
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.net.URI;
 import java.time.Duration;
@@ -126,17 +123,13 @@ abstract class RuntimeTruthE2E {
 
     NodePods.inPodNetwork(node, pod, "ip", "addr", "flush", "dev", "eth0")
         .orThrow("ip addr flush dev eth0 in " + pod.getMetadata().getName());
-    await("Degraded naming the broken pod")
-        .atMost(SETTLE)
-        .untilAsserted(
-            () -> {
-              Condition degraded = condition(POD_NETWORK, "Degraded");
-              assertThat(degraded.getStatus()).isEqualTo("True");
-              assertThat(degraded.getReason()).isEqualTo("AttachmentsFailing");
-              assertThat(degraded.getMessage())
-                  .contains(node.name())
-                  .contains("pod " + apps + "/" + pod.getMetadata().getName());
-            });
+    awaitCondition(
+        POD_NETWORK,
+        "Degraded",
+        "True",
+        "AttachmentsFailing",
+        node.name(),
+        "pod " + apps + "/" + pod.getMetadata().getName());
     await("a CniCheckFailed Event on the broken pod")
         .atMost(Duration.ofSeconds(30))
         .until(
@@ -303,16 +296,8 @@ abstract class RuntimeTruthE2E {
         awaitReady(net);
         return;
       }
-      await("Ready=False: the runtime cannot ADD a 1.1.0 network")
-          .atMost(SETTLE)
-          .untilAsserted(
-              () -> {
-                Condition ready = condition(net, "Ready");
-                assertThat(ready.getStatus()).isEqualTo("False");
-                assertThat(ready.getReason()).isEqualTo("ProbeFailed");
-                assertThat(ready.getMessage())
-                    .contains("cannot ADD a network whose cniVersion is 1.1.0");
-              });
+      awaitCondition(
+          net, "Ready", "False", "ProbeFailed", "cannot ADD a network whose cniVersion is 1.1.0");
     } finally {
       delete(net);
     }
@@ -414,22 +399,7 @@ abstract class RuntimeTruthE2E {
 
   private Pod runPausePod(String prefix) {
     String name = TestNames.unique(prefix);
-    Pod pod =
-        new PodBuilder()
-            .withNewMetadata()
-            .withName(name)
-            .endMetadata()
-            .withNewSpec()
-            .withNodeName(node.name())
-            .withTerminationGracePeriodSeconds(0L)
-            .withContainers(
-                new ContainerBuilder()
-                    .withName("pause")
-                    .withImage(ContainerdFixture.PAUSE_IMAGE)
-                    .withImagePullPolicy("Never")
-                    .build())
-            .endSpec()
-            .build();
+    Pod pod = NodePods.pinnedPausePod(name, node);
     cp.client().pods().inNamespace(apps).resource(pod).create();
     await("pod " + name + " running")
         .atMost(SETTLE)
@@ -442,6 +412,22 @@ abstract class RuntimeTruthE2E {
                   && p.getStatus().getPodIP() != null;
             });
     return cp.client().pods().inNamespace(apps).withName(name).get();
+  }
+
+  /**
+   * Waits until {@code network}'s condition {@code type} has that status and reason, naming all.
+   */
+  private void awaitCondition(
+      String network, String type, String status, String reason, String... named) {
+    await(type + "=" + status + " (" + reason + ") of " + network)
+        .atMost(SETTLE)
+        .untilAsserted(
+            () -> {
+              Condition c = condition(network, type);
+              assertThat(c.getStatus()).isEqualTo(status);
+              assertThat(c.getReason()).isEqualTo(reason);
+              assertThat(c.getMessage()).contains(named);
+            });
   }
 
   private CniNetwork network(String name) {
