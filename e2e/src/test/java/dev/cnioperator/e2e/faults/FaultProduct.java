@@ -157,11 +157,15 @@ public final class FaultProduct implements AutoCloseable {
    * Nodes, checked every {@code checkSeconds}.
    */
   public String singlePluginNetwork(String name, String type, int checkSeconds) {
+    // The fault tests' plugins are stand-ins that attach nothing (they answer VERSION, fail or hang
+    // otherwise): a probe attachment would rightly keep the network from Ready, so Ready rests on
+    // STATUS and the CHECK of live attachments, as a user's network with the probe off does.
     return network(
         name,
         "- type: " + type,
         "check: {enabled: true, intervalSeconds: " + checkSeconds + "}",
-        "ipamCleanup: {enabled: false}");
+        "ipamCleanup: {enabled: false}",
+        "rollout: {probe: {enabled: false}}");
   }
 
   /**
