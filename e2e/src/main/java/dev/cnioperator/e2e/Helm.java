@@ -83,18 +83,28 @@ public final class Helm {
    * waiting: no kubelet may ever run the pods. {@code extraArgs} such as {@code --set k=v}.
    */
   public CommandResult install(String release, String namespace, String... extraArgs) {
-    List<String> args =
-        new ArrayList<>(
-            List.of(
-                "install",
-                release,
-                chartDir().toString(),
-                "--namespace",
-                namespace,
-                "--create-namespace",
-                "--wait=false"));
+    List<String> args = new ArrayList<>(List.of("--wait=false"));
     args.addAll(List.of(extraArgs));
+    return install(release, namespace, List.of(chartDir().toString()), args);
+  }
+
+  /**
+   * {@code helm install} of {@code chart} (the chart's directory, or an {@code oci://} reference
+   * with its {@code --version} and registry flags) as {@code release} into {@code namespace}
+   * (created), with {@code extraArgs}.
+   */
+  public CommandResult install(
+      String release, String namespace, List<String> chart, List<String> extraArgs) {
+    List<String> args = new ArrayList<>(List.of("install", release));
+    args.addAll(chart);
+    args.addAll(List.of("--namespace", namespace, "--create-namespace"));
+    args.addAll(extraArgs);
     return run(args);
+  }
+
+  /** The environment helm runs with: its private cache, config and data directories. */
+  public Map<String, String> environment() {
+    return env;
   }
 
   /**

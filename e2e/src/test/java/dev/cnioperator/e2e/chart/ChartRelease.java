@@ -21,27 +21,94 @@ final class ChartRelease implements AutoCloseable {
   private final LocalControlPlane controlPlane;
   private final String name;
   private final String installOutput;
+  private final List<String> chart;
 
   private ChartRelease(
-      Helm helm, LocalControlPlane controlPlane, String name, String installOutput) {
+      Helm helm,
+      LocalControlPlane controlPlane,
+      String name,
+      String installOutput,
+      List<String> chart) {
     this.helm = helm;
     this.controlPlane = controlPlane;
     this.name = name;
     this.installOutput = installOutput;
+    this.chart = chart;
   }
 
   /**
-   * {@code helm install} without waiting (no kubelet will ever run the pods), with {@code helmArgs}
-   * such as {@code --set k=v}; throws with helm's output when the install fails.
+   * {@code helm install} of the chart's directory without waiting (no kubelet will ever run the
+   * pods), with {@code helmArgs} such as {@code --set k=v}; throws with helm's output when the
+   * install fails.
    */
   static ChartRelease install(
       LocalControlPlane controlPlane, String namePrefix, String... helmArgs) {
-    Helm helm = Helm.provisioned().withKubeconfig(controlPlane.kubeconfigFile());
-    String name = TestNames.unique(namePrefix);
-    List<String> args = new ArrayList<>(List.of("--timeout", "2m"));
+    List<String> args = new ArrayList<>(List.of("--wait=false"));
     args.addAll(List.of(helmArgs));
-    CommandResult install = helm.install(name, name, args.toArray(String[]::new));
-    ChartRelease release = new ChartRelease(helm, controlPlane, name, install.stdout());
+    return install(
+        controlPlane,
+        Helm.provisioned(),
+        List.of(Helm.chartDir().toString()),
+        namePrefix,
+        args,
+        Duration.ofMinutes(2));
+  }
+
+  /**
+   * {@code helm install} of the chart {@code product} published, as a user installs it from a
+   * registry, without waiting, with {@code helmArgs}; throws with helm's output when it fails.
+   */
+  static ChartRelease install(
+      LocalControlPlane controlPlane,
+      PublishedProduct product,
+      String namePrefix,
+      String... helmArgs) {
+    List<String> args = new ArrayList<>(List.of("--wait=false"));
+    args.addAll(List.of(helmArgs));
+    return install(
+        controlPlane,
+        Helm.provisioned(),
+        product.helmChartArgs(),
+        namePrefix,
+        args,
+        Duration.ofMinutes(2));
+  }
+
+  /**
+   * {@code helm install --wait} of the chart {@code product} published, as a user installs it from
+   * a registry, with {@code helmArgs}; throws with helm's output when the install fails or the
+   * release's workloads are not ready within {@code wait}.
+   */
+  static ChartRelease installAndWait(
+      LocalControlPlane controlPlane,
+      PublishedProduct product,
+      String namePrefix,
+      Duration wait,
+      String... helmArgs) {
+    List<String> args = new ArrayList<>(List.of("--wait"));
+    args.addAll(List.of(helmArgs));
+    return install(
+        controlPlane,
+        Helm.provisioned().withLimit(wait.plusMinutes(1)),
+        product.helmChartArgs(),
+        namePrefix,
+        args,
+        wait);
+  }
+
+  private static ChartRelease install(
+      LocalControlPlane controlPlane,
+      Helm provisioned,
+      List<String> chart,
+      String namePrefix,
+      List<String> helmArgs,
+      Duration timeout) {
+    Helm helm = provisioned.withKubeconfig(controlPlane.kubeconfigFile());
+    String name = TestNames.unique(namePrefix);
+    List<String> args = new ArrayList<>(List.of("--timeout", timeout.toSeconds() + "s"));
+    args.addAll(helmArgs);
+    CommandResult install = helm.install(name, name, chart, args);
+    ChartRelease release = new ChartRelease(helm, controlPlane, name, install.stdout(), chart);
     if (!install.ok()) {
       release.close();
       install.orThrow("helm install " + name);
@@ -117,12 +184,14 @@ final class ChartRelease implements AutoCloseable {
             .stdout());
   }
 
-  /** {@code helm upgrade} of this release to the chart with {@code helmArgs}, without waiting. */
+  /**
+   * {@code helm upgrade} of this release to the chart it was installed from with {@code helmArgs},
+   * without waiting.
+   */
   CommandResult upgrade(String... helmArgs) {
-    List<String> args =
-        new ArrayList<>(
-            List.of(
-                "upgrade", name, Helm.chartDir().toString(), "--namespace", name, "--wait=false"));
+    List<String> args = new ArrayList<>(List.of("upgrade", name));
+    args.addAll(chart);
+    args.addAll(List.of("--namespace", name, "--wait=false"));
     args.addAll(List.of(helmArgs));
     return helm.run(args.toArray(String[]::new));
   }

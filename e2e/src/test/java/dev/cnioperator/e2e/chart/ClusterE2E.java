@@ -9,13 +9,13 @@ import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
 import dev.cnioperator.api.v1alpha1.RolloutPhase;
 import dev.cnioperator.api.v1alpha1.RolloutStatus;
+import dev.cnioperator.e2e.Helm;
 import dev.cnioperator.operator.OperatorSettings;
 import dev.cnioperator.testkit.CommandResult;
+import dev.cnioperator.testkit.Commands;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.TestNames;
 import dev.cnioperator.testkit.containerd.ContainerdFixture;
-import dev.cnioperator.testkit.images.ProductImages;
-import dev.cnioperator.testkit.images.ProductImages.ProductImage;
 import dev.cnioperator.testkit.node.KubeletCluster;
 import dev.cnioperator.testkit.node.KubeletNode;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -56,8 +56,9 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * The product as its users run it, on two real nodes ({@link KubeletCluster}: a kubelet and a
- * containerd each, no kube-proxy): the images the test command built, imported into each node's
- * containerd, {@code helm install} of the chart, and pods networked by conflists the agent wrote.
+ * containerd each, no kube-proxy): the images the test command built, pushed with the chart to a
+ * registry by {@code bin/publish}, {@code helm install oci://...} of that chart (the nodes pull the
+ * images by digest), and pods networked by conflists the agent wrote.
  *
  * <p>Bootstrap: the Nodes start NotReady (no CNI configuration); the operator (hostNetwork,
  * tolerating not-ready nodes) and the agents start and reach the API server through the {@code
@@ -102,6 +103,7 @@ class ClusterE2E {
   private static KubeletCluster cluster;
   private static LocalControlPlane cp;
   private static ChartRelease release;
+  private static PublishedProduct product;
   private static String apps;
   private static boolean bootstrapped;
 
@@ -109,14 +111,11 @@ class ClusterE2E {
   static void startCluster() {
     started = System.nanoTime();
     phaseStart = started;
-    ProductImage operator = ProductImages.operator();
-    ProductImage agent = ProductImages.agent();
     cluster = KubeletCluster.start(2);
     cp = cluster.controlPlane();
     phase("cluster-start");
-    cluster.importImage(operator.tarball());
-    cluster.importImage(agent.tarball());
-    phase("image-import");
+    product = PublishedProduct.publish(cluster, Helm.provisioned());
+    phase("publish");
   }
 
   /**
@@ -175,7 +174,7 @@ class ClusterE2E {
         c -> assertThat(c.getMessage()).contains("cni plugin not initialized"));
     phaseStart = System.nanoTime();
 
-    release = ChartRelease.install(cp, "boot", installValues());
+    release = ChartRelease.install(cp, product, "boot", installValues());
     phase("helm-install");
     Map<String, String> podCidrs = new LinkedHashMap<>();
     for (KubeletNode node : cluster.nodes()) {
@@ -348,12 +347,18 @@ class ClusterE2E {
       throws InterruptedException {
     assertThat(bootstrapped).as("the Bootstrap scenario ran first and passed").isTrue();
     KubernetesClient client = cp.client();
-    String image = ProductImages.agent().reference();
+    // A new tag of the agent in the registry, as a release would push: the nodes pull it.
     String tag = "upgraded";
-    String upgraded = image.substring(0, image.lastIndexOf(':') + 1) + tag;
-    for (KubeletNode node : cluster.nodes()) {
-      node.containerd().ctr("images", "tag", image, upgraded).orThrow("ctr images tag");
-    }
+    String upgraded = product.agentRepository() + ":" + tag;
+    Commands.run(
+            "skopeo",
+            "copy",
+            "--quiet",
+            "--src-tls-verify=false",
+            "--dest-tls-verify=false",
+            "docker://" + product.agentRepository() + ":" + product.version(),
+            "docker://" + upgraded)
+        .orThrow("skopeo copy of the agent to the tag " + tag);
     Map<String, List<Pod>> before = new LinkedHashMap<>();
     for (KubeletNode node : cluster.nodes()) {
       before.put(node.name(), runningPodsOn(client, node));
@@ -363,7 +368,12 @@ class ClusterE2E {
     ConflistWatch watch = ConflistWatch.start(cluster.nodes(), NETWORK_FILE);
     try {
       CommandResult upgrade =
-          release.upgrade("--reuse-values", "--set-string", "agent.image.tag=" + tag);
+          release.upgrade(
+              "--reuse-values",
+              "--set-string",
+              "agent.image.tag=" + tag,
+              "--set-string",
+              "agent.image.digest=");
       assertThat(upgrade.exitCode()).as("helm upgrade: %s", upgrade.stderr()).isZero();
       rollout("daemonset/" + release.name() + "-cni-operator-agent");
     } finally {
@@ -682,7 +692,7 @@ class ClusterE2E {
             "agent.removeConflistsOnUninstall=true",
             "--set",
             "agent.removeConflistsTimeoutSeconds=120"));
-    release = ChartRelease.install(cp, "rm", values.toArray(String[]::new));
+    release = ChartRelease.install(cp, product, "rm", values.toArray(String[]::new));
     String fullname = release.name() + "-cni-operator";
     rollout("daemonset/" + fullname + "-agent");
     rollout("deployment/" + fullname + "-operator");
@@ -758,19 +768,23 @@ class ClusterE2E {
   }
 
   /**
-   * The chart's default images (imported, never pulled), the API server through the node bridge's
-   * proxy (no kube-proxy, so no Service routing), and the agent's state dir in each node's own
-   * {@code /opt} (the nodes share the host's {@code /var/lib}). Nothing of the runtime: the agent
-   * finds each node's containerd at the chart's default socket.
+   * The published chart's default images (pulled by digest), the API server through the node
+   * bridge's proxy (no kube-proxy, so no Service routing), the agent's state dir in each node's own
+   * {@code /opt} (the nodes share the host's {@code /var/lib}), and a standby operator, as on a
+   * cluster of two nodes or more (the failover scenario needs it). Nothing of the runtime: the
+   * agent finds each node's containerd at the chart's default socket.
    */
   private static String[] installValues() {
     URI api = URI.create(cluster.bridge().apiServerUrl());
     return new String[] {
-      "--set", "operator.image.pullPolicy=Never",
-      "--set", "agent.image.pullPolicy=Never",
-      "--set-string", "apiServer.host=" + api.getHost(),
-      "--set", "apiServer.port=" + api.getPort(),
-      "--set-string", "agent.hostPaths.stateDir=/opt/cni-operator/state",
+      "--set",
+      "operator.replicas=2",
+      "--set-string",
+      "apiServer.host=" + api.getHost(),
+      "--set",
+      "apiServer.port=" + api.getPort(),
+      "--set-string",
+      "agent.hostPaths.stateDir=/opt/cni-operator/state",
     };
   }
 

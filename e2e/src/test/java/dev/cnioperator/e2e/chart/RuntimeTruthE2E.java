@@ -8,11 +8,11 @@ import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
 import dev.cnioperator.api.v1alpha1.RolloutPhase;
+import dev.cnioperator.e2e.Helm;
 import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.TestNames;
 import dev.cnioperator.testkit.containerd.ContainerdRelease;
-import dev.cnioperator.testkit.images.ProductImages;
 import dev.cnioperator.testkit.node.KubeletCluster;
 import dev.cnioperator.testkit.node.KubeletNode;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -21,6 +21,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -31,10 +33,15 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * Whether the status tells the truth on one runtime (a subclass per containerd release), on a
- * one-node kubelet cluster installed with the chart's defaults: nothing about the runtime is set,
- * so the agent finds containerd's socket where the chart's generic profile says.
+ * one-node kubelet cluster installed as users install it: {@code bin/publish} pushes the images and
+ * the chart to a registry, {@code helm install oci://... --wait} with the chart's defaults (but the
+ * API server's address, and a state dir of the node's own); the node's containerd pulls the images
+ * by digest. Nothing about the runtime is set, so the agent finds containerd's socket where the
+ * chart's default profile says.
  *
  * <ul>
+ *   <li>One node is a cluster too: the install returns with every pod of the release ready, and
+ *       every command its notes print completes.
  *   <li>A healthy pod is counted healthy (on containerd 1.6 and 1.7 libcni caches no netns: the
  *       agent learns it from the runtime), and one whose interface is broken is reported failing,
  *       naming it, with a Warning Event.
@@ -53,6 +60,10 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 abstract class RuntimeTruthE2E {
   private static final Duration SETTLE = Duration.ofSeconds(120);
+
+  /** How long {@code helm install --wait} may take: the node pulls both images first. */
+  private static final Duration INSTALL_WAIT = Duration.ofMinutes(4);
+
   private static final String POD_NETWORK = "truth";
   private static final String BRIDGE = "cbtruth0";
 
@@ -71,9 +82,8 @@ abstract class RuntimeTruthE2E {
     cluster = KubeletCluster.start(1, release());
     cp = cluster.controlPlane();
     node = cluster.nodes().get(0);
-    cluster.importImage(ProductImages.operator().tarball());
-    cluster.importImage(ProductImages.agent().tarball());
-    release = ChartRelease.install(cp, "truth", testKitValues());
+    PublishedProduct product = PublishedProduct.publish(cluster, Helm.provisioned());
+    release = ChartRelease.installAndWait(cp, product, "truth", INSTALL_WAIT, testKitValues());
     apps = TestNames.unique("apps");
     cp.client()
         .namespaces()
@@ -100,6 +110,37 @@ abstract class RuntimeTruthE2E {
           "event=runtime-truth-e2e release=%s total_ms=%d%n",
           release(), (System.nanoTime() - started) / 1_000_000);
     }
+  }
+
+  /**
+   * {@code helm install --wait} returned (the set-up), so every workload of the release is ready on
+   * the one node; each command the install's notes print then completes, in their order, the
+   * example network they apply included, which is then deleted again.
+   */
+  @Test
+  @Order(0)
+  void onOneNodeEveryPodOfTheReleaseIsReadyAndEachCommandTheNotesPrintCompletes() {
+    KubernetesClient client = cp.client();
+    assertThat(client.pods().inNamespace(release.namespace()).list().getItems())
+        .as("pods of the release")
+        .isNotEmpty()
+        .allSatisfy(
+            p ->
+                assertThat(p.getStatus().getConditions())
+                    .as("conditions of %s", p.getMetadata().getName())
+                    .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())));
+    List<List<String>> commands = NotesCommands.kubectl(release.installOutput());
+    assertThat(commands).as("kubectl commands in the notes").hasSizeGreaterThanOrEqualTo(3);
+    List<String> applied = new ArrayList<>();
+    for (List<String> command : commands) {
+      CommandResult run = cp.kubectl(Duration.ofMinutes(3), command.toArray(String[]::new));
+      assertThat(run.exitCode())
+          .as("kubectl %s: %s%s", String.join(" ", command), run.stdout(), run.stderr())
+          .isZero();
+      NotesCommands.appliedNames(command, run.stdout()).forEach(applied::add);
+    }
+    assertThat(applied).as("networks the notes apply").isNotEmpty();
+    applied.forEach(this::delete);
   }
 
   @Test
@@ -308,11 +349,13 @@ abstract class RuntimeTruthE2E {
    * the API server through the node bridge's proxy (no kube-proxy), the agent's state dir in the
    * node's own {@code /opt} (the nodes share the host's {@code /var/lib}).
    */
+  /**
+   * The API server as the node reaches it (no Service routing on this node), and a state dir of the
+   * node's own: the test kit's nodes share the host's {@code /var/lib}.
+   */
   private String[] testKitValues() {
     URI api = URI.create(cluster.bridge().apiServerUrl());
     return new String[] {
-      "--set", "operator.image.pullPolicy=Never",
-      "--set", "agent.image.pullPolicy=Never",
       "--set-string", "apiServer.host=" + api.getHost(),
       "--set", "apiServer.port=" + api.getPort(),
       "--set-string", "agent.hostPaths.stateDir=/opt/cni-operator/state",

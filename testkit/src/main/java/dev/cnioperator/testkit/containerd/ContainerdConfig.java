@@ -25,6 +25,14 @@ record ContainerdConfig(
     return state.resolve("runc");
   }
 
+  /**
+   * The registry hosts directory ({@code config_path}): {@code <host:port>/hosts.toml} files that
+   * containerd reads at each pull, so a registry can be trusted while containerd runs.
+   */
+  Path registryHosts() {
+    return root.resolveSibling("certs.d");
+  }
+
   String toml() {
     return header() + (release.configVersion() == 3 ? versionThreePlugins() : versionTwoPlugins());
   }
@@ -61,11 +69,24 @@ record ContainerdConfig(
 
   /** containerd 1.x: one CRI plugin, {@code io.containerd.grpc.v1.cri}, holds every setting. */
   private String versionTwoPlugins() {
+    String cri = "plugins.\"io.containerd.grpc.v1.cri\"";
     return runtimeTables(
-        "plugins.\"io.containerd.grpc.v1.cri\"",
-        List.of("sandbox_image = " + quote(sandboxImage), "stream_server_address = \"127.0.0.1\""),
-        List.of("snapshotter = " + quote(snapshotter)),
-        "bin_dir = " + quote(cniBinDir));
+            cri,
+            List.of(
+                "sandbox_image = " + quote(sandboxImage), "stream_server_address = \"127.0.0.1\""),
+            List.of("snapshotter = " + quote(snapshotter)),
+            "bin_dir = " + quote(cniBinDir))
+        + registryTable(cri);
+  }
+
+  /** The registry table of the plugin that pulls ({@code pluginTable}): its hosts directory. */
+  private String registryTable(String pluginTable) {
+    return """
+
+          [%s.registry]
+            config_path = %s
+        """
+        .formatted(pluginTable, quote(registryHosts()));
   }
 
   /**
@@ -92,7 +113,8 @@ record ContainerdConfig(
           [plugins."io.containerd.grpc.v1.cri"]
             stream_server_address = "127.0.0.1"
         """
-            .formatted(images, quote(snapshotter), quote(sandboxImage));
+            .formatted(images, quote(snapshotter), quote(sandboxImage))
+        + registryTable(images);
   }
 
   /**

@@ -243,6 +243,29 @@ public final class ContainerdFixture implements AutoCloseable {
         .orThrow("ctr images import " + tarball);
   }
 
+  /**
+   * Makes this containerd pull from {@code hostPort} over plain HTTP: its {@code hosts.toml} in the
+   * registry hosts directory, which containerd reads at each pull (a node's {@code
+   * /etc/containerd/certs.d}, as a cluster admin would write it for a registry without TLS).
+   */
+  public void trustPlainHttpRegistry(String hostPort) {
+    Path hosts = config.registryHosts().resolve(hostPort).resolve("hosts.toml");
+    try {
+      Files.createDirectories(hosts.getParent());
+      Files.writeString(
+          hosts,
+          """
+          server = "http://%1$s"
+
+          [host."http://%1$s"]
+            capabilities = ["pull", "resolve"]
+          """
+              .formatted(hostPort));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + hosts, e);
+    }
+  }
+
   /** Runs {@code ctr -a <socket> -n k8s.io <args>}. */
   public CommandResult ctr(String... args) {
     List<String> command =

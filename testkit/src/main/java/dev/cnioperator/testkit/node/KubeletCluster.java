@@ -2,6 +2,7 @@ package dev.cnioperator.testkit.node;
 
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.containerd.ContainerdRelease;
+import dev.cnioperator.testkit.images.LocalRegistry;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,8 +10,8 @@ import java.util.List;
 /**
  * A control plane for real nodes ({@link LocalControlPlane#startForNodes}), a {@link NodeBridge}
  * and {@code n} {@link KubeletNode}s on it: what a cluster-tier test starts and closes as one.
- * Closing stops the nodes first (their pods get their CNI DEL), then the bridge, then the control
- * plane, and reports everything that was left behind.
+ * Closing stops the nodes first (their pods get their CNI DEL), then the registry if one was
+ * started, the bridge, then the control plane, and reports everything that was left behind.
  */
 public final class KubeletCluster implements AutoCloseable {
   /** The range the tests' Node podCIDRs (/24 each) are allocated from. */
@@ -22,6 +23,8 @@ public final class KubeletCluster implements AutoCloseable {
 
   /** Bridge addresses are never reused, so a node added after one was closed gets a fresh one. */
   private int nextIndex;
+
+  private LocalRegistry registry;
 
   private KubeletCluster(LocalControlPlane controlPlane, NodeBridge bridge) {
     this.controlPlane = controlPlane;
@@ -82,7 +85,22 @@ public final class KubeletCluster implements AutoCloseable {
   public KubeletNode addNode(ContainerdRelease release) {
     KubeletNode node = KubeletNode.start(controlPlane, bridge, nextIndex++, release);
     nodes.add(node);
+    if (registry != null) {
+      node.trustPlainHttpRegistry(registry.hostPort());
+    }
     return node;
+  }
+
+  /**
+   * The cluster's container registry, started on first use on the host's bridge address, where
+   * every node's containerd pulls from it over plain HTTP; the cluster closes it.
+   */
+  public synchronized LocalRegistry registry() {
+    if (registry == null) {
+      registry = LocalRegistry.start(bridge.hostAddress());
+      nodes.forEach(n -> n.trustPlainHttpRegistry(registry.hostPort()));
+    }
+    return registry;
   }
 
   /** Imports an image tarball into every node's containerd. */
@@ -99,6 +117,9 @@ public final class KubeletCluster implements AutoCloseable {
       } catch (RuntimeException e) {
         problems.add(e.getMessage());
       }
+    }
+    if (registry != null) {
+      registry.close();
     }
     bridge.close();
     controlPlane.close();

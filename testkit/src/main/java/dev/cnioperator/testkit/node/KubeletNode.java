@@ -170,6 +170,11 @@ public final class KubeletNode implements AutoCloseable {
     containerd.importImage(tarball);
   }
 
+  /** Lets this node's containerd pull from the plain-HTTP registry at {@code hostPort}. */
+  public void trustPlainHttpRegistry(String hostPort) {
+    containerd.trustPlainHttpRegistry(hostPort);
+  }
+
   /** The host path of {@code pathInNode} as this node sees it (through its mount namespace). */
   public Path hostPath(String pathInNode) {
     return Path.of("/proc/" + holder.pid() + "/root").resolve(pathInNode.replaceFirst("^/+", ""));
