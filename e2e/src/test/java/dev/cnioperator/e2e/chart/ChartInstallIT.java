@@ -43,6 +43,7 @@ class ChartInstallIT {
   @ValueSource(
       strings = {
         "defaults",
+        "operator.replicas=2",
         "agent.hostPaths.profile=k3s,agent.criSocket.enabled=true,operator.replicas=1,"
             + "operator.leaderElection.enabled=false,agent.nodeRestriction.enabled=false"
       })
@@ -62,10 +63,12 @@ class ChartInstallIT {
               "DaemonSet");
       if (values.equals("defaults")) {
         assertThat(manifest.documents().stream().map(d -> d.path("kind").asText()))
-            .contains(
-                "PodDisruptionBudget",
-                "ValidatingAdmissionPolicy",
-                "ValidatingAdmissionPolicyBinding");
+            .contains("ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding")
+            .doesNotContain("PodDisruptionBudget");
+      }
+      if (values.equals("operator.replicas=2")) {
+        assertThat(manifest.documents().stream().map(d -> d.path("kind").asText()))
+            .contains("PodDisruptionBudget");
       }
       for (JsonNode doc : manifest.documents()) {
         assertThat(live(client, doc))
