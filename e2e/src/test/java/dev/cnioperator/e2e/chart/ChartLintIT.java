@@ -288,6 +288,37 @@ class ChartLintIT {
             "--cri-socket=/run/k3s/containerd/containerd.sock");
   }
 
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "containerd|/etc/cni/net.d|/opt/cni/bin|/run/containerd/containerd.sock",
+        "generic|/etc/cni/net.d|/opt/cni/bin|/run/containerd/containerd.sock",
+        "k3s|/var/lib/rancher/k3s/agent/etc/cni/net.d|/var/lib/rancher/k3s/data/cni"
+            + "|/run/k3s/containerd/containerd.sock",
+        "k3s-no-flannel|/etc/cni/net.d|/opt/cni/bin|/run/k3s/containerd/containerd.sock",
+        "rke2|/etc/cni/net.d|/opt/cni/bin|/run/k3s/containerd/containerd.sock",
+        "crio|/etc/cni/net.d|/opt/cni/bin|/var/run/crio/crio.sock",
+      })
+  void eachProfileGivesTheAgentItsRuntimesDirsAndSocket(
+      String profile, String confDir, String binDir, String socket) {
+    PodSpec pod =
+        RenderedChart.render(helm, "--set", "agent.hostPaths.profile=" + profile)
+            .single("DaemonSet", DaemonSet.class)
+            .getSpec()
+            .getTemplate()
+            .getSpec();
+    Container agent = onlyContainer(pod);
+    String socketDir = socket.substring(0, socket.lastIndexOf('/'));
+
+    assertThat(agent.getArgs())
+        .contains("--conf-dir=" + confDir, "--bin-dir=" + binDir, "--cri-socket=" + socket);
+    assertThat(hostPathsByMount(pod, agent))
+        .containsEntry(confDir, confDir)
+        .containsEntry(binDir, binDir)
+        .containsEntry(socketDir, socketDir);
+  }
+
   @Test
   void anExplicitHostPathWinsOverTheProfile() {
     DaemonSet daemonSet =
