@@ -79,7 +79,9 @@ app.kubernetes.io/component: {{ .component }}
 {{/* The agent's effective host paths as YAML: the profile's, overridden by explicit values. */}}
 {{- define "cni-operator.agent.hostPaths" -}}
 {{- $hp := .Values.agent.hostPaths }}
-{{- $profile := get $hp.profiles $hp.profile }}
+{{- /* generic is the former name of the containerd profile; releases that set it keep working. */}}
+{{- $name := ternary "containerd" $hp.profile (eq $hp.profile "generic") }}
+{{- $profile := get $hp.profiles $name }}
 {{- if not $profile }}
 {{- fail (printf "agent.hostPaths.profile %q names no entry of agent.hostPaths.profiles" $hp.profile) }}
 {{- end }}

@@ -43,6 +43,7 @@ class ChartInstallIT {
   @ValueSource(
       strings = {
         "defaults",
+        "operator.replicas=2",
         "agent.hostPaths.profile=k3s,agent.criSocket.enabled=true,operator.replicas=1,"
             + "operator.leaderElection.enabled=false,agent.nodeRestriction.enabled=false"
       })
@@ -62,10 +63,12 @@ class ChartInstallIT {
               "DaemonSet");
       if (values.equals("defaults")) {
         assertThat(manifest.documents().stream().map(d -> d.path("kind").asText()))
-            .contains(
-                "PodDisruptionBudget",
-                "ValidatingAdmissionPolicy",
-                "ValidatingAdmissionPolicyBinding");
+            .contains("ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding")
+            .doesNotContain("PodDisruptionBudget");
+      }
+      if (values.equals("operator.replicas=2")) {
+        assertThat(manifest.documents().stream().map(d -> d.path("kind").asText()))
+            .contains("PodDisruptionBudget");
       }
       for (JsonNode doc : manifest.documents()) {
         assertThat(live(client, doc))
@@ -138,9 +141,31 @@ class ChartInstallIT {
     assertThat(apply.find()).as("NOTES tell the user to apply an example:\n%s", notes).isTrue();
     assertThat(wait.find()).as("NOTES tell the user to wait for Ready:\n%s", notes).isTrue();
     assertThat(notes).contains("kubectl get cninetworks", "kubectl get cninodes");
+    assertThat(notes).as("the example is presented as node-local").contains("node-local example");
     Path example = ToolPaths.repoRoot().resolve(apply.group(1));
     assertThat(example).exists();
     assertThat(Files.readString(example)).contains("kind: CniNetwork", "name: " + wait.group(1));
+  }
+
+  @Test
+  void installNotesWaitWithATimeoutAndKeepThePodNetworkOnUninstall() {
+    String notes;
+    try (ChartRelease release = ChartRelease.install(controlPlane, "notes")) {
+      notes = release.installOutput();
+    }
+
+    // Every wait ends, on a one-node cluster as on any other.
+    assertThat(notes.lines().filter(l -> l.contains("rollout status")))
+        .hasSize(2)
+        .allSatisfy(l -> assertThat(l).contains("--timeout="));
+    assertThat(notes.lines().filter(l -> l.contains("kubectl wait")))
+        .allSatisfy(l -> assertThat(l).contains("--timeout="));
+    // Deleting the networks first would take the pod network off every node.
+    assertThat(notes)
+        .doesNotContain("delete cninetworks")
+        .contains("The conflists and plugin binaries stay on the nodes")
+        .contains("agent.removeConflistsOnUninstall=true")
+        .contains("NotReady");
   }
 
   private static GenericKubernetesResource live(KubernetesClient client, JsonNode doc) {

@@ -7,6 +7,7 @@ import dev.cnioperator.testkit.CommandResult;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.HostPathVolumeSource;
+import io.fabric8.kubernetes.api.model.PodAntiAffinity;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.Volume;
@@ -51,12 +52,12 @@ class ChartLintIT {
   }
 
   @Test
-  void operatorRunsTwoLeaderElectedReplicasHardenedAndProbed() {
+  void operatorRunsOneLeaderElectedReplicaHardenedAndProbed() {
     Deployment deployment = RenderedChart.render(helm).single("Deployment", Deployment.class);
     PodSpec pod = deployment.getSpec().getTemplate().getSpec();
     Container operator = onlyContainer(pod);
 
-    assertThat(deployment.getSpec().getReplicas()).isEqualTo(2);
+    assertThat(deployment.getSpec().getReplicas()).isEqualTo(1);
     assertThat(operator.getArgs())
         .contains(
             "--leader-election",
@@ -84,6 +85,58 @@ class ChartLintIT {
               assertThat(e.getValueFrom().getFieldRef().getFieldPath())
                   .isEqualTo("metadata.namespace");
             });
+  }
+
+  @Test
+  void oneReplicaFitsAOneNodeCluster() {
+    RenderedChart chart = RenderedChart.render(helm);
+    Deployment deployment = chart.single("Deployment", Deployment.class);
+
+    // An old pod goes before its replacement starts: a surge pod on the same node could never bind
+    // the host port, so a rollout on one node would never finish.
+    assertThat(deployment.getSpec().getStrategy().getType()).isEqualTo("RollingUpdate");
+    assertThat(deployment.getSpec().getStrategy().getRollingUpdate().getMaxSurge().getIntVal())
+        .isZero();
+    assertThat(
+            deployment.getSpec().getStrategy().getRollingUpdate().getMaxUnavailable().getIntVal())
+        .isEqualTo(1);
+    // minAvailable 1 over one replica would refuse every eviction, so no drain could finish.
+    assertThat(chart.ofKind("PodDisruptionBudget")).isEmpty();
+    assertThat(deployment.getSpec().getTemplate().getSpec().getAffinity()).isNull();
+  }
+
+  @Test
+  void twoReplicasGetABudgetAndANodeEachOnTheHostNetwork() {
+    RenderedChart chart = RenderedChart.render(helm, "--set", "operator.replicas=2");
+    Deployment deployment = chart.single("Deployment", Deployment.class);
+    PodAntiAffinity antiAffinity =
+        deployment.getSpec().getTemplate().getSpec().getAffinity().getPodAntiAffinity();
+
+    assertThat(deployment.getSpec().getReplicas()).isEqualTo(2);
+    assertThat(chart.ofKind("PodDisruptionBudget")).hasSize(1);
+    assertThat(chart.ofKind("PodDisruptionBudget").get(0).at("/spec/minAvailable").asInt())
+        .isEqualTo(1);
+    assertThat(antiAffinity.getPreferredDuringSchedulingIgnoredDuringExecution()).isEmpty();
+    assertThat(antiAffinity.getRequiredDuringSchedulingIgnoredDuringExecution())
+        .singleElement()
+        .satisfies(
+            term -> {
+              assertThat(term.getTopologyKey()).isEqualTo("kubernetes.io/hostname");
+              assertThat(term.getLabelSelector().getMatchLabels())
+                  .containsEntry("app.kubernetes.io/component", "operator");
+            });
+
+    PodAntiAffinity offTheHostNetwork =
+        RenderedChart.render(
+                helm, "--set", "operator.replicas=2", "--set", "operator.hostNetwork=false")
+            .single("Deployment", Deployment.class)
+            .getSpec()
+            .getTemplate()
+            .getSpec()
+            .getAffinity()
+            .getPodAntiAffinity();
+    assertThat(offTheHostNetwork.getRequiredDuringSchedulingIgnoredDuringExecution()).isEmpty();
+    assertThat(offTheHostNetwork.getPreferredDuringSchedulingIgnoredDuringExecution()).hasSize(1);
   }
 
   @Test
@@ -235,6 +288,37 @@ class ChartLintIT {
             "--cri-socket=/run/k3s/containerd/containerd.sock");
   }
 
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "containerd|/etc/cni/net.d|/opt/cni/bin|/run/containerd/containerd.sock",
+        "generic|/etc/cni/net.d|/opt/cni/bin|/run/containerd/containerd.sock",
+        "k3s|/var/lib/rancher/k3s/agent/etc/cni/net.d|/var/lib/rancher/k3s/data/cni"
+            + "|/run/k3s/containerd/containerd.sock",
+        "k3s-no-flannel|/etc/cni/net.d|/opt/cni/bin|/run/k3s/containerd/containerd.sock",
+        "rke2|/etc/cni/net.d|/opt/cni/bin|/run/k3s/containerd/containerd.sock",
+        "crio|/etc/cni/net.d|/opt/cni/bin|/var/run/crio/crio.sock",
+      })
+  void eachProfileGivesTheAgentItsRuntimesDirsAndSocket(
+      String profile, String confDir, String binDir, String socket) {
+    PodSpec pod =
+        RenderedChart.render(helm, "--set", "agent.hostPaths.profile=" + profile)
+            .single("DaemonSet", DaemonSet.class)
+            .getSpec()
+            .getTemplate()
+            .getSpec();
+    Container agent = onlyContainer(pod);
+    String socketDir = socket.substring(0, socket.lastIndexOf('/'));
+
+    assertThat(agent.getArgs())
+        .contains("--conf-dir=" + confDir, "--bin-dir=" + binDir, "--cri-socket=" + socket);
+    assertThat(hostPathsByMount(pod, agent))
+        .containsEntry(confDir, confDir)
+        .containsEntry(binDir, binDir)
+        .containsEntry(socketDir, socketDir);
+  }
+
   @Test
   void anExplicitHostPathWinsOverTheProfile() {
     DaemonSet daemonSet =
@@ -324,7 +408,6 @@ class ChartLintIT {
             .getSpec();
 
     assertThat(pod.getHostNetwork()).isTrue();
-    assertThat(pod.getDnsPolicy()).isEqualTo("ClusterFirstWithHostNet");
     assertThat(pod.getPriorityClassName()).isEqualTo("system-cluster-critical");
     assertThat(pod.getTolerations())
         .extracting(t -> t.getKey())
@@ -333,6 +416,32 @@ class ChartLintIT {
             "node.kubernetes.io/network-unavailable",
             "node.cloudprovider.kubernetes.io/uninitialized")
         .doesNotContainNull();
+  }
+
+  @Test
+  void bothProgramsResolveNamesWithTheNodesResolverNotClusterDns() {
+    // Cluster DNS runs on the pod network these programs create: an apiServer.host that is a DNS
+    // name (a kubeadm HA controlPlaneEndpoint) must resolve through the node's resolver.
+    RenderedChart chart =
+        RenderedChart.render(
+            helm,
+            "--set",
+            "apiServer.host=api.cluster.example",
+            "--set",
+            "agent.removeConflistsOnUninstall=true");
+
+    assertThat(
+            List.of(
+                chart.single("Deployment", Deployment.class).getSpec().getTemplate().getSpec(),
+                chart.single("DaemonSet", DaemonSet.class).getSpec().getTemplate().getSpec(),
+                chart.single("Job", Job.class).getSpec().getTemplate().getSpec()))
+        .allSatisfy(
+            pod -> {
+              assertThat(pod.getHostNetwork()).isTrue();
+              assertThat(pod.getDnsPolicy()).isEqualTo("Default");
+              assertThat(env(onlyContainer(pod), "KUBERNETES_SERVICE_HOST"))
+                  .isEqualTo("api.cluster.example");
+            });
   }
 
   @Test
@@ -429,13 +538,24 @@ class ChartLintIT {
         .contains("/var/lib/cni, /var/run/netns, /var/lib/cni");
   }
 
+  @Test
+  void twoReplicasWithoutLeaderElectionAreRefusedBySchema() {
+    CommandResult result =
+        helm.template(
+            "--set", "operator.replicas=2", "--set", "operator.leaderElection.enabled=false");
+
+    assertThat(result.exitCode()).isNotZero();
+    assertThat(result.stderr())
+        .contains("values don't meet the specifications of the schema")
+        .contains("/operator/replicas");
+  }
+
   @ParameterizedTest(name = "{0}={1} is refused at {2}")
   @CsvSource(
       delimiter = '|',
       value = {
         "operator.replicas|0|/operator/replicas",
         "operator.replicas|two|/operator/replicas",
-        "operator.leaderElection.enabled|false|/operator/replicas",
         "operator.image.tag|bad tag!|/operator/image/tag",
         "operator.image.repository|''|/operator/image/repository",
         "agent.image.repository|Agent Image|/agent/image/repository",

@@ -66,9 +66,11 @@ class ChartWalkthroughIT {
             .create();
     String network = run + "-bridge";
     Files.createDirectories(sandbox);
-    try (ChartRelease release = ChartRelease.install(controlPlane, "walk")) {
+    try (ChartRelease release =
+        ChartRelease.install(controlPlane, "walk", "--set", "operator.replicas=2")) {
       RenderedChart manifest = release.manifest();
-      // Both replicas of the Deployment: one leads, the other waits on the Lease. The agent's probe
+      // Both replicas of a two-replica Deployment: one leads, the other waits on the Lease. The
+      // agent's probe
       // runs ADD and DEL in namespaces of the node's own: the bridge plugin leaves its bridge after
       // DEL (as on a cluster, where pods share it) and host-local its directory in /var/lib/cni.
       try (ChartContainerProcess operator = startOperator(release, manifest, sandbox, 0);
