@@ -29,6 +29,10 @@ class ImageReferencesTest {
 
     String prefix = property(pom, "images.prefix");
     assertThat(property(pom, "images.tag")).isEqualTo(chart.path("appVersion").asText());
+    // Released together: the chart's version is the images' tag (bin/publish pushes both).
+    assertThat(chart.path("version").asText())
+        .as("Chart.yaml version")
+        .isEqualTo(chart.path("appVersion").asText());
     assertThat(chartImage(values.path("operator").path("image")))
         .isEqualTo(prefix + "/" + property(module(root, "operator"), "images.name"));
     assertThat(chartImage(values.path("agent").path("image")))

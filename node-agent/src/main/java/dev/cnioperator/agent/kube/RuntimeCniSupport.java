@@ -50,9 +50,9 @@ public final class RuntimeCniSupport {
             + v.runtimeVersion()
             + " (libcni 1.1), cannot ADD a network whose cniVersion is "
             + list.cniVersion()
-            + " (every pod fails with \"unsupported CNI result version\"): set cniVersion 1.0.0"
-            + " and cniVersions [1.0.0, 1.1.0] to serve containerd 2.x the 1.1.0 features and"
-            + " older runtimes 1.0.0, or upgrade containerd to 2.x");
+            + " (every pod fails with \"unsupported CNI result version\"; it reads cniVersion"
+            + " alone, so cniVersions does not help): set cniVersion 1.0.0, or upgrade containerd"
+            + " to 2.x");
   }
 
   /** The runtime's name and version, asked once; empty while it does not answer. */

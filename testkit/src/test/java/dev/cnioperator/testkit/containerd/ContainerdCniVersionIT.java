@@ -19,7 +19,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * A network whose only version is 1.1.0, on each release: containerd 2.x (libcni 1.3) runs pods on
  * it; 1.6 and 1.7 (libcni 1.1) load it and report the network ready, yet every sandbox's ADD fails
  * on the plugin's 1.1.0 result. A node of those releases looks healthy and starts no pod, which is
- * why a 1.1.0 network for them needs {@code cniVersions} with an older version beside it.
+ * why the agent's probe fails a 1.1.0 network there, saying to give those nodes a 1.0.0 network
+ * (their libcni reads {@code cniVersion} alone; the product's API takes {@code cniVersions} only
+ * beside a {@code cniVersion} of 1.1.0).
  */
 class ContainerdCniVersionIT {
   @TempDir Path testDir;
