@@ -92,14 +92,11 @@ class ChartLintIT {
     RenderedChart chart = RenderedChart.render(helm);
     Deployment deployment = chart.single("Deployment", Deployment.class);
 
-    // An old pod goes before its replacement starts: a surge pod on the same node could never bind
-    // the host port, so a rollout on one node would never finish.
-    assertThat(deployment.getSpec().getStrategy().getType()).isEqualTo("RollingUpdate");
-    assertThat(deployment.getSpec().getStrategy().getRollingUpdate().getMaxSurge().getIntVal())
-        .isZero();
-    assertThat(
-            deployment.getSpec().getStrategy().getRollingUpdate().getMaxUnavailable().getIntVal())
-        .isEqualTo(1);
+    // The old pod goes before its replacement starts: a surge pod on the same node could never bind
+    // the host port, so a rollout on one node would never finish. Recreate, not a RollingUpdate
+    // with maxUnavailable 1, under which helm --wait counts 0 of 1 ready replicas as enough.
+    assertThat(deployment.getSpec().getStrategy().getType()).isEqualTo("Recreate");
+    assertThat(deployment.getSpec().getStrategy().getRollingUpdate()).isNull();
     // minAvailable 1 over one replica would refuse every eviction, so no drain could finish.
     assertThat(chart.ofKind("PodDisruptionBudget")).isEmpty();
     assertThat(deployment.getSpec().getTemplate().getSpec().getAffinity()).isNull();
@@ -113,6 +110,13 @@ class ChartLintIT {
         deployment.getSpec().getTemplate().getSpec().getAffinity().getPodAntiAffinity();
 
     assertThat(deployment.getSpec().getReplicas()).isEqualTo(2);
+    // One at a time, never a surge pod that could not bind the port on its node.
+    assertThat(deployment.getSpec().getStrategy().getType()).isEqualTo("RollingUpdate");
+    assertThat(deployment.getSpec().getStrategy().getRollingUpdate().getMaxSurge().getIntVal())
+        .isZero();
+    assertThat(
+            deployment.getSpec().getStrategy().getRollingUpdate().getMaxUnavailable().getIntVal())
+        .isEqualTo(1);
     assertThat(chart.ofKind("PodDisruptionBudget")).hasSize(1);
     assertThat(chart.ofKind("PodDisruptionBudget").get(0).at("/spec/minAvailable").asInt())
         .isEqualTo(1);

@@ -113,22 +113,20 @@ abstract class RuntimeTruthE2E {
   }
 
   /**
-   * {@code helm install --wait} returned (the set-up), so every workload of the release is ready on
-   * the one node; each command the install's notes print then completes, in their order, the
-   * example network they apply included, which is then deleted again.
+   * {@code helm install --wait} returned (the set-up) with the operator Ready (helm counts its one
+   * replica); each command the install's notes print then completes, in their order (their {@code
+   * rollout status} waits for the agent, which helm counts ready with one node unready), the
+   * example network they apply included, which is then deleted again; and every pod of the release
+   * is Ready.
    */
   @Test
   @Order(0)
   void onOneNodeEveryPodOfTheReleaseIsReadyAndEachCommandTheNotesPrintCompletes() {
     KubernetesClient client = cp.client();
-    assertThat(client.pods().inNamespace(release.namespace()).list().getItems())
-        .as("pods of the release")
-        .isNotEmpty()
-        .allSatisfy(
-            p ->
-                assertThat(p.getStatus().getConditions())
-                    .as("conditions of %s", p.getMetadata().getName())
-                    .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())));
+    assertThat(podsOfTheRelease(client, "operator"))
+        .as("operator pods when helm install --wait returned")
+        .hasSize(1)
+        .allSatisfy(RuntimeTruthE2E::assertReady);
     List<List<String>> commands = NotesCommands.kubectl(release.installOutput());
     assertThat(commands).as("kubectl commands in the notes").hasSizeGreaterThanOrEqualTo(3);
     List<String> applied = new ArrayList<>();
@@ -141,6 +139,25 @@ abstract class RuntimeTruthE2E {
     }
     assertThat(applied).as("networks the notes apply").isNotEmpty();
     applied.forEach(this::delete);
+    assertThat(podsOfTheRelease(client, "agent"))
+        .hasSize(1)
+        .allSatisfy(RuntimeTruthE2E::assertReady);
+    assertThat(podsOfTheRelease(client, "operator")).allSatisfy(RuntimeTruthE2E::assertReady);
+  }
+
+  private List<Pod> podsOfTheRelease(KubernetesClient client, String component) {
+    return client
+        .pods()
+        .inNamespace(release.namespace())
+        .withLabel("app.kubernetes.io/component", component)
+        .list()
+        .getItems();
+  }
+
+  private static void assertReady(Pod pod) {
+    assertThat(pod.getStatus().getConditions())
+        .as("conditions of %s", pod.getMetadata().getName())
+        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
   }
 
   @Test
