@@ -28,7 +28,7 @@ public record SandboxNode(String name, Path root, Path cacheDirOverride, Product
   }
 
   public Path stateDir() {
-    return root.resolve("var/lib/cni-node-agent");
+    return root.resolve("var/lib/cni-operator");
   }
 
   /** The content of a file in the conf dir, if it is there. */

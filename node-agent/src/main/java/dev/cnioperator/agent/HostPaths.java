@@ -11,7 +11,7 @@ import java.util.Map;
  * @param binDir where plugin binaries live ({@code /opt/cni/bin})
  * @param cacheDir libcni's cache of attachments ({@code /var/lib/cni})
  * @param netnsDir where named network namespaces are mounted ({@code /var/run/netns})
- * @param stateDir the agent's own state: its manifest ({@code /var/lib/cni-node-agent})
+ * @param stateDir the agent's own state: its manifest ({@code /var/lib/cni-operator})
  * @param bundledPluginDir the plugin binaries shipped with the agent ({@code
  *     /opt/cni-node-agent/plugins})
  */
@@ -22,7 +22,7 @@ public record HostPaths(
   public static final Path DEFAULT_BIN_DIR = Path.of("/opt/cni/bin");
   public static final Path DEFAULT_CACHE_DIR = Path.of("/var/lib/cni");
   public static final Path DEFAULT_NETNS_DIR = Path.of("/var/run/netns");
-  public static final Path DEFAULT_STATE_DIR = Path.of("/var/lib/cni-node-agent");
+  public static final Path DEFAULT_STATE_DIR = Path.of("/var/lib/cni-operator");
   public static final Path DEFAULT_BUNDLED_PLUGIN_DIR = Path.of("/opt/cni-node-agent/plugins");
 
   /** The production layout. */
@@ -47,7 +47,7 @@ public record HostPaths(
         root.resolve("opt/cni/bin"),
         root.resolve("var/lib/cni"),
         DEFAULT_NETNS_DIR,
-        root.resolve("var/lib/cni-node-agent"),
+        root.resolve("var/lib/cni-operator"),
         bundledPluginDir);
   }
 

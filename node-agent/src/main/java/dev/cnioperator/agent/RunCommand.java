@@ -62,7 +62,7 @@ public final class RunCommand implements Callable<Integer> {
 
   @Option(
       names = "--state-dir",
-      defaultValue = "${env:AGENT_STATE_DIR:-/var/lib/cni-node-agent}",
+      defaultValue = "${env:AGENT_STATE_DIR:-/var/lib/cni-operator}",
       description =
           "The agent's own state: the manifest of the files it wrote (env AGENT_STATE_DIR;"
               + " default: ${DEFAULT-VALUE}).")

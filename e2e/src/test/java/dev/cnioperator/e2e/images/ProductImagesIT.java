@@ -17,6 +17,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -24,10 +30,21 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The images the test command builds are real: a containerd of the test's own imports both tarballs
- * under the chart's names, and runc runs them, each in a network namespace of its own.
+ * under the chart's names, and runc runs them, each in a network namespace of its own. Each carries
+ * an SBOM of what it runs (docs/images.md).
  */
 class ProductImagesIT {
   private static final String ENTRYPOINT = "/usr/local/bin/cni-node-agent-entrypoint";
+  private static final String SBOM_DIR = "/usr/share/cni-operator/sbom/";
+  private static final String PLUGIN_DIR = "/opt/cni-node-agent/plugins";
+
+  private static final Pattern CLASSIFIER = Pattern.compile("[?&]classifier=([^&]+)");
+
+  // The versions the root pom pins, which this test runs with too.
+  private static final String FABRIC8_VERSION =
+      io.fabric8.kubernetes.client.Version.clientVersion();
+  private static final String JACKSON_VERSION =
+      com.fasterxml.jackson.databind.cfg.PackageVersion.VERSION.toString();
 
   @TempDir static Path testDir;
 
@@ -172,6 +189,88 @@ class ProductImagesIT {
         .contains("(legacy)")
         .contains("PATH=/tmp/cni-node-agent-iptables:");
     assertThat(version.stderr()).contains("links in /tmp/cni-node-agent-iptables");
+  }
+
+  @Test
+  void eachImagesSbomListsExactlyTheJarsItRuns() throws IOException {
+    for (ProductImage image : List.of(operator, agent)) {
+      String module = image == operator ? "operator" : "node-agent";
+      JsonNode sbom = readJson(run(image, List.of(), "cat", SBOM_DIR + module + ".cdx.json"));
+      assertThat(sbom.path("bomFormat").asText()).isEqualTo("CycloneDX");
+      assertThat(sbom.path("specVersion").asText()).isEqualTo("1.6");
+      assertThat(sbom.path("metadata").path("component").path("name").asText()).isEqualTo(module);
+
+      Map<String, String> versions = new TreeMap<>();
+      Set<String> jars = new TreeSet<>();
+      for (JsonNode c : sbom.path("components")) {
+        versions.put(
+            c.path("group").asText() + ":" + c.path("name").asText(), c.path("version").asText());
+        jars.add(jarName(c));
+      }
+      assertThat(versions)
+          .containsEntry("io.fabric8:kubernetes-client", FABRIC8_VERSION)
+          .containsEntry("com.fasterxml.jackson.core:jackson-databind", JACKSON_VERSION);
+      // Equal sets: a jar the SBOM lacks, or an SBOM left over from an older build, fails here.
+      Set<String> inImage =
+          new TreeSet<>(run(image, List.of(), "ls", "/app/libs").stdout().lines().toList());
+      assertThat(jars)
+          .as("the jars %s's SBOM lists, and those in /app/libs", module)
+          .isEqualTo(inImage);
+    }
+  }
+
+  @Test
+  void theAgentImagesSbomNamesThePluginsItBundlesWithTheirGoModules() throws IOException {
+    JsonNode sbom = readJson(run(agent, List.of(), "cat", SBOM_DIR + "cni-plugins.cdx.json"));
+    JsonNode module = sbom.path("metadata").path("component");
+    assertThat(module.path("name").asText()).isEqualTo("github.com/containernetworking/plugins");
+    assertThat(module.path("version").asText()).matches("v\\d+\\.\\d+\\.\\d+");
+
+    Map<String, String> binaries = new TreeMap<>();
+    Set<String> libraries = new TreeSet<>();
+    for (JsonNode c : sbom.path("components")) {
+      if (c.path("type").asText().equals("application")) {
+        assertThat(c.path("version").asText()).isEqualTo(module.path("version").asText());
+        binaries.put(c.path("name").asText(), c.path("hashes").path(0).path("content").asText());
+      } else {
+        libraries.add(c.path("name").asText());
+      }
+    }
+    assertThat(libraries).contains("github.com/containernetworking/cni", "stdlib");
+    Map<String, String> inImage = new TreeMap<>();
+    run(agent, List.of(), "sh", "-c", "cd " + PLUGIN_DIR + " && sha256sum *")
+        .stdout()
+        .lines()
+        .map(line -> line.split(" +"))
+        .forEach(f -> inImage.put(f[1], f[0]));
+    assertThat(binaries)
+        .as("the plugins and their sha256, in the SBOM and in the image")
+        .isEqualTo(inImage);
+  }
+
+  @Test
+  void theBasesDebianPackagesAreListedWhereScannersReadThem() {
+    // No SBOM file of ours for these: image scanners read the dpkg database provision keeps.
+    String query = "dpkg-query -W -f '${Package} ${Version}\\n'";
+    assertThat(run(operator, List.of(), "sh", "-c", query).stdout())
+        .contains("openjdk-25-jre-headless ");
+    assertThat(run(agent, List.of(), "sh", "-c", query).stdout())
+        .contains("openjdk-25-jre-headless ")
+        .contains("iptables ");
+  }
+
+  /** The file name Jib gives a component's jar in /app/libs. */
+  private static String jarName(JsonNode component) {
+    Matcher classifier = CLASSIFIER.matcher(component.path("purl").asText());
+    return component.path("name").asText()
+        + "-"
+        + component.path("version").asText()
+        + (classifier.find() ? "-" + classifier.group(1) : "")
+        + ".jar";
+  }
+
+  private static JsonNode readJson(CommandResult result) throws IOException {
+    return new ObjectMapper().readTree(result.stdout());
   }
 
   /** The image's entrypoint (its config's {@code Entrypoint}) followed by {@code args}. */

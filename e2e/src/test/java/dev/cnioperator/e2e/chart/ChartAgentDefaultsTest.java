@@ -1,0 +1,35 @@
+package dev.cnioperator.e2e.chart;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.cnioperator.agent.HostPaths;
+import dev.cnioperator.testkit.ToolPaths;
+import java.io.IOException;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The chart passes every host path to the agent, but a person running the agent by hand (or a
+ * manifest written without the chart) gets its own defaults: both must name the same directories,
+ * or an agent started either way would not find the other's manifest.
+ */
+class ChartAgentDefaultsTest {
+
+  @Test
+  void chartHostPathsAreTheAgentsOwnDefaults() throws IOException {
+    JsonNode paths =
+        new YAMLMapper()
+            .readTree(ToolPaths.repoRoot().resolve("charts/cni-operator/values.yaml").toFile())
+            .path("agent")
+            .path("hostPaths");
+    JsonNode generic = paths.path("profiles").path("generic");
+    HostPaths agent = HostPaths.defaults();
+
+    assertThat(generic.path("cniConfDir").asText()).isEqualTo(agent.confDir().toString());
+    assertThat(generic.path("cniBinDir").asText()).isEqualTo(agent.binDir().toString());
+    assertThat(paths.path("stateDir").asText()).isEqualTo(agent.stateDir().toString());
+    assertThat(paths.path("cniCacheDir").asText()).isEqualTo(agent.cacheDir().toString());
+    assertThat(paths.path("netnsDir").asText()).isEqualTo(agent.netnsDir().toString());
+  }
+}
