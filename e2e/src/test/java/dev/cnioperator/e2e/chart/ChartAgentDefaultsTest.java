@@ -23,11 +23,11 @@ class ChartAgentDefaultsTest {
             .readTree(ToolPaths.repoRoot().resolve("charts/cni-operator/values.yaml").toFile())
             .path("agent")
             .path("hostPaths");
-    JsonNode generic = paths.path("profiles").path("generic");
+    JsonNode containerd = paths.path("profiles").path("containerd");
     HostPaths agent = HostPaths.defaults();
 
-    assertThat(generic.path("cniConfDir").asText()).isEqualTo(agent.confDir().toString());
-    assertThat(generic.path("cniBinDir").asText()).isEqualTo(agent.binDir().toString());
+    assertThat(containerd.path("cniConfDir").asText()).isEqualTo(agent.confDir().toString());
+    assertThat(containerd.path("cniBinDir").asText()).isEqualTo(agent.binDir().toString());
     assertThat(paths.path("stateDir").asText()).isEqualTo(agent.stateDir().toString());
     assertThat(paths.path("cniCacheDir").asText()).isEqualTo(agent.cacheDir().toString());
     assertThat(paths.path("netnsDir").asText()).isEqualTo(agent.netnsDir().toString());

@@ -53,7 +53,7 @@ public final class KubeletNode implements AutoCloseable {
 
   /**
    * Where every node shows its containerd's CRI socket: containerd's default, which is the chart's
-   * ({@code agent.hostPaths.profiles.generic.criSocket}), on all nodes, while each containerd
+   * ({@code agent.hostPaths.profiles.containerd.criSocket}), on all nodes, while each containerd
    * listens in its own directory. That directory is bound over {@code /run/containerd} in the
    * node's mount namespace before containerd starts (a symlink would point a container at a path it
    * does not have; a bind of the socket file itself would keep the socket of a containerd that has

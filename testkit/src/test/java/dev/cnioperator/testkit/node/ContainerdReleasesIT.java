@@ -129,7 +129,7 @@ class ContainerdReleasesIT {
 
   /**
    * A pod mounting the node's {@code /run/containerd} read-only, as the chart's agent DaemonSet
-   * mounts the directory of {@code agent.hostPaths.profiles.generic.criSocket}.
+   * mounts the directory of {@code agent.hostPaths.profiles.containerd.criSocket}.
    */
   private static Pod withCriSocketDir(KubeletNode node, String name) {
     return PausePods.on(node, NAMESPACE, name)
