@@ -49,7 +49,7 @@ final class ChartRelease implements AutoCloseable {
         controlPlane,
         Helm.provisioned(),
         List.of(Helm.chartDir().toString()),
-        namePrefix,
+        TestNames.unique(namePrefix),
         args,
         Duration.ofMinutes(2));
   }
@@ -69,15 +69,16 @@ final class ChartRelease implements AutoCloseable {
         controlPlane,
         Helm.provisioned(),
         product.helmChartArgs(),
-        namePrefix,
+        TestNames.unique(namePrefix),
         args,
         Duration.ofMinutes(2));
   }
 
   /**
-   * {@code helm install --wait} of the chart {@code product} published, as a user installs it from
-   * a registry, with {@code helmArgs}; throws with helm's output when the install fails or the
-   * release's workloads are not ready within {@code wait}.
+   * The steps of docs/install.md: the release namespace created and labelled for the privileged
+   * agent, then {@code helm install --wait} of the chart {@code product} published, with {@code
+   * helmArgs}; throws with helm's output when the install fails or helm's wait ends after {@code
+   * wait}.
    */
   static ChartRelease installAndWait(
       LocalControlPlane controlPlane,
@@ -85,13 +86,18 @@ final class ChartRelease implements AutoCloseable {
       String namePrefix,
       Duration wait,
       String... helmArgs) {
+    String name = TestNames.unique(namePrefix);
+    controlPlane.kubectl("create", "namespace", name).orThrow("kubectl create namespace " + name);
+    controlPlane
+        .kubectl("label", "namespace", name, "pod-security.kubernetes.io/enforce=privileged")
+        .orThrow("kubectl label namespace " + name);
     List<String> args = new ArrayList<>(List.of("--wait"));
     args.addAll(List.of(helmArgs));
     return install(
         controlPlane,
         Helm.provisioned().withLimit(wait.plusMinutes(1)),
         product.helmChartArgs(),
-        namePrefix,
+        name,
         args,
         wait);
   }
@@ -100,11 +106,10 @@ final class ChartRelease implements AutoCloseable {
       LocalControlPlane controlPlane,
       Helm provisioned,
       List<String> chart,
-      String namePrefix,
+      String name,
       List<String> helmArgs,
       Duration timeout) {
     Helm helm = provisioned.withKubeconfig(controlPlane.kubeconfigFile());
-    String name = TestNames.unique(namePrefix);
     List<String> args = new ArrayList<>(List.of("--timeout", timeout.toSeconds() + "s"));
     args.addAll(helmArgs);
     CommandResult install = helm.install(name, name, chart, args);
