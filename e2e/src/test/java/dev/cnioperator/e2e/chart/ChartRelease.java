@@ -43,15 +43,8 @@ final class ChartRelease implements AutoCloseable {
    */
   static ChartRelease install(
       LocalControlPlane controlPlane, String namePrefix, String... helmArgs) {
-    List<String> args = new ArrayList<>(List.of("--wait=false"));
-    args.addAll(List.of(helmArgs));
-    return install(
-        controlPlane,
-        Helm.provisioned(),
-        List.of(Helm.chartDir().toString()),
-        TestNames.unique(namePrefix),
-        args,
-        Duration.ofMinutes(2));
+    return installWithoutWaiting(
+        controlPlane, List.of(Helm.chartDir().toString()), namePrefix, helmArgs);
   }
 
   /**
@@ -63,12 +56,17 @@ final class ChartRelease implements AutoCloseable {
       PublishedProduct product,
       String namePrefix,
       String... helmArgs) {
+    return installWithoutWaiting(controlPlane, product.helmChartArgs(), namePrefix, helmArgs);
+  }
+
+  private static ChartRelease installWithoutWaiting(
+      LocalControlPlane controlPlane, List<String> chart, String namePrefix, String... helmArgs) {
     List<String> args = new ArrayList<>(List.of("--wait=false"));
     args.addAll(List.of(helmArgs));
     return install(
         controlPlane,
         Helm.provisioned(),
-        product.helmChartArgs(),
+        chart,
         TestNames.unique(namePrefix),
         args,
         Duration.ofMinutes(2));

@@ -302,20 +302,12 @@ abstract class RuntimeTruthE2E {
           check: {intervalSeconds: 5}
         """
             .formatted(net, master));
-    await("Ready=False naming the missing master")
-        .atMost(SETTLE)
-        .untilAsserted(
-            () -> {
-              Condition ready = condition(net, "Ready");
-              assertThat(ready.getStatus()).isEqualTo("False");
-              assertThat(ready.getReason()).isEqualTo("ProbeFailed");
-              assertThat(ready.getMessage())
-                  .contains(
-                      "interface "
-                          + master
-                          + " (the macvlan plugin's \"master\") does not"
-                          + " exist on this node");
-            });
+    awaitCondition(
+        net,
+        "Ready",
+        "False",
+        "ProbeFailed",
+        "interface " + master + " (the macvlan plugin's \"master\") does not exist on this node");
     // A veth's end as the master: this machine's kernel has no dummy links.
     node.exec("ip", "link", "add", master, "type", "veth", "peer", "name", master + "p")
         .orThrow("ip link add " + master);
@@ -362,13 +354,9 @@ abstract class RuntimeTruthE2E {
   }
 
   /**
-   * The test kit's own settings, none of them the runtime's: the images imported (never pulled),
-   * the API server through the node bridge's proxy (no kube-proxy), the agent's state dir in the
-   * node's own {@code /opt} (the nodes share the host's {@code /var/lib}).
-   */
-  /**
-   * The API server as the node reaches it (no Service routing on this node), and a state dir of the
-   * node's own: the test kit's nodes share the host's {@code /var/lib}.
+   * The test kit's own settings, none of them the runtime's: the API server through the node
+   * bridge's proxy (no kube-proxy, so no Service routing), the agent's state dir in the node's own
+   * {@code /opt} (the nodes share the host's {@code /var/lib}).
    */
   private String[] testKitValues() {
     URI api = URI.create(cluster.bridge().apiServerUrl());

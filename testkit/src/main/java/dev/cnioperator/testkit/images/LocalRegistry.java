@@ -129,7 +129,7 @@ public final class LocalRegistry implements AutoCloseable {
   }
 
   private static void removeDir(Path dir) {
-    Commands.run("rm", "-rf", dir.toString());
+    Commands.run("rm", "-rf", "--one-file-system", dir.toString());
   }
 
   @Override
