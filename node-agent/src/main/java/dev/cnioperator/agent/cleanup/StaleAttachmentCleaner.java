@@ -177,6 +177,12 @@ public final class StaleAttachmentCleaner {
       }
     }
     int total = reclaimed.merge(name, released, Integer::sum);
+    LOG.info(
+        "event=cleanup-pass network={} stale={} released={} braked={}",
+        name,
+        d.stale(),
+        released,
+        d.braked());
     return new Report(
         new IpamSummary()
             // A store that cannot be read leaves the count unknown, not smaller.
