@@ -21,6 +21,12 @@ public class NodeNetwork {
   @Required
   private String name;
 
+  @JsonPropertyDescription(
+      "The uid of that CniNetwork. A network deleted and created again under the same name has"
+          + " another uid, and its agent starts its history (schedules, cleanup counts, CHECK"
+          + " failures already reported) afresh.")
+  private String uid;
+
   @JsonPropertyDescription("File name in the CNI configuration directory.")
   @Required
   @Pattern("^[0-9]{2}-[a-zA-Z0-9][a-zA-Z0-9_.\\-]*\\.conflist$")
@@ -68,6 +74,19 @@ public class NodeNetwork {
 
   public NodeNetwork withName(String name) {
     this.name = name;
+    return this;
+  }
+
+  public String getUid() {
+    return uid;
+  }
+
+  public void setUid(String uid) {
+    this.uid = uid;
+  }
+
+  public NodeNetwork withUid(String uid) {
+    this.uid = uid;
     return this;
   }
 
@@ -197,6 +216,7 @@ public class NodeNetwork {
       return false;
     }
     return Objects.equals(name, other.name)
+        && Objects.equals(uid, other.uid)
         && Objects.equals(fileName, other.fileName)
         && Objects.equals(sha256, other.sha256)
         && Objects.equals(content, other.content)
@@ -212,6 +232,7 @@ public class NodeNetwork {
   public int hashCode() {
     return Objects.hash(
         name,
+        uid,
         fileName,
         sha256,
         content,
@@ -227,6 +248,8 @@ public class NodeNetwork {
   public String toString() {
     return "NodeNetwork{name="
         + name
+        + ", uid="
+        + uid
         + ", fileName="
         + fileName
         + ", sha256="

@@ -93,6 +93,7 @@ public final class DesiredNodeSpec {
             : new NodeNetwork().withUnavailable(((NodeConflist.Waiting) conflist).message());
     return network
         .withName(revision.resource())
+        .withUid(resource.getMetadata().getUid())
         .withFileName(revision.fileName())
         .withCniVersion(revision.rendered().getCniVersion())
         // The API server fills these defaults too; filling them here keeps the spec explicit for
