@@ -1,12 +1,10 @@
 package dev.cnioperator.agent;
 
 import dev.cnioperator.agent.check.AttachmentChecker;
-import dev.cnioperator.agent.check.NetworkLoops;
-import dev.cnioperator.agent.check.SandboxNetns;
-import dev.cnioperator.agent.cleanup.HostLocalStore;
 import dev.cnioperator.agent.cleanup.SourceOfTruth;
 import dev.cnioperator.agent.cleanup.StaleAttachmentCleaner;
 import dev.cnioperator.agent.host.DiskHostFiles;
+import dev.cnioperator.agent.host.HostPaths;
 import dev.cnioperator.agent.host.ManifestStore;
 import dev.cnioperator.agent.kube.CriConnection;
 import dev.cnioperator.agent.kube.CriSandboxNetns;
@@ -14,20 +12,26 @@ import dev.cnioperator.agent.kube.LazyCriSource;
 import dev.cnioperator.agent.kube.PodEvents;
 import dev.cnioperator.agent.kube.PodSource;
 import dev.cnioperator.agent.kube.RuntimeCniSupport;
-import dev.cnioperator.agent.kube.RuntimeNetworkProbe;
+import dev.cnioperator.agent.kube.RuntimeNetworkWatch;
+import dev.cnioperator.agent.network.HostLocalReservations;
+import dev.cnioperator.agent.network.ProbeIdentity;
+import dev.cnioperator.agent.network.SandboxNetns;
+import dev.cnioperator.agent.node.AgentReadiness;
+import dev.cnioperator.agent.node.NodeAgent;
+import dev.cnioperator.agent.node.NodeSpecReader;
+import dev.cnioperator.agent.node.NodeStatusBuilder;
+import dev.cnioperator.agent.node.NodeSync;
+import dev.cnioperator.agent.node.OwnCniNode;
 import dev.cnioperator.agent.observe.AgentMetrics;
 import dev.cnioperator.agent.observe.ReadinessLog;
 import dev.cnioperator.agent.observe.TimedPluginExecutor;
+import dev.cnioperator.agent.owner.HealthBoard;
+import dev.cnioperator.agent.owner.NetworkOwners;
 import dev.cnioperator.agent.plugin.PluginInstaller;
 import dev.cnioperator.agent.plugin.PluginVersions;
 import dev.cnioperator.agent.probe.ProbeDiagnosis;
-import dev.cnioperator.agent.probe.ProbeIdentity;
 import dev.cnioperator.agent.probe.ProbeNamespaces;
 import dev.cnioperator.agent.probe.RevisionProbe;
-import dev.cnioperator.agent.status.AgentReadiness;
-import dev.cnioperator.agent.status.CniNodeClient;
-import dev.cnioperator.agent.status.HealthBoard;
-import dev.cnioperator.agent.status.NodeStatusBuilder;
 import dev.cnioperator.api.health.HealthServer;
 import dev.cnioperator.cni.cache.ResultCache;
 import dev.cnioperator.cni.exec.ProcessPluginExecutor;
@@ -61,20 +65,20 @@ public final class AgentProgram implements AutoCloseable {
 
   private final KubernetesClient client;
   private final NodeAgent agent;
-  private final NetworkLoops loops;
+  private final NetworkOwners loops;
   private final ExecutorService checkWorkers;
   private final HealthServer server;
   private final CriConnection cri;
-  private final RuntimeNetworkProbe probe;
+  private final RuntimeNetworkWatch probe;
 
   private AgentProgram(
       KubernetesClient client,
       NodeAgent agent,
-      NetworkLoops loops,
+      NetworkOwners loops,
       ExecutorService checkWorkers,
       HealthServer server,
       CriConnection cri,
-      RuntimeNetworkProbe probe) {
+      RuntimeNetworkWatch probe) {
     this.client = client;
     this.agent = agent;
     this.loops = loops;
@@ -117,10 +121,10 @@ public final class AgentProgram implements AutoCloseable {
     }
     // The probe reports to the agent, and the agent's status builder reads the probe.
     AtomicReference<NodeAgent> agentRef = new AtomicReference<>();
-    RuntimeNetworkProbe probe =
+    RuntimeNetworkWatch probe =
         cri == null
             ? null
-            : new RuntimeNetworkProbe(
+            : new RuntimeNetworkWatch(
                 cri,
                 () -> {
                   NodeAgent a = agentRef.get();
@@ -130,7 +134,7 @@ public final class AgentProgram implements AutoCloseable {
                 });
     NodeAgent agent =
         new NodeAgent(
-            new CniNodeClient(client, s.nodeName()),
+            new OwnCniNode(client, s.nodeName()),
             new NodeSpecReader(),
             sync,
             new NodeStatusBuilder(Clock.systemUTC(), probe == null ? () -> null : probe::latest),
@@ -153,8 +157,8 @@ public final class AgentProgram implements AutoCloseable {
                 : s.criSocket() == null
                     ? SandboxNetns.NONE
                     : SandboxNetns.noSocketAt(s.criSocket()));
-    HostLocalStore hostLocal =
-        new HostLocalStore(HostLocalStore.DEFAULT_DATA_DIR, paths.cacheDir());
+    HostLocalReservations hostLocal =
+        new HostLocalReservations(HostLocalReservations.DEFAULT_DATA_DIR, paths.cacheDir());
     StaleAttachmentCleaner cleaner =
         new StaleAttachmentCleaner(
             runtime,
@@ -165,8 +169,8 @@ public final class AgentProgram implements AutoCloseable {
             metrics,
             clock,
             checkWorkers);
-    NetworkLoops loops =
-        new NetworkLoops(
+    NetworkOwners loops =
+        new NetworkOwners(
             agent::networks,
             checker,
             cleaner,

@@ -1,5 +1,6 @@
 package dev.cnioperator.agent;
 
+import dev.cnioperator.agent.host.HostPaths;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;

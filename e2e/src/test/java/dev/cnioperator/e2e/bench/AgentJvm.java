@@ -1,6 +1,6 @@
 package dev.cnioperator.e2e.bench;
 
-import dev.cnioperator.agent.HostPaths;
+import dev.cnioperator.agent.host.HostPaths;
 import dev.cnioperator.testkit.ToolPaths;
 import java.io.IOException;
 import java.io.UncheckedIOException;

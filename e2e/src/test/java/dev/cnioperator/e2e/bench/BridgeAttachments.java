@@ -1,7 +1,9 @@
 package dev.cnioperator.e2e.bench;
 
-import dev.cnioperator.agent.ManagedNetwork;
-import dev.cnioperator.agent.NodeSpecReader;
+import dev.cnioperator.agent.AgentProgram;
+
+import dev.cnioperator.agent.network.ManagedNetwork;
+import dev.cnioperator.agent.node.NodeSpecReader;
 import dev.cnioperator.agent.observe.AgentMetrics;
 import dev.cnioperator.agent.observe.TimedPluginExecutor;
 import dev.cnioperator.api.v1alpha1.CniNodeSpec;

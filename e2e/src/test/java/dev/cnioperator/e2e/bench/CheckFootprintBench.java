@@ -1,6 +1,6 @@
 package dev.cnioperator.e2e.bench;
 
-import dev.cnioperator.agent.HostPaths;
+import dev.cnioperator.agent.host.HostPaths;
 import dev.cnioperator.api.v1alpha1.NodeNetwork;
 import dev.cnioperator.cni.cache.ResultCache;
 import dev.cnioperator.cni.config.NetworkConfigList;

@@ -1,5 +1,7 @@
 package dev.cnioperator.e2e.bench;
 
+import dev.cnioperator.agent.AgentProgram;
+
 import dev.cnioperator.agent.check.AttachmentChecker;
 import dev.cnioperator.agent.kube.PodEvents;
 import dev.cnioperator.agent.observe.AgentMetrics;

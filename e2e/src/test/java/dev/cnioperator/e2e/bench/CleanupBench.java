@@ -1,9 +1,9 @@
 package dev.cnioperator.e2e.bench;
 
 import dev.cnioperator.agent.AgentProgram;
-import dev.cnioperator.agent.cleanup.HostLocalStore;
 import dev.cnioperator.agent.cleanup.StaleAttachmentCleaner;
 import dev.cnioperator.agent.kube.PodSource;
+import dev.cnioperator.agent.network.HostLocalReservations;
 import dev.cnioperator.agent.observe.AgentMetrics;
 import dev.cnioperator.cni.cache.ResultCache;
 import dev.cnioperator.testkit.LocalControlPlane;
@@ -106,7 +106,8 @@ public final class CleanupBench {
         new StaleAttachmentCleaner(
             net.agentRuntime(metrics),
             net.cache,
-            new HostLocalStore(HostLocalStore.DEFAULT_DATA_DIR, ResultCache.DEFAULT_DIR),
+            new HostLocalReservations(
+                HostLocalReservations.DEFAULT_DATA_DIR, ResultCache.DEFAULT_DIR),
             new PodSource(cp.client(), NODE),
             Path.of("/var/run/netns"),
             metrics,

@@ -2,7 +2,7 @@ package dev.cnioperator.e2e.bench;
 
 import dev.cnioperator.agent.AgentProgram;
 import dev.cnioperator.agent.AgentSettings;
-import dev.cnioperator.agent.HostPaths;
+import dev.cnioperator.agent.host.HostPaths;
 import dev.cnioperator.testkit.ToolPaths;
 import java.io.IOException;
 import java.net.InetSocketAddress;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import dev.cnioperator.agent.HostPaths;
+import dev.cnioperator.agent.host.HostPaths;
 import dev.cnioperator.testkit.ToolPaths;
 import java.io.IOException;
 import org.junit.jupiter.api.Test;

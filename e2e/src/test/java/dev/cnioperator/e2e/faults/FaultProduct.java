@@ -1,8 +1,10 @@
 package dev.cnioperator.e2e.faults;
 
+import dev.cnioperator.agent.it.Pods;
+
 import static org.awaitility.Awaitility.await;
 
-import dev.cnioperator.agent.probe.ProbeIdentity;
+import dev.cnioperator.agent.network.ProbeIdentity;
 import dev.cnioperator.agent.probe.ProbeNamespaces;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNode;

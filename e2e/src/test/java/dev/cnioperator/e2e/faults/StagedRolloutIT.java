@@ -3,7 +3,7 @@ package dev.cnioperator.e2e.faults;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.cnioperator.agent.probe.ProbeIdentity;
+import dev.cnioperator.agent.network.ProbeIdentity;
 import dev.cnioperator.agent.probe.ProbeNamespaces;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNode;

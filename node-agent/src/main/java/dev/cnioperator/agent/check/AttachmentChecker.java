@@ -1,16 +1,18 @@
 package dev.cnioperator.agent.check;
 
-import dev.cnioperator.agent.ManagedNetwork;
 import dev.cnioperator.agent.kube.PodEvents;
+import dev.cnioperator.agent.network.CachedConfig;
+import dev.cnioperator.agent.network.ManagedNetwork;
+import dev.cnioperator.agent.network.PodRef;
+import dev.cnioperator.agent.network.ProbeIdentity;
+import dev.cnioperator.agent.network.SandboxNetns;
 import dev.cnioperator.agent.observe.AgentMetrics;
-import dev.cnioperator.agent.probe.ProbeIdentity;
 import dev.cnioperator.api.v1alpha1.AttachmentSummary;
 import dev.cnioperator.api.v1alpha1.FailingAttachment;
 import dev.cnioperator.cni.CniException;
 import dev.cnioperator.cni.cache.CachedAttachment;
 import dev.cnioperator.cni.cache.ResultCache;
 import dev.cnioperator.cni.config.NetworkConfigList;
-import dev.cnioperator.cni.config.ValidationLevel;
 import dev.cnioperator.cni.exec.Attachment;
 import dev.cnioperator.cni.runtime.CniRuntime;
 import java.util.ArrayList;
@@ -158,10 +160,10 @@ public final class AttachmentChecker {
   }
 
   private Outcome checkOne(ManagedNetwork network, CachedAttachment entry) {
-    Optional<NetworkConfigList> list = listFor(network, entry);
+    Optional<NetworkConfigList> list = CachedConfig.of(network, entry);
     if (list.isEmpty()) {
       metrics.check(network.name(), "failing");
-      return new Failing(failing(entry, unusableMessage(entry)));
+      return new Failing(failing(entry, CachedConfig.unusable(entry)));
     }
     SandboxNetns.Answer netns = netns(entry);
     if (netns instanceof SandboxNetns.Unknown unknown) {
@@ -212,47 +214,6 @@ public final class AttachmentChecker {
     return netns.equals(a.netns())
         ? a
         : new Attachment(a.containerId(), netns, a.ifName(), a.cniArgs(), a.capabilityArgs());
-  }
-
-  /**
-   * The configuration an attachment was added with (libcni caches it), read at {@link
-   * ValidationLevel#EXECUTABLE}: containerd or CRI-O wrote it, and a rule that is only this
-   * project's policy must not replace it. The current configuration only when the entry caches
-   * none; empty when it caches one that cannot be executed, so that CHECK and DEL never run
-   * silently with a configuration the attachment was not added with.
-   */
-  public static Optional<NetworkConfigList> listFor(
-      ManagedNetwork network, CachedAttachment entry) {
-    if (entry.config().length == 0) {
-      return Optional.of(network.list());
-    }
-    try {
-      return Optional.of(
-          NetworkConfigList.parse(
-              entry.config(),
-              "cached config of " + entry.containerId(),
-              ValidationLevel.EXECUTABLE));
-    } catch (CniException e) {
-      LOG.warn(
-          "event=cached-config-unusable network={} container={} ifName={} error=\"{}\"",
-          network.name(),
-          entry.containerId(),
-          entry.ifName(),
-          e.getMessage());
-      return Optional.empty();
-    }
-  }
-
-  /** Why {@link #listFor} found nothing to run, for the status. */
-  static String unusableMessage(CachedAttachment entry) {
-    return "cached config of container "
-        + entry.containerId()
-        + " cannot be executed; not run with the current config";
-  }
-
-  /** As {@link #unusableMessage(CachedAttachment)}, for {@code count} attachments. */
-  public static String unusableMessage(int count) {
-    return count + " cached config(s) cannot be executed and were not run with the current config";
   }
 
   private void announceNewFailures(String network, List<FailingAttachment> failing) {

@@ -1,14 +1,16 @@
 package dev.cnioperator.agent.cleanup;
 
-import dev.cnioperator.agent.ManagedNetwork;
-import dev.cnioperator.agent.ManagedNetwork.CleanupSettings;
-import dev.cnioperator.agent.check.AttachmentChecker;
-import dev.cnioperator.agent.check.PodRef;
-import dev.cnioperator.agent.cleanup.HostLocalStore.Reading;
 import dev.cnioperator.agent.cleanup.StaleAttachmentFinder.Limits;
 import dev.cnioperator.agent.cleanup.StaleAttachmentFinder.Observation;
+import dev.cnioperator.agent.network.CachedConfig;
+import dev.cnioperator.agent.network.HostLocalReservations;
+import dev.cnioperator.agent.network.HostLocalReservations.Reading;
+import dev.cnioperator.agent.network.ManagedNetwork;
+import dev.cnioperator.agent.network.ManagedNetwork.CleanupSettings;
+import dev.cnioperator.agent.network.PodRef;
+import dev.cnioperator.agent.network.ProbeIdentity;
+import dev.cnioperator.agent.network.Reservation;
 import dev.cnioperator.agent.observe.AgentMetrics;
-import dev.cnioperator.agent.probe.ProbeIdentity;
 import dev.cnioperator.api.v1alpha1.IpamSummary;
 import dev.cnioperator.cni.CniException;
 import dev.cnioperator.cni.cache.CachedAttachment;
@@ -51,7 +53,7 @@ public final class StaleAttachmentCleaner {
 
   private final CniRuntime runtime;
   private final ResultCache cache;
-  private final HostLocalStore hostLocal;
+  private final HostLocalReservations hostLocal;
   private final SourceOfTruth source;
   private final Path netnsDir;
   private final AgentMetrics metrics;
@@ -70,7 +72,7 @@ public final class StaleAttachmentCleaner {
   public StaleAttachmentCleaner(
       CniRuntime runtime,
       ResultCache cache,
-      HostLocalStore hostLocal,
+      HostLocalReservations hostLocal,
       SourceOfTruth source,
       Path netnsDir,
       AgentMetrics metrics,
@@ -171,7 +173,7 @@ public final class StaleAttachmentCleaner {
             join(
                 message,
                 "not released, "
-                    + AttachmentChecker.unusableMessage(unusable.size())
+                    + CachedConfig.unusable(unusable.size())
                     + ": "
                     + String.join(", ", unusable));
       }
@@ -211,7 +213,7 @@ public final class StaleAttachmentCleaner {
     List<Callable<Boolean>> dels = new ArrayList<>();
     for (CachedRef ref : d.delete()) {
       CachedAttachment entry = byKey.get(ref.key());
-      Optional<NetworkConfigList> list = AttachmentChecker.listFor(network, entry);
+      Optional<NetworkConfigList> list = CachedConfig.of(network, entry);
       if (list.isEmpty()) {
         unusable.add(entry.containerId() + "/" + entry.ifName());
         continue;

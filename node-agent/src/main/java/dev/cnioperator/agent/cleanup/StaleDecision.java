@@ -1,5 +1,6 @@
 package dev.cnioperator.agent.cleanup;
 
+import dev.cnioperator.agent.network.Reservation;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

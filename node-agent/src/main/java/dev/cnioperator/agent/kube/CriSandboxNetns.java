@@ -2,7 +2,7 @@ package dev.cnioperator.agent.kube;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.cnioperator.agent.check.SandboxNetns;
+import dev.cnioperator.agent.network.SandboxNetns;
 import dev.cnioperator.cri.CriException;
 import java.io.IOException;
 import java.util.Optional;

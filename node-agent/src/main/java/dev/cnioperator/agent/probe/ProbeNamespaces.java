@@ -1,5 +1,6 @@
 package dev.cnioperator.agent.probe;
 
+import dev.cnioperator.agent.network.ProbeIdentity;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

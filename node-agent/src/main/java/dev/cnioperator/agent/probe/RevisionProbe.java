@@ -1,9 +1,11 @@
 package dev.cnioperator.agent.probe;
 
-import dev.cnioperator.agent.ManagedNetwork;
 import dev.cnioperator.agent.check.AttachmentChecker;
-import dev.cnioperator.agent.cleanup.HostLocalStore;
-import dev.cnioperator.agent.cleanup.Reservation;
+import dev.cnioperator.agent.network.CachedConfig;
+import dev.cnioperator.agent.network.HostLocalReservations;
+import dev.cnioperator.agent.network.ManagedNetwork;
+import dev.cnioperator.agent.network.ProbeIdentity;
+import dev.cnioperator.agent.network.Reservation;
 import dev.cnioperator.api.v1alpha1.AttachmentSummary;
 import dev.cnioperator.api.v1alpha1.FailingAttachment;
 import dev.cnioperator.api.v1alpha1.ProbeReport;
@@ -40,7 +42,7 @@ public class RevisionProbe {
 
   private final CniRuntime runtime;
   private final AttachmentChecker checker;
-  private final HostLocalStore hostLocal;
+  private final HostLocalReservations hostLocal;
   private final ProbeNamespaces namespaces;
   private final ProbeIdentity identity;
   private final Clock clock;
@@ -50,7 +52,7 @@ public class RevisionProbe {
   public RevisionProbe(
       CniRuntime runtime,
       AttachmentChecker checker,
-      HostLocalStore hostLocal,
+      HostLocalReservations hostLocal,
       ProbeNamespaces namespaces,
       ProbeIdentity identity,
       Clock clock) {
@@ -74,7 +76,7 @@ public class RevisionProbe {
   public RevisionProbe(
       CniRuntime runtime,
       AttachmentChecker checker,
-      HostLocalStore hostLocal,
+      HostLocalReservations hostLocal,
       ProbeNamespaces namespaces,
       ProbeIdentity identity,
       Clock clock,
@@ -236,10 +238,10 @@ public class RevisionProbe {
     Set<String> deleted = new HashSet<>();
     List<CachedAttachment> entries = runtime.cache().list(list.name());
     // Read before the DELs below: a cached config may be the only one naming an older store.
-    HostLocalStore.Reading stores = hostLocal.read(network, entries);
+    HostLocalReservations.Reading stores = hostLocal.read(network, entries);
     for (CachedAttachment entry : entries) {
       if (identity.isOwn(entry.containerId())) {
-        NetworkConfigList cached = AttachmentChecker.listFor(network, entry).orElse(list);
+        NetworkConfigList cached = CachedConfig.of(network, entry).orElse(list);
         delLeftover(network, cached, entry.containerId(), entry.ifName());
         deleted.add(entry.containerId() + "/" + entry.ifName());
       }

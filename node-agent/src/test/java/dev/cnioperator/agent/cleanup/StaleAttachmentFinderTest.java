@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cnioperator.agent.cleanup.StaleAttachmentFinder.Limits;
 import dev.cnioperator.agent.cleanup.StaleAttachmentFinder.Observation;
+import dev.cnioperator.agent.network.Reservation;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,6 +1,6 @@
 package dev.cnioperator.agent.it;
 
-import dev.cnioperator.agent.HostPaths;
+import dev.cnioperator.agent.host.HostPaths;
 import dev.cnioperator.testkit.Prerequisites;
 import java.io.IOException;
 import java.nio.file.Files;

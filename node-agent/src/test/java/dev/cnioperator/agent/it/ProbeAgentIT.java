@@ -3,7 +3,7 @@ package dev.cnioperator.agent.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.cnioperator.agent.probe.ProbeIdentity;
+import dev.cnioperator.agent.network.ProbeIdentity;
 import dev.cnioperator.agent.probe.ProbeNamespaces;
 import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.NodeNetwork;

@@ -1,6 +1,6 @@
 package dev.cnioperator.agent.it;
 
-import dev.cnioperator.agent.HostPaths;
+import dev.cnioperator.agent.host.HostPaths;
 import dev.cnioperator.cni.io.Sha256;
 import dev.cnioperator.testkit.TestNames;
 import java.io.IOException;

@@ -3,8 +3,8 @@ package dev.cnioperator.agent.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.cnioperator.agent.HostPaths;
-import dev.cnioperator.agent.cleanup.HostLocalStore;
+import dev.cnioperator.agent.host.HostPaths;
+import dev.cnioperator.agent.network.HostLocalReservations;
 import dev.cnioperator.api.v1alpha1.IpamCleanup;
 import dev.cnioperator.api.v1alpha1.NetworkCheck;
 import dev.cnioperator.api.v1alpha1.NodeNetwork;
@@ -78,7 +78,7 @@ class StaleAttachmentStoresIT {
     node.close();
     // host-local's own default store lies outside the node's sandbox: remove this network's
     // directory, then the parents only if this test made them and nothing else is in them.
-    Path store = HostLocalStore.DEFAULT_DATA_DIR.resolve(network);
+    Path store = HostLocalReservations.DEFAULT_DATA_DIR.resolve(network);
     if (Files.isDirectory(store)) {
       try (Stream<Path> files = Files.walk(store)) {
         for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
@@ -178,7 +178,7 @@ class StaleAttachmentStoresIT {
 
   /** The directories of host-local's default store that do not exist yet, deepest last. */
   private void rememberMissingDefaultDirs() {
-    for (Path dir = HostLocalStore.DEFAULT_DATA_DIR; dir != null; dir = dir.getParent()) {
+    for (Path dir = HostLocalReservations.DEFAULT_DATA_DIR; dir != null; dir = dir.getParent()) {
       if (!Files.exists(dir)) {
         madeDefaultDirs.add(dir);
       }
@@ -197,7 +197,7 @@ class StaleAttachmentStoresIT {
     Attached stale = attach(content, "stale");
     Attached orphan = attach(content, "orphan");
     // host-local wrote them in its own default, not under the agent's cache dir.
-    assertThat(reservedBy(HostLocalStore.DEFAULT_DATA_DIR))
+    assertThat(reservedBy(HostLocalReservations.DEFAULT_DATA_DIR))
         .isEqualTo(ids(live1, live2, stale, orphan));
     assertThat(node.paths.cacheDir().resolve("networks")).doesNotExist();
 
@@ -207,7 +207,8 @@ class StaleAttachmentStoresIT {
         .ignoreExceptions()
         .untilAsserted(
             () -> {
-              assertThat(reservedBy(HostLocalStore.DEFAULT_DATA_DIR)).isEqualTo(ids(live1, live2));
+              assertThat(reservedBy(HostLocalReservations.DEFAULT_DATA_DIR))
+                  .isEqualTo(ids(live1, live2));
               assertThat(cachedContainers()).isEqualTo(ids(live1, live2));
               assertThat(status().getIpam().getReservations()).isEqualTo(2);
               assertThat(status().getIpam().getReclaimed()).isEqualTo(2);

@@ -2,13 +2,14 @@ package dev.cnioperator.agent.probe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cnioperator.agent.ManagedNetwork;
-import dev.cnioperator.agent.ManagedNetwork.CheckSettings;
-import dev.cnioperator.agent.ManagedNetwork.CleanupSettings;
 import dev.cnioperator.agent.check.AttachmentChecker;
-import dev.cnioperator.agent.cleanup.HostLocalStore;
 import dev.cnioperator.agent.conflist.DesiredConflist;
 import dev.cnioperator.agent.kube.PodEvents;
+import dev.cnioperator.agent.network.HostLocalReservations;
+import dev.cnioperator.agent.network.ManagedNetwork;
+import dev.cnioperator.agent.network.ManagedNetwork.CheckSettings;
+import dev.cnioperator.agent.network.ManagedNetwork.CleanupSettings;
+import dev.cnioperator.agent.network.ProbeIdentity;
 import dev.cnioperator.agent.observe.AgentMetrics;
 import dev.cnioperator.agent.plugin.NetworkPlugins;
 import dev.cnioperator.api.v1alpha1.ProbeReport;
@@ -80,7 +81,7 @@ class RevisionProbeIT {
         new RevisionProbe(
             runtime,
             checker,
-            new HostLocalStore(HostLocalStore.DEFAULT_DATA_DIR, dir.resolve("cache")),
+            new HostLocalReservations(HostLocalReservations.DEFAULT_DATA_DIR, dir.resolve("cache")),
             new ProbeNamespaces(),
             identity,
             clock);
@@ -145,7 +146,7 @@ class RevisionProbeIT {
                 workers,
                 new PodEvents(null, "probe-node", Clock.systemUTC()),
                 new AgentMetrics()),
-            new HostLocalStore(HostLocalStore.DEFAULT_DATA_DIR, dir.resolve("cache")),
+            new HostLocalReservations(HostLocalReservations.DEFAULT_DATA_DIR, dir.resolve("cache")),
             new ProbeNamespaces(),
             identity,
             Clock.systemUTC());

@@ -1,8 +1,7 @@
-package dev.cnioperator.agent.status;
+package dev.cnioperator.agent.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cnioperator.agent.NodeSync;
 import dev.cnioperator.agent.conflist.NetworkOutcome;
 import dev.cnioperator.agent.conflist.NetworkOutcome.State;
 import dev.cnioperator.api.v1alpha1.RuntimeNetwork;

@@ -1,4 +1,4 @@
-package dev.cnioperator.agent.probe;
+package dev.cnioperator.agent.network;
 
 import dev.cnioperator.cni.io.Sha256;
 import java.nio.charset.StandardCharsets;

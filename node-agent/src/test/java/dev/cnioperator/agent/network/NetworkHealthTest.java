@@ -1,4 +1,4 @@
-package dev.cnioperator.agent.status;
+package dev.cnioperator.agent.network;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

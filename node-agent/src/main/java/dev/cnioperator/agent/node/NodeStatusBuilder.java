@@ -1,7 +1,8 @@
-package dev.cnioperator.agent.status;
+package dev.cnioperator.agent.node;
 
-import dev.cnioperator.agent.NodeSync;
 import dev.cnioperator.agent.conflist.NetworkOutcome;
+import dev.cnioperator.agent.network.NetworkHealth;
+import dev.cnioperator.agent.owner.HealthBoard;
 import dev.cnioperator.agent.plugin.PluginOutcome;
 import dev.cnioperator.api.v1alpha1.CniNodeStatus;
 import dev.cnioperator.api.v1alpha1.InstalledPlugin;

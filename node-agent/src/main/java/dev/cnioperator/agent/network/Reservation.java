@@ -1,4 +1,4 @@
-package dev.cnioperator.agent.cleanup;
+package dev.cnioperator.agent.network;
 
 import java.nio.file.Path;
 

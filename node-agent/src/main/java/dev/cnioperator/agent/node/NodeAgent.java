@@ -1,10 +1,9 @@
-package dev.cnioperator.agent;
+package dev.cnioperator.agent.node;
 
 import dev.cnioperator.agent.conflist.NetworkOutcome;
+import dev.cnioperator.agent.network.ManagedNetwork;
 import dev.cnioperator.agent.observe.AgentMetrics;
-import dev.cnioperator.agent.status.CniNodeClient;
-import dev.cnioperator.agent.status.HealthBoard;
-import dev.cnioperator.agent.status.NodeStatusBuilder;
+import dev.cnioperator.agent.owner.HealthBoard;
 import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.CniNodeStatus;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
@@ -52,7 +51,7 @@ public final class NodeAgent implements AutoCloseable {
   /** The first wait before a failed status write is tried again; it doubles up to the resync. */
   static final Duration STATUS_RETRY = Duration.ofSeconds(1);
 
-  private final CniNodeClient api;
+  private final OwnCniNode api;
   private final NodeSpecReader reader;
   private final NodeSync sync;
   private final NodeStatusBuilder statusBuilder;
@@ -85,7 +84,7 @@ public final class NodeAgent implements AutoCloseable {
   private SharedIndexInformer<CniNode> informer;
 
   public NodeAgent(
-      CniNodeClient api,
+      OwnCniNode api,
       NodeSpecReader reader,
       NodeSync sync,
       NodeStatusBuilder statusBuilder,

@@ -1,4 +1,4 @@
-package dev.cnioperator.agent.check;
+package dev.cnioperator.agent.network;
 
 /**
  * Where a sandbox's network namespace is when libcni's cache entry does not say: libcni before 1.2

@@ -1,9 +1,9 @@
-package dev.cnioperator.agent.check;
+package dev.cnioperator.agent.owner;
 
-import dev.cnioperator.agent.ManagedNetwork;
+import dev.cnioperator.agent.check.AttachmentChecker;
 import dev.cnioperator.agent.cleanup.StaleAttachmentCleaner;
+import dev.cnioperator.agent.network.ManagedNetwork;
 import dev.cnioperator.agent.probe.RevisionProbe;
-import dev.cnioperator.agent.status.HealthBoard;
 import dev.cnioperator.api.v1alpha1.AttachmentSummary;
 import dev.cnioperator.api.v1alpha1.ProbeReport;
 import dev.cnioperator.api.v1alpha1.ProbeResult;
@@ -35,8 +35,8 @@ import org.slf4j.LoggerFactory;
  * cleanup pass often enough to sweep soon after the grace period, and STATUS for 1.1.0 networks;
  * results go to the health board and a status write is asked for.
  */
-public final class NetworkLoops implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(NetworkLoops.class);
+public final class NetworkOwners implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(NetworkOwners.class);
   private static final Duration LIVE_WITHIN = Duration.ofSeconds(30);
 
   private final Supplier<List<ManagedNetwork>> networks;
@@ -58,7 +58,7 @@ public final class NetworkLoops implements AutoCloseable {
   private final Map<String, Instant> lastProbe = new ConcurrentHashMap<>();
   private volatile long lastTickNanos = System.nanoTime();
 
-  public NetworkLoops(
+  public NetworkOwners(
       Supplier<List<ManagedNetwork>> networks,
       AttachmentChecker checker,
       StaleAttachmentCleaner cleaner,

@@ -1,4 +1,4 @@
-package dev.cnioperator.agent.status;
+package dev.cnioperator.agent.node;
 
 import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.CniNodeStatus;
@@ -17,16 +17,16 @@ import org.slf4j.LoggerFactory;
  * The agent's access to its own CniNode, and nothing else of the cluster's CniNodes: a fresh read,
  * a watch by field selector on its name, and status writes with server-side apply.
  */
-public final class CniNodeClient {
+public final class OwnCniNode {
   /** The field manager of every status write, so ownership shows in managedFields. */
   public static final String FIELD_MANAGER = "cni-node-agent";
 
-  private static final Logger LOG = LoggerFactory.getLogger(CniNodeClient.class);
+  private static final Logger LOG = LoggerFactory.getLogger(OwnCniNode.class);
 
   private final KubernetesClient client;
   private final String nodeName;
 
-  public CniNodeClient(KubernetesClient client, String nodeName) {
+  public OwnCniNode(KubernetesClient client, String nodeName) {
     this.client = client;
     this.nodeName = nodeName;
   }

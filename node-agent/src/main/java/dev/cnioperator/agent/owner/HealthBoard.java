@@ -1,5 +1,6 @@
-package dev.cnioperator.agent.status;
+package dev.cnioperator.agent.owner;
 
+import dev.cnioperator.agent.network.NetworkHealth;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;

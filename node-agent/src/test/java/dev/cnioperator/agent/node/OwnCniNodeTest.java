@@ -1,4 +1,4 @@
-package dev.cnioperator.agent.status;
+package dev.cnioperator.agent.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -24,18 +24,18 @@ class CniNodeClientTest {
 
   @Test
   void aStatusWriteAsksForNoPass() {
-    assertThat(CniNodeClient.specMayDiffer(node("u", 3L, null, "10"), node("u", 3L, null, "11")))
+    assertThat(OwnCniNode.specMayDiffer(node("u", 3L, null, "10"), node("u", 3L, null, "11")))
         .isFalse();
   }
 
   @Test
   void aNewSpecADeletionOrAnotherObjectAskForAPass() {
     CniNode before = node("u", 3L, null, "10");
-    assertThat(CniNodeClient.specMayDiffer(before, node("u", 4L, null, "11"))).isTrue();
-    assertThat(CniNodeClient.specMayDiffer(before, node("u", 3L, "2026-11-23T10:00:00Z", "11")))
+    assertThat(OwnCniNode.specMayDiffer(before, node("u", 4L, null, "11"))).isTrue();
+    assertThat(OwnCniNode.specMayDiffer(before, node("u", 3L, "2026-11-23T10:00:00Z", "11")))
         .isTrue();
-    assertThat(CniNodeClient.specMayDiffer(before, node("v", 3L, null, "11"))).isTrue();
-    assertThat(CniNodeClient.specMayDiffer(node("u", null, null, "1"), node("u", null, null, "2")))
+    assertThat(OwnCniNode.specMayDiffer(before, node("v", 3L, null, "11"))).isTrue();
+    assertThat(OwnCniNode.specMayDiffer(node("u", null, null, "1"), node("u", null, null, "2")))
         .isTrue();
   }
 }

@@ -19,8 +19,8 @@ import org.slf4j.LoggerFactory;
  * for a status write only when the answer changed (the runtime reloads its CNI configuration on its
  * own time, after the agent wrote a file, so a pass alone would see the change late).
  */
-public final class RuntimeNetworkProbe implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(RuntimeNetworkProbe.class);
+public final class RuntimeNetworkWatch implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(RuntimeNetworkWatch.class);
   static final String UNREACHABLE = "RuntimeUnreachable";
 
   private final CriConnection cri;
@@ -29,7 +29,7 @@ public final class RuntimeNetworkProbe implements AutoCloseable {
   private final ScheduledExecutorService timer =
       Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "runtime-probe"));
 
-  public RuntimeNetworkProbe(CriConnection cri, Runnable onChange) {
+  public RuntimeNetworkWatch(CriConnection cri, Runnable onChange) {
     this.cri = cri;
     this.onChange = onChange;
   }

@@ -1,13 +1,12 @@
-package dev.cnioperator.agent.cleanup;
+package dev.cnioperator.agent.network;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import dev.cnioperator.agent.ManagedNetwork;
-import dev.cnioperator.agent.ManagedNetwork.CheckSettings;
-import dev.cnioperator.agent.ManagedNetwork.CleanupSettings;
-import dev.cnioperator.agent.cleanup.HostLocalStore.Reading;
 import dev.cnioperator.agent.conflist.DesiredConflist;
+import dev.cnioperator.agent.network.HostLocalReservations.Reading;
+import dev.cnioperator.agent.network.ManagedNetwork.CheckSettings;
+import dev.cnioperator.agent.network.ManagedNetwork.CleanupSettings;
 import dev.cnioperator.agent.plugin.NetworkPlugins;
 import dev.cnioperator.cni.cache.CachedAttachment;
 import dev.cnioperator.cni.config.NetworkConfigList;
@@ -75,8 +74,9 @@ class HostLocalStoreTest {
 
   @Test
   void withoutDataDirTheStoreIsHostLocalsOwnDefaultWhateverTheCacheDir() {
-    HostLocalStore store =
-        new HostLocalStore(HostLocalStore.DEFAULT_DATA_DIR, Path.of("/srv/cni-cache"));
+    HostLocalReservations store =
+        new HostLocalReservations(
+            HostLocalReservations.DEFAULT_DATA_DIR, Path.of("/srv/cni-cache"));
 
     assertThat(store.directory(list(null))).contains(Path.of("/var/lib/cni/networks/" + NET));
     assertThat(store.directory(list(dir.resolve("ipam")))).contains(dir.resolve("ipam/" + NET));
@@ -89,7 +89,8 @@ class HostLocalStoreTest {
     reserve(old, "10.200.90.2", "ctr-old-live");
     reserve(old, "10.200.90.3", "ctr-orphan");
     reserve(current, "10.200.90.2", "ctr-new");
-    HostLocalStore store = new HostLocalStore(dir.resolve("default"), dir.resolve("cache"));
+    HostLocalReservations store =
+        new HostLocalReservations(dir.resolve("default"), dir.resolve("cache"));
 
     Reading r =
         store.read(
@@ -113,7 +114,7 @@ class HostLocalStoreTest {
   void aMissingNetworkDirectoryUnderAnExistingDataDirIsNothingReserved() throws Exception {
     Path dataDir = Files.createDirectories(dir.resolve("elsewhere/ipam"));
 
-    Reading r = new HostLocalStore(dataDir, dir.resolve("cache")).read(List.of(list(null)));
+    Reading r = new HostLocalReservations(dataDir, dir.resolve("cache")).read(List.of(list(null)));
 
     assertThat(r.complete()).isTrue();
     assertThat(r.reservations()).isEmpty();
@@ -123,7 +124,7 @@ class HostLocalStoreTest {
   void aMissingDataDirOutsideTheCacheDirIsUnknownNotEmpty() {
     Path dataDir = dir.resolve("not-mounted/ipam");
 
-    Reading r = new HostLocalStore(dataDir, dir.resolve("cache")).read(List.of(list(null)));
+    Reading r = new HostLocalReservations(dataDir, dir.resolve("cache")).read(List.of(list(null)));
 
     assertThat(r.complete()).isFalse();
     assertThat(r.configs()).isEmpty();
@@ -139,7 +140,7 @@ class HostLocalStoreTest {
     Path cacheDir = Files.createDirectories(dir.resolve("var/lib/cni"));
 
     Reading r =
-        new HostLocalStore(cacheDir.resolve("networks"), cacheDir).read(List.of(list(null)));
+        new HostLocalReservations(cacheDir.resolve("networks"), cacheDir).read(List.of(list(null)));
 
     assertThat(r.complete()).isTrue();
     assertThat(r.reservations()).isEmpty();
@@ -151,7 +152,8 @@ class HostLocalStoreTest {
     Files.writeString(dataDir.resolve(NET), "a file where host-local's directory should be");
     Path readable = dir.resolve("readable");
     reserve(readable, "10.200.90.7", "ctr-ok");
-    HostLocalStore store = new HostLocalStore(dir.resolve("default"), dir.resolve("cache"));
+    HostLocalReservations store =
+        new HostLocalReservations(dir.resolve("default"), dir.resolve("cache"));
 
     Reading r = store.read(List.of(list(dataDir), list(readable)));
 

@@ -1,4 +1,4 @@
-package dev.cnioperator.agent;
+package dev.cnioperator.agent.host;
 
 import java.nio.file.Path;
 import java.util.Map;

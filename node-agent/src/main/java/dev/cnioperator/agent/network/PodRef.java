@@ -1,4 +1,4 @@
-package dev.cnioperator.agent.check;
+package dev.cnioperator.agent.network;
 
 import dev.cnioperator.cni.exec.CniArg;
 import java.util.List;

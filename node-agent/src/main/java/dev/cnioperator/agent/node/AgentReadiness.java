@@ -1,6 +1,5 @@
-package dev.cnioperator.agent.status;
+package dev.cnioperator.agent.node;
 
-import dev.cnioperator.agent.NodeSync;
 import dev.cnioperator.agent.conflist.NetworkOutcome;
 import dev.cnioperator.api.v1alpha1.RuntimeNetwork;
 import java.util.Objects;

@@ -1,4 +1,4 @@
-package dev.cnioperator.agent.status;
+package dev.cnioperator.agent.network;
 
 import dev.cnioperator.api.v1alpha1.AttachmentSummary;
 import dev.cnioperator.api.v1alpha1.IpamSummary;

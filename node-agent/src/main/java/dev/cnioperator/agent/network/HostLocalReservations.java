@@ -1,8 +1,6 @@
-package dev.cnioperator.agent.cleanup;
+package dev.cnioperator.agent.network;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cnioperator.agent.ManagedNetwork;
-import dev.cnioperator.agent.check.AttachmentChecker;
 import dev.cnioperator.cni.cache.CachedAttachment;
 import dev.cnioperator.cni.config.NetworkConfigList;
 import dev.cnioperator.cni.config.PluginConfig;
@@ -31,7 +29,7 @@ import java.util.regex.Pattern;
  * under {@code <dataDir>/<network>/}, holding the container id and, on its second line, the
  * interface name, where dataDir is the one of the configuration the attachment was added with.
  */
-public final class HostLocalStore {
+public final class HostLocalReservations {
   /**
    * host-local's dataDir when the configuration names none ({@code defaultDataDir} in its {@code
    * backend/disk}): compiled into the plugin, so it does not follow the runtime's cache dir.
@@ -49,7 +47,7 @@ public final class HostLocalStore {
    * @param hostDir a directory the agent is known to see as the host does (its cache dir, which the
    *     chart mounts at the same path): a dataDir missing inside it is missing on the host
    */
-  public HostLocalStore(Path defaultDataDir, Path hostDir) {
+  public HostLocalReservations(Path defaultDataDir, Path hostDir) {
     this.defaultDataDir = defaultDataDir;
     this.hostDir = hostDir;
   }
@@ -111,7 +109,7 @@ public final class HostLocalStore {
     for (CachedAttachment e : entries) {
       // Attachments of one revision share its bytes: each distinct config is parsed once.
       if (seen.add(new String(e.config(), StandardCharsets.UTF_8))) {
-        AttachmentChecker.listFor(network, e).ifPresent(configs::add);
+        CachedConfig.of(network, e).ifPresent(configs::add);
       }
     }
     return read(configs);

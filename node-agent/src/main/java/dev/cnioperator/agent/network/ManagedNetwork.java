@@ -1,4 +1,4 @@
-package dev.cnioperator.agent;
+package dev.cnioperator.agent.network;
 
 import dev.cnioperator.agent.conflist.DesiredConflist;
 import dev.cnioperator.agent.plugin.NetworkPlugins;

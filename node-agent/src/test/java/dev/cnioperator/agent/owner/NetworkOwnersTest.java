@@ -1,14 +1,13 @@
-package dev.cnioperator.agent.check;
+package dev.cnioperator.agent.owner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cnioperator.agent.ManagedNetwork;
-import dev.cnioperator.agent.ManagedNetwork.CheckSettings;
-import dev.cnioperator.agent.ManagedNetwork.CleanupSettings;
 import dev.cnioperator.agent.conflist.DesiredConflist;
+import dev.cnioperator.agent.network.ManagedNetwork;
+import dev.cnioperator.agent.network.ManagedNetwork.CheckSettings;
+import dev.cnioperator.agent.network.ManagedNetwork.CleanupSettings;
 import dev.cnioperator.agent.plugin.NetworkPlugins;
 import dev.cnioperator.agent.probe.RevisionProbe;
-import dev.cnioperator.agent.status.HealthBoard;
 import dev.cnioperator.api.v1alpha1.ProbeReport;
 import dev.cnioperator.api.v1alpha1.ProbeResult;
 import dev.cnioperator.cni.config.NetworkConfigList;
@@ -43,13 +42,13 @@ class NetworkLoopsTest {
 
   @Test
   void newContentIsProbedOnce() {
-    assertThat(NetworkLoops.probeDue(NETWORK, null, null, NOW)).isTrue();
+    assertThat(NetworkOwners.probeDue(NETWORK, null, null, NOW)).isTrue();
     assertThat(
-            NetworkLoops.probeDue(
+            NetworkOwners.probeDue(
                 NETWORK, report("b".repeat(64), ProbeResult.Passed, NOW), null, NOW))
         .isTrue();
     assertThat(
-            NetworkLoops.probeDue(
+            NetworkOwners.probeDue(
                 NETWORK, report(SHA, ProbeResult.Passed, NOW.minusSeconds(3600)), null, NOW))
         .isFalse();
   }
@@ -59,8 +58,8 @@ class NetworkLoopsTest {
     ProbeReport failed = report(SHA, ProbeResult.Failed, NOW.minusSeconds(600));
     Instant attempted = NOW.minusSeconds(59);
 
-    assertThat(NetworkLoops.probeDue(NETWORK, failed, attempted, NOW)).isFalse();
-    assertThat(NetworkLoops.probeDue(NETWORK, failed, attempted, NOW.plusSeconds(1))).isTrue();
+    assertThat(NetworkOwners.probeDue(NETWORK, failed, attempted, NOW)).isFalse();
+    assertThat(NetworkOwners.probeDue(NETWORK, failed, attempted, NOW.plusSeconds(1))).isTrue();
   }
 
   @Test
@@ -75,7 +74,7 @@ class NetworkLoopsTest {
             NETWORK.cleanup(),
             ManagedNetwork.Proof.NONE);
 
-    assertThat(NetworkLoops.probeDue(unasked, null, null, NOW)).isFalse();
+    assertThat(NetworkOwners.probeDue(unasked, null, null, NOW)).isFalse();
   }
 
   @Test
@@ -85,8 +84,8 @@ class NetworkLoopsTest {
         report(SHA, ProbeResult.Failed, NOW.plusSeconds(60)).withMessage("ADD: boom");
     ProbeReport other = report(SHA, ProbeResult.Passed, NOW.plusSeconds(60));
 
-    assertThat(NetworkLoops.unlessSame(first, again)).isSameAs(first);
-    assertThat(NetworkLoops.unlessSame(first, other)).isSameAs(other);
+    assertThat(NetworkOwners.unlessSame(first, again)).isSameAs(first);
+    assertThat(NetworkOwners.unlessSame(first, other)).isSameAs(other);
   }
 
   /**
@@ -123,8 +122,8 @@ class NetworkLoopsTest {
             return passed;
           }
         };
-    try (NetworkLoops loops =
-        new NetworkLoops(
+    try (NetworkOwners loops =
+        new NetworkOwners(
             () -> List.of(network),
             null,
             null,

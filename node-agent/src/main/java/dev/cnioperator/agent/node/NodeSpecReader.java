@@ -1,8 +1,9 @@
-package dev.cnioperator.agent;
+package dev.cnioperator.agent.node;
 
-import dev.cnioperator.agent.ManagedNetwork.CheckSettings;
-import dev.cnioperator.agent.ManagedNetwork.CleanupSettings;
 import dev.cnioperator.agent.conflist.DesiredConflist;
+import dev.cnioperator.agent.network.ManagedNetwork;
+import dev.cnioperator.agent.network.ManagedNetwork.CheckSettings;
+import dev.cnioperator.agent.network.ManagedNetwork.CleanupSettings;
 import dev.cnioperator.agent.plugin.NetworkPlugins;
 import dev.cnioperator.agent.plugin.PluginRequest;
 import dev.cnioperator.api.v1alpha1.CniNetworkDefaults;

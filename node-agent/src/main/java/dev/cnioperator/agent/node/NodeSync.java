@@ -1,4 +1,4 @@
-package dev.cnioperator.agent;
+package dev.cnioperator.agent.node;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -10,8 +10,10 @@ import dev.cnioperator.agent.conflist.ConflistSync;
 import dev.cnioperator.agent.conflist.DesiredConflist;
 import dev.cnioperator.agent.conflist.NetworkOutcome;
 import dev.cnioperator.agent.host.HostFiles;
+import dev.cnioperator.agent.host.HostPaths;
 import dev.cnioperator.agent.host.Manifest;
 import dev.cnioperator.agent.host.ManifestStore;
+import dev.cnioperator.agent.network.ManagedNetwork;
 import dev.cnioperator.agent.plugin.BinaryAction;
 import dev.cnioperator.agent.plugin.PluginBinarySync;
 import dev.cnioperator.agent.plugin.PluginInstaller;
