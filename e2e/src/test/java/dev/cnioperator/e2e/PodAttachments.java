@@ -1,7 +1,5 @@
 package dev.cnioperator.e2e;
 
-import dev.cnioperator.agent.it.Pods;
-
 import dev.cnioperator.cni.cache.ResultCache;
 import dev.cnioperator.cni.config.NetworkConfigList;
 import dev.cnioperator.cni.exec.Attachment;

@@ -1,7 +1,5 @@
 package dev.cnioperator.e2e;
 
-import dev.cnioperator.agent.it.CniNodes;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -25,8 +25,8 @@ import dev.cnioperator.agent.node.OwnCniNode;
 import dev.cnioperator.agent.observe.AgentMetrics;
 import dev.cnioperator.agent.observe.ReadinessLog;
 import dev.cnioperator.agent.observe.TimedPluginExecutor;
-import dev.cnioperator.agent.owner.HealthBoard;
 import dev.cnioperator.agent.owner.NetworkOwners;
+import dev.cnioperator.agent.owner.NetworkSteps;
 import dev.cnioperator.agent.plugin.PluginInstaller;
 import dev.cnioperator.agent.plugin.PluginVersions;
 import dev.cnioperator.agent.probe.ProbeDiagnosis;
@@ -49,7 +49,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,31 +60,31 @@ public final class AgentProgram implements AutoCloseable {
   public static final int PLUGIN_WORKERS = 4;
 
   /** A CRI Status call is one small local request; often enough to show a reload within seconds. */
-  private static final Duration RUNTIME_PROBE_PERIOD = Duration.ofSeconds(5);
+  private static final Duration RUNTIME_WATCH_PERIOD = Duration.ofSeconds(5);
 
   private final KubernetesClient client;
   private final NodeAgent agent;
-  private final NetworkOwners loops;
-  private final ExecutorService checkWorkers;
+  private final NetworkOwners owners;
+  private final ExecutorService pluginWorkers;
   private final HealthServer server;
   private final CriConnection cri;
-  private final RuntimeNetworkWatch probe;
+  private final RuntimeNetworkWatch runtimeWatch;
 
   private AgentProgram(
       KubernetesClient client,
       NodeAgent agent,
-      NetworkOwners loops,
-      ExecutorService checkWorkers,
+      NetworkOwners owners,
+      ExecutorService pluginWorkers,
       HealthServer server,
       CriConnection cri,
-      RuntimeNetworkWatch probe) {
+      RuntimeNetworkWatch runtimeWatch) {
     this.client = client;
     this.agent = agent;
-    this.loops = loops;
-    this.checkWorkers = checkWorkers;
+    this.owners = owners;
+    this.pluginWorkers = pluginWorkers;
     this.server = server;
     this.cri = cri;
-    this.probe = probe;
+    this.runtimeWatch = runtimeWatch;
   }
 
   public static AgentProgram start(AgentSettings s) throws IOException {
@@ -112,96 +111,76 @@ public final class AgentProgram implements AutoCloseable {
         new PluginVersions(name -> runtime.getVersionInfo(name).supportedVersions());
     NodeSync sync = new NodeSync(paths, files, store, installer, versions);
     KubernetesClient client = kubernetesClient(s);
-    HealthBoard health = new HealthBoard();
     CriConnection cri = runtimeSocket(s.criSocket()).map(CriConnection::new).orElse(null);
     if (cri == null) {
       LOG.info(
           "event=readiness-without-runtime reason=\"no --cri-socket: ready once the files are"
               + " written; whether the runtime loaded them is not known\"");
     }
-    // The probe reports to the agent, and the agent's status builder reads the probe.
-    AtomicReference<NodeAgent> agentRef = new AtomicReference<>();
-    RuntimeNetworkWatch probe =
-        cri == null
-            ? null
-            : new RuntimeNetworkWatch(
-                cri,
-                () -> {
-                  NodeAgent a = agentRef.get();
-                  if (a != null) {
-                    a.requestStatus();
-                  }
-                });
+    RuntimeNetworkWatch runtimeWatch = cri == null ? null : new RuntimeNetworkWatch(cri);
+    Clock clock = Clock.systemUTC();
+    ExecutorService pluginWorkers =
+        Executors.newFixedThreadPool(PLUGIN_WORKERS, r -> new Thread(r, "plugin-worker"));
+    HostLocalReservations hostLocal =
+        new HostLocalReservations(HostLocalReservations.DEFAULT_DATA_DIR, paths.cacheDir());
+    NetworkOwners owners =
+        new NetworkOwners(
+            NetworkSteps.of(
+                new RevisionProbe(
+                    runtime,
+                    hostLocal,
+                    new ProbeNamespaces(),
+                    ProbeIdentity.forNode(s.nodeName()),
+                    clock,
+                    new ProbeDiagnosis(),
+                    cri == null ? list -> Optional.empty() : new RuntimeCniSupport(cri)::refuses),
+                new AttachmentChecker(
+                    runtime,
+                    cache,
+                    pluginWorkers,
+                    new PodEvents(client, s.nodeName(), clock),
+                    metrics,
+                    cri != null
+                        ? new CriSandboxNetns(cri)
+                        : s.criSocket() == null
+                            ? SandboxNetns.NONE
+                            : SandboxNetns.noSocketAt(s.criSocket())),
+                new StaleAttachmentCleaner(
+                    runtime,
+                    cache,
+                    hostLocal,
+                    sourceOfTruth(s, client, cri),
+                    paths.netnsDir(),
+                    metrics,
+                    clock,
+                    pluginWorkers),
+                runtime),
+            clock);
     NodeAgent agent =
         new NodeAgent(
             new OwnCniNode(client, s.nodeName()),
             new NodeSpecReader(),
             sync,
-            new NodeStatusBuilder(Clock.systemUTC(), probe == null ? () -> null : probe::latest),
-            health,
+            new NodeStatusBuilder(clock, runtimeWatch == null ? () -> null : runtimeWatch::latest),
+            owners,
             metrics,
             s.resync());
-    agentRef.set(agent);
-    Clock clock = Clock.systemUTC();
-    ExecutorService checkWorkers =
-        Executors.newFixedThreadPool(PLUGIN_WORKERS, r -> new Thread(r, "plugin-worker"));
-    AttachmentChecker checker =
-        new AttachmentChecker(
-            runtime,
-            cache,
-            checkWorkers,
-            new PodEvents(client, s.nodeName(), clock),
-            metrics,
-            cri != null
-                ? new CriSandboxNetns(cri)
-                : s.criSocket() == null
-                    ? SandboxNetns.NONE
-                    : SandboxNetns.noSocketAt(s.criSocket()));
-    HostLocalReservations hostLocal =
-        new HostLocalReservations(HostLocalReservations.DEFAULT_DATA_DIR, paths.cacheDir());
-    StaleAttachmentCleaner cleaner =
-        new StaleAttachmentCleaner(
-            runtime,
-            cache,
-            hostLocal,
-            sourceOfTruth(s, client, cri),
-            paths.netnsDir(),
-            metrics,
-            clock,
-            checkWorkers);
-    NetworkOwners loops =
-        new NetworkOwners(
-            agent::networks,
-            checker,
-            cleaner,
-            new RevisionProbe(
-                runtime,
-                checker,
-                hostLocal,
-                new ProbeNamespaces(),
-                ProbeIdentity.forNode(s.nodeName()),
-                clock,
-                new ProbeDiagnosis(),
-                cri == null ? list -> Optional.empty() : new RuntimeCniSupport(cri)::refuses),
-            runtime,
-            health,
-            agent::requestStatus,
-            clock);
-    agent.followedBy(loops::startDue);
     HealthServer server =
         new HealthServer(
             s.listen(),
-            () -> agent.live() && loops.live(),
+            () -> agent.live() && owners.live(),
             new ReadinessLog(
                 () ->
                     AgentReadiness.notReady(
-                        agent.lastResult(), probe != null, probe == null ? null : probe.latest())),
+                        agent.lastResult(),
+                        runtimeWatch != null,
+                        runtimeWatch == null ? null : runtimeWatch.latest())),
             metrics::scrape);
     server.start();
     agent.start();
-    loops.start();
-    if (probe != null) {
-      probe.start(RUNTIME_PROBE_PERIOD);
+    owners.start();
+    if (runtimeWatch != null) {
+      runtimeWatch.start(RUNTIME_WATCH_PERIOD, agent::requestStatus);
     }
     LOG.info(
         "event=agent-listening node={} port={} confDir={} binDir={}",
@@ -209,7 +188,7 @@ public final class AgentProgram implements AutoCloseable {
         server.port(),
         paths.confDir(),
         paths.binDir());
-    return new AgentProgram(client, agent, loops, checkWorkers, server, cri, probe);
+    return new AgentProgram(client, agent, owners, pluginWorkers, server, cri, runtimeWatch);
   }
 
   /**
@@ -259,19 +238,15 @@ public final class AgentProgram implements AutoCloseable {
     return new KubernetesClientBuilder().withConfig(config).build();
   }
 
-  public NodeAgent agent() {
-    return agent;
-  }
-
-  /** Stops the loops and the endpoints; nothing on the node is undone. */
+  /** Stops the passes and the endpoints; nothing on the node is undone. */
   @Override
   public void close() {
-    if (probe != null) {
-      probe.close();
+    if (runtimeWatch != null) {
+      runtimeWatch.close();
     }
     try {
-      loops.close();
-      checkWorkers.shutdown();
+      owners.close();
+      pluginWorkers.shutdown();
       agent.close();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -1,7 +1,5 @@
 package dev.cnioperator.e2e.bench;
 
-import dev.cnioperator.agent.AgentProgram;
-
 import dev.cnioperator.agent.network.ManagedNetwork;
 import dev.cnioperator.agent.node.NodeSpecReader;
 import dev.cnioperator.agent.observe.AgentMetrics;

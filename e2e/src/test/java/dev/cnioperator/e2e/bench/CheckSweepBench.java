@@ -1,9 +1,9 @@
 package dev.cnioperator.e2e.bench;
 
-import dev.cnioperator.agent.AgentProgram;
-
 import dev.cnioperator.agent.check.AttachmentChecker;
+import dev.cnioperator.agent.check.ReportedFailures;
 import dev.cnioperator.agent.kube.PodEvents;
+import dev.cnioperator.agent.network.SandboxNetns;
 import dev.cnioperator.agent.observe.AgentMetrics;
 import dev.cnioperator.api.v1alpha1.AttachmentSummary;
 import dev.cnioperator.cni.runtime.CniRuntime;
@@ -94,7 +94,7 @@ public final class CheckSweepBench {
   private static double sweep(AttachmentChecker checker, BridgeAttachments net, int count)
       throws InterruptedException {
     long t0 = System.nanoTime();
-    AttachmentSummary summary = checker.check(net.managed());
+    AttachmentSummary summary = checker.check(net.managed(), new ReportedFailures());
     double millis = (System.nanoTime() - t0) / 1e6;
     if (summary.getTotal() != count || summary.getHealthy() != count) {
       throw new IllegalStateException("sweep did not see every attachment healthy: " + summary);
@@ -120,7 +120,8 @@ public final class CheckSweepBench {
         net.cache,
         workers,
         new PodEvents(client, "bench-node", Clock.systemUTC()),
-        metrics);
+        metrics,
+        SandboxNetns.NONE);
   }
 
   /** Events go to pods of failing attachments only; every attachment here is healthy. */

@@ -1,6 +1,7 @@
 package dev.cnioperator.e2e.bench;
 
 import dev.cnioperator.agent.AgentProgram;
+import dev.cnioperator.agent.cleanup.CleanupHistory;
 import dev.cnioperator.agent.cleanup.StaleAttachmentCleaner;
 import dev.cnioperator.agent.kube.PodSource;
 import dev.cnioperator.agent.network.HostLocalReservations;
@@ -113,6 +114,7 @@ public final class CleanupBench {
             metrics,
             Clock.systemUTC(),
             workers);
+    CleanupHistory history = new CleanupHistory();
     long t0 = System.nanoTime();
     double firstPass = 0;
     int passes = 0;
@@ -121,7 +123,7 @@ public final class CleanupBench {
         throw new IllegalStateException(
             net.reservations() + " reservations left after 5 cleanup passes");
       }
-      cleaner.clean(net.managed());
+      cleaner.clean(net.managed(), history);
       if (passes == 1) {
         firstPass = (System.nanoTime() - t0) / 1e6;
       }

@@ -1,7 +1,5 @@
 package dev.cnioperator.e2e.bench;
 
-import dev.cnioperator.agent.it.CniNodes;
-
 import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.CniNodeSpec;
 import dev.cnioperator.api.v1alpha1.CniNodeStatus;

@@ -1,7 +1,5 @@
 package dev.cnioperator.e2e.chart;
 
-import dev.cnioperator.agent.it.Pods;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

@@ -1,7 +1,5 @@
 package dev.cnioperator.e2e.faults;
 
-import dev.cnioperator.agent.it.Pods;
-
 import static org.awaitility.Awaitility.await;
 
 import dev.cnioperator.agent.network.ProbeIdentity;

@@ -1,7 +1,5 @@
 package dev.cnioperator.e2e.k3s;
 
-import dev.cnioperator.agent.RunCommand;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;

@@ -19,11 +19,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -47,16 +45,6 @@ public final class AttachmentChecker {
   private final PodEvents events;
   private final AgentMetrics metrics;
   private final SandboxNetns sandboxNetns;
-  private final Map<String, Set<String>> failingBefore = new ConcurrentHashMap<>();
-
-  public AttachmentChecker(
-      CniRuntime runtime,
-      ResultCache cache,
-      ExecutorService workers,
-      PodEvents events,
-      AgentMetrics metrics) {
-    this(runtime, cache, workers, events, metrics, SandboxNetns.NONE);
-  }
 
   /**
    * @param sandboxNetns where to find the netns of an entry that caches none
@@ -91,8 +79,11 @@ public final class AttachmentChecker {
    * the agent cannot learn is counted as unchecked, neither healthy nor failing: a CHECK without a
    * netns fails whatever the pod's state ("CNI_NETNS missing"), and reporting that as a failure
    * would put a Warning on a healthy pod.
+   *
+   * @param reported the network's failures already announced; a failure not in it gets an Event
    */
-  public AttachmentSummary check(ManagedNetwork network) throws InterruptedException {
+  public AttachmentSummary check(ManagedNetwork network, ReportedFailures reported)
+      throws InterruptedException {
     // libcni keys its cache by the conflist's own name, which may differ from the CniNetwork's.
     // A probe's attachment is the agent's own, never a pod's (RevisionProbe runs its CHECK).
     List<CachedAttachment> entries =
@@ -124,7 +115,7 @@ public final class AttachmentChecker {
     failing.sort(
         Comparator.comparing(FailingAttachment::getContainerId)
             .thenComparing(FailingAttachment::getIfName));
-    announceNewFailures(network.name(), failing);
+    announceNewFailures(network.name(), failing, reported);
     metrics.failingAttachments(network.name(), failing.size());
     metrics.uncheckedAttachments(network.name(), unchecked.size());
     metrics.checkPass(network.name());
@@ -216,9 +207,10 @@ public final class AttachmentChecker {
         : new Attachment(a.containerId(), netns, a.ifName(), a.cniArgs(), a.capabilityArgs());
   }
 
-  private void announceNewFailures(String network, List<FailingAttachment> failing) {
+  private void announceNewFailures(
+      String network, List<FailingAttachment> failing, ReportedFailures reported) {
     Set<String> now = new HashSet<>();
-    Set<String> before = failingBefore.getOrDefault(network, Set.of());
+    Set<String> before = reported.get();
     for (FailingAttachment f : failing) {
       String key = f.getContainerId() + "/" + f.getIfName();
       now.add(key);
@@ -236,6 +228,6 @@ public final class AttachmentChecker {
                 + f.getError());
       }
     }
-    failingBefore.put(network, now);
+    reported.set(now);
   }
 }

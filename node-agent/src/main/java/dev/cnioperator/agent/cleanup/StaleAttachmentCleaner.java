@@ -24,11 +24,8 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -36,7 +33,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -60,14 +56,6 @@ public final class StaleAttachmentCleaner {
   private final Clock clock;
   private final ExecutorService workers;
   private final StaleAttachmentFinder finder = new StaleAttachmentFinder();
-  private final Map<String, Map<String, Instant>> marks = new ConcurrentHashMap<>();
-  private final Map<String, Integer> reclaimed = new ConcurrentHashMap<>();
-
-  /** When each release happened, per network, within {@link #BRAKE_WINDOW}. */
-  private final Map<String, Deque<Instant>> releases = new ConcurrentHashMap<>();
-
-  /** Releases this recent count toward the brake. */
-  static final Duration BRAKE_WINDOW = Duration.ofMinutes(10);
 
   public StaleAttachmentCleaner(
       CniRuntime runtime,
@@ -91,8 +79,12 @@ public final class StaleAttachmentCleaner {
   /** What one pass found; {@code message} says why nothing ran or what the brake stopped. */
   public record Report(IpamSummary summary, String message) {}
 
-  /** One cleanup pass over {@code network}. */
-  public Report clean(ManagedNetwork network) throws InterruptedException {
+  /**
+   * One cleanup pass over {@code network}.
+   *
+   * @param history what earlier passes over this network found and released; updated by this one
+   */
+  public Report clean(ManagedNetwork network, CleanupHistory history) throws InterruptedException {
     String name = network.name();
     CleanupSettings settings = network.cleanup();
     if (!netnsDirReadable()) {
@@ -144,11 +136,11 @@ public final class StaleAttachmentCleaner {
                 reservations,
                 live,
                 path -> Files.exists(Path.of(path)),
-                marks.getOrDefault(name, Map.of()),
-                recentReleases(name),
+                history.marks(),
+                history.recentReleases(Instant.now(clock)),
                 Instant.now(clock)),
             new Limits(settings.gracePeriod(), settings.maxDeleteFraction()));
-    marks.put(name, new HashMap<>(d.marks()));
+    history.marks(d.marks());
     metrics.staleReservations(name, d.stale());
     String message = d.message();
     int released = 0;
@@ -164,7 +156,7 @@ public final class StaleAttachmentCleaner {
       }
     } else {
       List<String> unusable = new ArrayList<>();
-      released = release(network, d, byKey, stores, unusable);
+      released = release(network, d, byKey, stores, unusable, history);
       List<CachedAttachment> remaining = cache.list(network.list().name());
       left = hostLocal.read(network, remaining);
       gc(network, remaining, left);
@@ -178,7 +170,7 @@ public final class StaleAttachmentCleaner {
                     + String.join(", ", unusable));
       }
     }
-    int total = reclaimed.merge(name, released, Integer::sum);
+    int total = history.released(released, Instant.now(clock));
     LOG.info(
         "event=cleanup-pass network={} stale={} released={} braked={}",
         name,
@@ -207,7 +199,8 @@ public final class StaleAttachmentCleaner {
       StaleDecision d,
       Map<String, CachedAttachment> byKey,
       Reading stores,
-      List<String> unusable)
+      List<String> unusable,
+      CleanupHistory history)
       throws InterruptedException {
     List<String> keys = new ArrayList<>();
     List<Callable<Boolean>> dels = new ArrayList<>();
@@ -252,7 +245,6 @@ public final class StaleAttachmentCleaner {
                           Attachment.of(r.containerId(), "", r.ifName()))));
     }
     int released = 0;
-    Map<String, Instant> networkMarks = marks.get(network.name());
     List<Future<Boolean>> results = workers.invokeAll(dels);
     for (int i = 0; i < results.size(); i++) {
       boolean ok;
@@ -267,15 +259,11 @@ public final class StaleAttachmentCleaner {
       }
       if (ok) {
         released++;
-        networkMarks.remove(keys.get(i));
+        history.unmark(keys.get(i));
       }
     }
     if (released > 0) {
       metrics.reclaimed(network.name(), released);
-      Deque<Instant> recent = releases.computeIfAbsent(network.name(), k -> new ArrayDeque<>());
-      for (int i = 0; i < released; i++) {
-        recent.addLast(Instant.now(clock));
-      }
     }
     return released;
   }
@@ -302,9 +290,16 @@ public final class StaleAttachmentCleaner {
   }
 
   /**
-   * CNI 1.1 GC with every attachment still known as valid (cache entries and remaining
-   * reservations), so GC only clears what no runtime and no plugin store claims any more. Not while
-   * a store cannot be read: its reservations would be missing from the valid ones.
+   * CNI 1.1 GC after the DELs, never instead of them (SPEC 1.1, GC: "The runtime MUST NOT use GC as
+   * a substitute for DEL"). GC's valid attachments are an allow-list: a plugin that implements GC
+   * may release whatever it holds for any attachment not in it. The agent is not the runtime and
+   * cannot vouch for a complete list, so it lists every attachment it knows of on the node: the
+   * remaining cache entries and host-local reservations, stale ones still in their grace period or
+   * held by the brake included. GC therefore releases nothing the cleanup can see, which stays
+   * under the grace period and the brake and is released by DEL above; it only lets a plugin drop
+   * state of attachments that neither libcni's cache nor host-local's stores know of. The bundled
+   * plugins (v1.9.0) implement no GC, so with them it releases nothing. Not while a store cannot be
+   * read: its reservations would be missing from the list.
    */
   private void gc(ManagedNetwork network, List<CachedAttachment> entries, Reading stores) {
     if (!network.list().cniVersion().supportsGcAndStatus()) {
@@ -329,15 +324,6 @@ public final class StaleAttachmentCleaner {
       return more;
     }
     return more.isEmpty() ? message : message + "; " + more;
-  }
-
-  private int recentReleases(String network) {
-    Deque<Instant> recent = releases.computeIfAbsent(network, k -> new ArrayDeque<>());
-    Instant cutoff = Instant.now(clock).minus(BRAKE_WINDOW);
-    while (!recent.isEmpty() && recent.peekFirst().isBefore(cutoff)) {
-      recent.removeFirst();
-    }
-    return recent.size();
   }
 
   private boolean netnsDirReadable() {

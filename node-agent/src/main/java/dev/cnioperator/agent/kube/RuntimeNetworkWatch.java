@@ -24,19 +24,19 @@ public final class RuntimeNetworkWatch implements AutoCloseable {
   static final String UNREACHABLE = "RuntimeUnreachable";
 
   private final CriConnection cri;
-  private final Runnable onChange;
+  private volatile Runnable onChange = () -> {};
   private final AtomicReference<RuntimeNetwork> latest = new AtomicReference<>();
   private final ScheduledExecutorService timer =
-      Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "runtime-probe"));
+      Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "runtime-watch"));
 
-  public RuntimeNetworkWatch(CriConnection cri, Runnable onChange) {
+  public RuntimeNetworkWatch(CriConnection cri) {
     this.cri = cri;
-    this.onChange = onChange;
   }
 
-  /** Probes now and then every {@code period}. */
-  public void start(Duration period) {
-    timer.scheduleWithFixedDelay(this::probe, 0, period.toMillis(), TimeUnit.MILLISECONDS);
+  /** Asks now and then every {@code period}; {@code onChange} is told of every changed answer. */
+  public void start(Duration period, Runnable onChange) {
+    this.onChange = onChange;
+    timer.scheduleWithFixedDelay(this::poll, 0, period.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   /** The last answer without a transition time (the status builder keeps that), null before one. */
@@ -44,7 +44,7 @@ public final class RuntimeNetworkWatch implements AutoCloseable {
     return latest.get();
   }
 
-  void probe() {
+  void poll() {
     RuntimeNetwork now = ask();
     RuntimeNetwork before = latest.getAndSet(now);
     if (!Objects.equals(before, now)) {

@@ -8,12 +8,15 @@ import java.time.Duration;
 /**
  * One network of this node's CniNode spec, as the agent works with it.
  *
+ * @param uid the CniNetwork's uid, null where the operator did not write one: a network of the same
+ *     name with another uid is another network
  * @param list the parsed conflist; null when the content is not a valid one ({@code invalid} says
  *     why)
  * @param proof how a new content is proven, as the operator asks (it asks when it rolls out)
  */
 public record ManagedNetwork(
     DesiredConflist conflist,
+    String uid,
     NetworkConfigList list,
     String invalid,
     NetworkPlugins plugins,

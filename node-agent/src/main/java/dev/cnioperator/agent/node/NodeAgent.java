@@ -3,15 +3,17 @@ package dev.cnioperator.agent.node;
 import dev.cnioperator.agent.conflist.NetworkOutcome;
 import dev.cnioperator.agent.network.ManagedNetwork;
 import dev.cnioperator.agent.observe.AgentMetrics;
-import dev.cnioperator.agent.owner.HealthBoard;
 import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.CniNodeStatus;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
+import dev.cnioperator.api.v1alpha1.ProbeReport;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
@@ -31,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * nothing on disk changes.
  *
  * <p>One status write per change: when a pass applies content whose proof (or first CHECK and
- * cleanup) the network loops run at once, the pass leaves its status write to them, so "applied"
+ * cleanup) the network owners run at once, the pass leaves its status write to them, so "applied"
  * and the probe's report reach the API server together; {@link #FOLLOW_UP_WAIT} bounds the wait.
  * The status the API server holds is what this agent wrote last (it is the only writer of the
  * status), so a status write needs no read first; the scheduled pass's read puts right anything
@@ -41,8 +43,8 @@ public final class NodeAgent implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(NodeAgent.class);
 
   /**
-   * The longest a pass's status write waits for the network loops' report on what it applied. The
-   * loops ask for the write when their pass ends, whatever its outcome, so this is only the safety
+   * The longest a pass's status write waits for the network owners' report on what it applied. The
+   * owners ask for the write when their pass ends, whatever its outcome, so this is only the safety
    * net, not the usual path; a probe's ADD, CHECK and DEL take well under a second with the
    * reference plugins.
    */
@@ -55,7 +57,7 @@ public final class NodeAgent implements AutoCloseable {
   private final NodeSpecReader reader;
   private final NodeSync sync;
   private final NodeStatusBuilder statusBuilder;
-  private final HealthBoard health;
+  private final NetworkFollowUp networks;
   private final AgentMetrics metrics;
   private final Duration resync;
   private final ScheduledExecutorService loop = passThread();
@@ -66,12 +68,9 @@ public final class NodeAgent implements AutoCloseable {
   private final AtomicReference<Optional<CniNode>> delivered = new AtomicReference<>();
 
   private final AtomicReference<AppliedPass> lastPass = new AtomicReference<>();
-  private final AtomicReference<List<ManagedNetwork>> networks = new AtomicReference<>(List.of());
 
   /** The CniNode status on the API server as far as this agent knows: read, or written by it. */
   private final AtomicReference<KnownStatus> known = new AtomicReference<>();
-
-  private volatile FollowUp followUp = applied -> false;
 
   /**
    * The wait before the next try of a failed status write, null while none is failing; only the
@@ -88,14 +87,14 @@ public final class NodeAgent implements AutoCloseable {
       NodeSpecReader reader,
       NodeSync sync,
       NodeStatusBuilder statusBuilder,
-      HealthBoard health,
+      NetworkFollowUp networks,
       AgentMetrics metrics,
       Duration resync) {
     this.api = api;
     this.reader = reader;
     this.sync = sync;
     this.statusBuilder = statusBuilder;
-    this.health = health;
+    this.networks = networks;
     this.metrics = metrics;
     this.resync = resync;
   }
@@ -134,25 +133,6 @@ public final class NodeAgent implements AutoCloseable {
   /** Asks for a status write from what is known now, without touching the disk. */
   public void requestStatus() {
     loop.execute(this::publish);
-  }
-
-  /** Who reports on the networks a pass applied, right after it (the network loops). */
-  @FunctionalInterface
-  public interface FollowUp {
-    /**
-     * Starts the work due on {@code applied} now; true when some of it is under way and will ask
-     * for a status write ({@link #requestStatus}) when done.
-     */
-    boolean startDue(List<ManagedNetwork> applied);
-  }
-
-  public void followedBy(FollowUp followUp) {
-    this.followUp = followUp;
-  }
-
-  /** The networks of the last successful pass, for the CHECK and cleanup loops. */
-  public List<ManagedNetwork> networks() {
-    return networks.get();
   }
 
   /** What the last completed pass found and did, null before the first. */
@@ -198,13 +178,10 @@ public final class NodeAgent implements AutoCloseable {
       }
       List<ManagedNetwork> current = reader.networks(seen.getSpec());
       NodeSync.Result result = sync.sync(current, reader.plugins(seen.getSpec()));
-      recallProbes(seen);
-      List<ManagedNetwork> applied = applied(current, result);
-      networks.set(applied);
       lastPass.set(new AppliedPass(result, seen.getMetadata().getGeneration()));
-      health.retain(new HashSet<>(current.stream().map(ManagedNetwork::name).toList()));
       record(result);
-      if (followUp.startDue(applied)) {
+      if (networks.afterPass(
+          current, applied(current, result), probeReports(seen), this::requestStatus)) {
         loop.schedule(this::publish, FOLLOW_UP_WAIT.toMillis(), TimeUnit.MILLISECONDS);
       } else {
         publish();
@@ -216,19 +193,17 @@ public final class NodeAgent implements AutoCloseable {
     }
   }
 
-  /**
-   * Takes back the probe reports of the status for networks the board knows no probe of (after a
-   * restart), so that content proven before is not probed again; one that changed since is.
-   */
-  private void recallProbes(CniNode node) {
-    if (node.getStatus() == null || node.getStatus().getNetworks() == null) {
-      return;
-    }
-    for (NodeNetworkStatus n : node.getStatus().getNetworks()) {
-      if (n.getProbe() != null && health.get(n.getName()).probe() == null) {
-        health.update(n.getName(), h -> h.probe() == null ? h.withProbe(n.getProbe()) : h);
+  /** The probe reports of the CniNode's status, by network. */
+  private static Map<String, ProbeReport> probeReports(CniNode node) {
+    Map<String, ProbeReport> reports = new HashMap<>();
+    if (node.getStatus() != null && node.getStatus().getNetworks() != null) {
+      for (NodeNetworkStatus n : node.getStatus().getNetworks()) {
+        if (n.getProbe() != null) {
+          reports.put(n.getName(), n.getProbe());
+        }
       }
     }
+    return reports;
   }
 
   /** What the last successful pass did, and the spec generation it did it for. */
@@ -265,7 +240,7 @@ public final class NodeAgent implements AutoCloseable {
     }
     // The generation the pass applied, not the newest seen: a newer spec is not yet observed.
     CniNodeStatus status =
-        statusBuilder.build(pass.result(), health, current.status(), pass.generation());
+        statusBuilder.build(pass.result(), networks::health, current.status(), pass.generation());
     try {
       if (api.publishStatus(current.status(), status)) {
         known.set(new KnownStatus(current.uid(), status));

@@ -64,6 +64,7 @@ public final class NodeSpecReader {
       // The operator could not render it for this node: hold whatever is there, say why.
       return new ManagedNetwork(
           conflist,
+          n.getUid(),
           null,
           n.getUnavailable(),
           new NetworkPlugins(n.getName(), version, types),
@@ -80,6 +81,7 @@ public final class NodeSpecReader {
     }
     return new ManagedNetwork(
         conflist,
+        n.getUid(),
         list,
         invalid,
         new NetworkPlugins(n.getName(), version, types),

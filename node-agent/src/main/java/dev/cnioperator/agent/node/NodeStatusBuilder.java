@@ -2,7 +2,6 @@ package dev.cnioperator.agent.node;
 
 import dev.cnioperator.agent.conflist.NetworkOutcome;
 import dev.cnioperator.agent.network.NetworkHealth;
-import dev.cnioperator.agent.owner.HealthBoard;
 import dev.cnioperator.agent.plugin.PluginOutcome;
 import dev.cnioperator.api.v1alpha1.CniNodeStatus;
 import dev.cnioperator.api.v1alpha1.InstalledPlugin;
@@ -22,11 +21,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * Builds the CniNode status from a pass's result and the health board. Deterministic: the same
- * inputs give an equal status, so the writer can skip writes that would change nothing.
+ * Builds the CniNode status from a pass's result and what the network owners found. Deterministic:
+ * the same inputs give an equal status, so the writer can skip writes that would change nothing.
  */
 public final class NodeStatusBuilder {
   private final Clock clock;
@@ -45,10 +45,13 @@ public final class NodeStatusBuilder {
   }
 
   public CniNodeStatus build(
-      NodeSync.Result pass, HealthBoard health, CniNodeStatus previous, Long generation) {
+      NodeSync.Result pass,
+      Function<String, NetworkHealth> health,
+      CniNodeStatus previous,
+      Long generation) {
     Map<String, NodeNetworkStatus> networks = new TreeMap<>();
     for (NetworkOutcome o : pass.networks()) {
-      networks.put(o.network(), network(o, health.get(o.network())));
+      networks.put(o.network(), network(o, health.apply(o.network())));
     }
     carryRemoved(previous, networks, pass.removedNetworks());
     List<NodeNetworkStatus> list = new ArrayList<>(networks.values());

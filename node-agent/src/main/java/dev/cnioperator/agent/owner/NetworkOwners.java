@@ -1,20 +1,20 @@
 package dev.cnioperator.agent.owner;
 
-import dev.cnioperator.agent.check.AttachmentChecker;
 import dev.cnioperator.agent.cleanup.StaleAttachmentCleaner;
 import dev.cnioperator.agent.network.ManagedNetwork;
-import dev.cnioperator.agent.probe.RevisionProbe;
+import dev.cnioperator.agent.network.NetworkHealth;
+import dev.cnioperator.agent.node.NetworkFollowUp;
 import dev.cnioperator.api.v1alpha1.AttachmentSummary;
 import dev.cnioperator.api.v1alpha1.ProbeReport;
 import dev.cnioperator.api.v1alpha1.ProbeResult;
-import dev.cnioperator.cni.CniException;
-import dev.cnioperator.cni.runtime.CniRuntime;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -25,55 +25,36 @@ import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs, per applied network, the probe of each new content (and again every {@code
+ * The owners of this node's networks, one {@link NetworkOwner} per network (name and uid), and the
+ * ticker that runs their work: the probe of each new content (and again every {@code
  * check.intervalSeconds} while it fails), the CHECK pass every {@code check.intervalSeconds}, the
- * cleanup pass often enough to sweep soon after the grace period, and STATUS for 1.1.0 networks;
- * results go to the health board and a status write is asked for.
+ * cleanup pass often enough to sweep soon after the grace period, and STATUS for 1.1.0 networks.
+ * One pass per network at a time, on a small pool; each pass's end asks for a status write.
  */
-public final class NetworkOwners implements AutoCloseable {
+public final class NetworkOwners implements NetworkFollowUp, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(NetworkOwners.class);
   private static final Duration LIVE_WITHIN = Duration.ofSeconds(30);
 
-  private final Supplier<List<ManagedNetwork>> networks;
-  private final AttachmentChecker checker;
-  private final StaleAttachmentCleaner cleaner;
-  private final RevisionProbe probe;
-  private final CniRuntime runtime;
-  private final HealthBoard health;
-  private final Runnable statusChanged;
+  private final NetworkSteps steps;
   private final Clock clock;
   private final ScheduledExecutorService ticker =
-      Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "network-loops"));
+      Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "network-ticker"));
   private final ExecutorService passes =
       Executors.newFixedThreadPool(2, r -> new Thread(r, "network-pass"));
-  private final Map<String, Instant> nextCheck = new ConcurrentHashMap<>();
-  private final Map<String, Instant> nextCleanup = new ConcurrentHashMap<>();
-  private final Map<String, Boolean> running = new ConcurrentHashMap<>();
-  private final Set<String> swept = ConcurrentHashMap.newKeySet();
-  private final Map<String, Instant> lastProbe = new ConcurrentHashMap<>();
+  private final Map<String, NetworkOwner> owners = new ConcurrentHashMap<>();
+
+  /** The networks the last node pass applied; read and written on the ticker's thread. */
+  private List<ManagedNetwork> applied = List.of();
+
+  private volatile Runnable statusChanged = () -> {};
   private volatile long lastTickNanos = System.nanoTime();
 
-  public NetworkOwners(
-      Supplier<List<ManagedNetwork>> networks,
-      AttachmentChecker checker,
-      StaleAttachmentCleaner cleaner,
-      RevisionProbe probe,
-      CniRuntime runtime,
-      HealthBoard health,
-      Runnable statusChanged,
-      Clock clock) {
-    this.networks = networks;
-    this.checker = checker;
-    this.cleaner = cleaner;
-    this.probe = probe;
-    this.runtime = runtime;
-    this.health = health;
-    this.statusChanged = statusChanged;
+  public NetworkOwners(NetworkSteps steps, Clock clock) {
+    this.steps = steps;
     this.clock = clock;
   }
 
@@ -90,19 +71,28 @@ public final class NetworkOwners implements AutoCloseable {
   }
 
   /**
-   * Starts, now rather than at the next tick, the work due on {@code applied} (the proof of a new
-   * content; the CHECK and cleanup passes due, the first ones of a new network included), as the
-   * tick would. True when there is some, or a pass on one of them is still under way: either asks
-   * for a status write when it ends. (A pass whose probe has reported but whose cleanup has not
-   * would otherwise let the node pass write a status that the cleanup's end writes again.)
+   * Takes the node pass's networks (an owner for each new one, none any more for one gone or
+   * replaced by another of the same name) and starts, now rather than at the next tick, the work
+   * due on {@code applied}: the proof of a new content, the CHECK and cleanup passes due, the first
+   * ones of a new network included. True when there is some, or a pass on one of them is still
+   * under way: either asks for a status write when it ends. (A pass whose probe has reported but
+   * whose cleanup has not would otherwise let the node pass write a status that the cleanup's end
+   * writes again.)
    *
-   * <p>The answer is found on the ticker's thread: a tick claims every network for a moment, even
-   * one with nothing due, and a claim seen from another thread would pass for a pass under way
-   * whose end never asks for the write.
+   * <p>All of it happens on the ticker's thread: a tick claims every network for a moment, even one
+   * with nothing due, and a claim seen from another thread would pass for a pass under way whose
+   * end never asks for the write.
    */
-  public boolean startDue(List<ManagedNetwork> applied) {
+  @Override
+  public boolean afterPass(
+      List<ManagedNetwork> current,
+      List<ManagedNetwork> applied,
+      Map<String, ProbeReport> reported,
+      Runnable statusChanged) {
     try {
-      return ticker.submit(() -> startDueOnTicker(applied)).get();
+      return ticker
+          .submit(() -> afterPassOnTicker(current, applied, reported, statusChanged))
+          .get();
     } catch (RejectedExecutionException | CancellationException | ExecutionException stopped) {
       return false;
     } catch (InterruptedException e) {
@@ -111,14 +101,61 @@ public final class NetworkOwners implements AutoCloseable {
     }
   }
 
-  private boolean startDueOnTicker(List<ManagedNetwork> applied) {
+  @Override
+  public NetworkHealth health(String network) {
+    NetworkOwner owner = owners.get(network);
+    return owner == null ? NetworkHealth.UNKNOWN : owner.health();
+  }
+
+  private boolean afterPassOnTicker(
+      List<ManagedNetwork> current,
+      List<ManagedNetwork> applied,
+      Map<String, ProbeReport> reported,
+      Runnable statusChanged) {
+    this.statusChanged = statusChanged;
+    track(current, reported);
+    this.applied = List.copyOf(applied);
     Instant now = Instant.now(clock);
-    if (applied.stream()
-        .noneMatch(n -> n.list() != null && (running.containsKey(n.name()) || due(n, now).any()))) {
-      return false;
+    boolean work = false;
+    for (ManagedNetwork n : this.applied) {
+      NetworkOwner owner = owners.get(n.name());
+      work |= n.list() != null && (owner.running.get() || due(owner, n, now).any());
     }
-    tick();
-    return true;
+    if (work) {
+      tick();
+    }
+    return work;
+  }
+
+  /**
+   * One owner per network of the spec: a network met for the first time gets a new one (with the
+   * status's probe report when the agent has not met the name since it started), and so does one
+   * whose uid changed, however quickly the old one went; the owner of a network gone is dropped. A
+   * pass under way on a dropped owner ends on it and is forgotten with it.
+   */
+  private void track(List<ManagedNetwork> current, Map<String, ProbeReport> reported) {
+    Set<String> names = new HashSet<>();
+    for (ManagedNetwork n : current) {
+      names.add(n.name());
+      NetworkOwner old = owners.get(n.name());
+      if (old != null && old.owns(n)) {
+        continue;
+      }
+      ProbeReport before = old == null ? reported.get(n.name()) : null;
+      NetworkHealth start =
+          before == null ? NetworkHealth.UNKNOWN : NetworkHealth.UNKNOWN.withProbe(before);
+      owners.put(n.name(), new NetworkOwner(n, start));
+      if (old != null) {
+        LOG.info(
+            "event=network-replaced network={} uid={} previousUid={}", n.name(), n.uid(), old.uid);
+      }
+    }
+    for (String gone : Set.copyOf(owners.keySet())) {
+      if (!names.contains(gone)) {
+        owners.remove(gone);
+        LOG.info("event=network-forgotten network={}", gone);
+      }
+    }
   }
 
   /** What is due on one network now: its proof, its CHECK pass, its cleanup pass. */
@@ -128,32 +165,36 @@ public final class NetworkOwners implements AutoCloseable {
     }
   }
 
-  private Due due(ManagedNetwork n, Instant now) {
+  private static Due due(NetworkOwner owner, ManagedNetwork n, Instant now) {
     return new Due(
-        probeDue(n, health.get(n.name()).probe(), lastProbe.get(n.name()), now),
-        n.checkable() && !now.isBefore(nextCheck.getOrDefault(n.name(), Instant.MIN)),
-        n.cleanup().enabled() && !now.isBefore(nextCleanup.getOrDefault(n.name(), Instant.MIN)));
+        probeDue(n, owner.health().probe(), owner.lastProbe, now),
+        n.checkable() && !now.isBefore(owner.nextCheck),
+        n.cleanup().enabled() && !now.isBefore(owner.nextCleanup));
   }
 
   private void tick() {
     lastTickNanos = System.nanoTime();
     Instant now = Instant.now(clock);
-    for (ManagedNetwork n : networks.get()) {
-      if (n.list() == null || running.putIfAbsent(n.name(), true) != null) {
+    for (ManagedNetwork n : applied) {
+      NetworkOwner owner = owners.get(n.name());
+      if (n.list() == null
+          || owner == null
+          || !owner.owns(n)
+          || !owner.running.compareAndSet(false, true)) {
         continue;
       }
-      Due due = due(n, now);
-      if (!due.any() && swept.contains(n.name())) {
-        running.remove(n.name());
+      Due due = due(owner, n, now);
+      if (!due.any() && owner.swept) {
+        owner.running.set(false);
         continue;
       }
       if (due.check()) {
-        nextCheck.put(n.name(), now.plus(n.check().interval()));
+        owner.nextCheck = now.plus(n.check().interval());
       }
       if (due.clean()) {
-        nextCleanup.put(n.name(), now.plus(cleanupInterval(n)));
+        owner.nextCleanup = now.plus(cleanupInterval(n));
       }
-      passes.execute(() -> run(n, due.prove(), due.check(), due.clean()));
+      passes.execute(() -> run(owner, n, due));
     }
   }
 
@@ -181,7 +222,7 @@ public final class NetworkOwners implements AutoCloseable {
         previous != null
             && previous.getSha256().equals(next.getSha256())
             && previous.getResult() == next.getResult()
-            && java.util.Objects.equals(previous.getMessage(), next.getMessage());
+            && Objects.equals(previous.getMessage(), next.getMessage());
     return same ? previous : next;
   }
 
@@ -193,51 +234,37 @@ public final class NetworkOwners implements AutoCloseable {
     return wanted.compareTo(n.check().interval()) < 0 ? wanted : n.check().interval();
   }
 
-  private void run(ManagedNetwork n, boolean prove, boolean check, boolean clean) {
+  private void run(NetworkOwner owner, ManagedNetwork n, Due due) {
     try {
-      if (prove) {
-        lastProbe.put(n.name(), Instant.now(clock));
-        ProbeReport report = probe.prove(n);
-        health.update(n.name(), h -> h.withProbe(unlessSame(h.probe(), report)));
-        swept.add(n.name());
-      } else if (swept.add(n.name())) {
+      if (due.prove()) {
+        owner.lastProbe = Instant.now(clock);
+        ProbeReport report = steps.prove(n, live -> steps.check(live, owner.reported));
+        owner.update(h -> h.withProbe(unlessSame(h.probe(), report)));
+        owner.swept = true;
+      } else if (!owner.swept) {
         // Proven before a restart (the report came back from the status): a probe killed with the
         // agent may still have left something.
-        probe.sweep(n);
+        owner.swept = true;
+        steps.sweep(n);
       }
-      if (check) {
-        AttachmentSummary summary = checker.check(n);
+      if (due.check()) {
+        AttachmentSummary summary = steps.check(n, owner.reported);
         String at = Instant.now(clock).truncatedTo(ChronoUnit.SECONDS).toString();
-        String status = pluginStatus(n);
-        health.update(n.name(), h -> h.withCheck(summary, status, at));
+        String status = steps.pluginStatus(n);
+        owner.update(h -> h.withCheck(summary, status, at));
       }
-      if (clean) {
-        StaleAttachmentCleaner.Report report = cleaner.clean(n);
-        health.update(n.name(), h -> h.withCleanup(report.summary(), report.message()));
+      if (due.clean()) {
+        StaleAttachmentCleaner.Report report = steps.clean(n, owner.cleanup);
+        owner.update(h -> h.withCleanup(report.summary(), report.message()));
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (Exception e) {
       LOG.error("event=network-pass-failed network={} error=\"{}\"", n.name(), e.toString(), e);
     } finally {
-      running.remove(n.name());
-      // Always: a node pass may be holding its status write for this one (NodeAgent.FollowUp).
+      owner.running.set(false);
+      // Always: a node pass may be holding its status write for this one (NodeAgent's follow-up).
       statusChanged.run();
-    }
-  }
-
-  /**
-   * STATUS for 1.1.0 networks: "Available" or the plugin's error; null where STATUS does not exist.
-   */
-  private String pluginStatus(ManagedNetwork n) {
-    if (!n.list().cniVersion().supportsGcAndStatus()) {
-      return null;
-    }
-    try {
-      runtime.getStatusNetworkList(n.list());
-      return "Available";
-    } catch (CniException e) {
-      return e.getMessage();
     }
   }
 

@@ -1,6 +1,5 @@
 package dev.cnioperator.agent.probe;
 
-import dev.cnioperator.agent.check.AttachmentChecker;
 import dev.cnioperator.agent.network.CachedConfig;
 import dev.cnioperator.agent.network.HostLocalReservations;
 import dev.cnioperator.agent.network.ManagedNetwork;
@@ -36,36 +35,17 @@ import org.slf4j.LoggerFactory;
  * the live attachments before and after, so that none that was healthy turns unhealthy. One probe
  * at a time per node; each starts by sweeping what a killed probe of the network left behind.
  */
-public class RevisionProbe {
+public final class RevisionProbe {
   private static final Logger LOG = LoggerFactory.getLogger(RevisionProbe.class);
   private static final int MAX_MESSAGE = 1024;
 
   private final CniRuntime runtime;
-  private final AttachmentChecker checker;
   private final HostLocalReservations hostLocal;
   private final ProbeNamespaces namespaces;
   private final ProbeIdentity identity;
   private final Clock clock;
   private final ProbeDiagnosis diagnosis;
   private final Function<NetworkConfigList, Optional<String>> runtimeRefuses;
-
-  public RevisionProbe(
-      CniRuntime runtime,
-      AttachmentChecker checker,
-      HostLocalReservations hostLocal,
-      ProbeNamespaces namespaces,
-      ProbeIdentity identity,
-      Clock clock) {
-    this(
-        runtime,
-        checker,
-        hostLocal,
-        namespaces,
-        identity,
-        clock,
-        new ProbeDiagnosis(),
-        list -> Optional.empty());
-  }
 
   /**
    * @param diagnosis says what to do about a failure whose cause it knows; its advice comes first
@@ -75,7 +55,6 @@ public class RevisionProbe {
    */
   public RevisionProbe(
       CniRuntime runtime,
-      AttachmentChecker checker,
       HostLocalReservations hostLocal,
       ProbeNamespaces namespaces,
       ProbeIdentity identity,
@@ -85,11 +64,16 @@ public class RevisionProbe {
     this.diagnosis = diagnosis;
     this.runtimeRefuses = runtimeRefuses;
     this.runtime = runtime;
-    this.checker = checker;
     this.hostLocal = hostLocal;
     this.namespaces = namespaces;
     this.identity = identity;
     this.clock = clock;
+  }
+
+  /** A CHECK pass over the network's live attachments, as the CHECK loop runs it. */
+  @FunctionalInterface
+  public interface LiveCheck {
+    AttachmentSummary check(ManagedNetwork network) throws InterruptedException;
   }
 
   /** A step of the probe that failed, with the words for the status. */
@@ -107,10 +91,13 @@ public class RevisionProbe {
    * failures are races with the node's own churn rather than the content's fault (a Linux bridge
    * takes the lowest MAC of its ports, so a pod's veth added between the probe's ADD and CHECK
    * fails the bridge plugin's CHECK of the bridge's MAC).
+   *
+   * @param live the CHECK of the network's live attachments, run before and after the probe
    */
-  public synchronized ProbeReport prove(ManagedNetwork network) throws InterruptedException {
+  public synchronized ProbeReport prove(ManagedNetwork network, LiveCheck live)
+      throws InterruptedException {
     String sha = network.conflist().sha256();
-    Optional<Failure> first = attempt(network, sha);
+    Optional<Failure> first = attempt(network, sha, live);
     Optional<Failure> failure = first;
     if (first.isPresent()) {
       LOG.info(
@@ -118,7 +105,7 @@ public class RevisionProbe {
           network.name(),
           sha,
           first.get().getMessage());
-      failure = attempt(network, sha);
+      failure = attempt(network, sha, live);
     }
     if (failure.isPresent()) {
       String error = failure.get().getMessage();
@@ -144,7 +131,7 @@ public class RevisionProbe {
   }
 
   /** One whole probe: sweep, STATUS, CHECK before, the probe attachment, CHECK after. */
-  private Optional<Failure> attempt(ManagedNetwork network, String sha)
+  private Optional<Failure> attempt(ManagedNetwork network, String sha, LiveCheck live)
       throws InterruptedException {
     NetworkConfigList list = network.list();
     try {
@@ -156,12 +143,12 @@ public class RevisionProbe {
       if (list.cniVersion().supportsGcAndStatus()) {
         step("STATUS", () -> runtime.getStatusNetworkList(list));
       }
-      AttachmentSummary before = network.checkable() ? checker.check(network) : null;
+      AttachmentSummary before = network.checkable() ? live.check(network) : null;
       if (network.proof() == ManagedNetwork.Proof.ATTACHMENT) {
         attach(list, identity.containerId(sha));
       }
       if (before != null) {
-        noneTurnedUnhealthy(before, checker.check(network));
+        noneTurnedUnhealthy(before, live.check(network));
       }
       return Optional.empty();
     } catch (Failure f) {

@@ -48,6 +48,7 @@ class HostLocalStoreTest {
             "50-" + NET + ".conflist",
             Sha256.hex(content.getBytes(StandardCharsets.UTF_8)),
             content),
+        null,
         list(dataDir),
         null,
         new NetworkPlugins(NET, "1.0.0", List.of("ptp", "host-local")),

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cnioperator.agent.conflist.NetworkOutcome;
 import dev.cnioperator.agent.conflist.NetworkOutcome.State;
-import dev.cnioperator.agent.owner.HealthBoard;
+import dev.cnioperator.agent.network.NetworkHealth;
 import dev.cnioperator.agent.plugin.BinaryAction.Owner;
 import dev.cnioperator.agent.plugin.PluginOutcome;
 import dev.cnioperator.api.v1alpha1.AttachmentSummary;
@@ -17,8 +17,12 @@ import dev.cnioperator.api.v1alpha1.RuntimeNetwork;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
 class NodeStatusBuilderTest {
@@ -40,7 +44,7 @@ class NodeStatusBuilderTest {
 
   @Test
   void sameInputsGiveAnEqualStatusSoNothingIsWrittenTwice() {
-    HealthBoard health = new HealthBoard();
+    Health health = new Health();
     CniNodeStatus first = at("2026-01-01T00:00:00Z").build(PASS, health, null, 3L);
     CniNodeStatus second = at("2026-01-01T00:05:00Z").build(PASS, health, first, 3L);
     assertThat(second).isEqualTo(first);
@@ -56,10 +60,8 @@ class NodeStatusBuilderTest {
                 .withReason("NetworkPluginNotReady"));
     Clock t0 = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
     Clock t5 = Clock.fixed(Instant.parse("2026-01-01T00:05:00Z"), ZoneOffset.UTC);
-    CniNodeStatus first =
-        new NodeStatusBuilder(t0, said::get).build(PASS, new HealthBoard(), null, 3L);
-    CniNodeStatus same =
-        new NodeStatusBuilder(t5, said::get).build(PASS, new HealthBoard(), first, 3L);
+    CniNodeStatus first = new NodeStatusBuilder(t0, said::get).build(PASS, new Health(), null, 3L);
+    CniNodeStatus same = new NodeStatusBuilder(t5, said::get).build(PASS, new Health(), first, 3L);
     assertThat(same).isEqualTo(first);
     assertThat(first.getRuntime().getLastTransitionTime()).isEqualTo("2026-01-01T00:00:00Z");
 
@@ -68,7 +70,7 @@ class NodeStatusBuilderTest {
             .withEndpoint("/run/containerd/containerd.sock")
             .withNetworkReady(true));
     RuntimeNetwork ready =
-        new NodeStatusBuilder(t5, said::get).build(PASS, new HealthBoard(), first, 3L).getRuntime();
+        new NodeStatusBuilder(t5, said::get).build(PASS, new Health(), first, 3L).getRuntime();
     assertThat(ready.getNetworkReady()).isTrue();
     assertThat(ready.getReason()).isNull();
     assertThat(ready.getLastTransitionTime()).isEqualTo("2026-01-01T00:05:00Z");
@@ -76,13 +78,13 @@ class NodeStatusBuilderTest {
 
   @Test
   void noRuntimeReportedWithoutACriSocket() {
-    assertThat(at("2026-01-01T00:00:00Z").build(PASS, new HealthBoard(), null, 3L).getRuntime())
+    assertThat(at("2026-01-01T00:00:00Z").build(PASS, new Health(), null, 3L).getRuntime())
         .isNull();
   }
 
   @Test
   void networksAndPluginsAreSortedAndAbsentPluginsLeftOut() {
-    CniNodeStatus s = at("2026-01-01T00:00:00Z").build(PASS, new HealthBoard(), null, 3L);
+    CniNodeStatus s = at("2026-01-01T00:00:00Z").build(PASS, new Health(), null, 3L);
     assertThat(s.getNetworks()).extracting("name").containsExactly("a", "b", "old");
     assertThat(s.getNetworks().get(2).getState()).isEqualTo(NetworkState.Removed);
     assertThat(s.getPlugins()).extracting("name").containsExactly("bridge", "host-local");
@@ -96,16 +98,16 @@ class NodeStatusBuilderTest {
 
   @Test
   void removedNetworksStayReportedUntilTheyComeBack() {
-    CniNodeStatus first = at("2026-01-01T00:00:00Z").build(PASS, new HealthBoard(), null, 3L);
+    CniNodeStatus first = at("2026-01-01T00:00:00Z").build(PASS, new Health(), null, 3L);
     NodeSync.Result later = new NodeSync.Result(PASS.networks(), PASS.plugins(), List.of(), "a");
-    assertThat(at("2026-01-01T00:01:00Z").build(later, new HealthBoard(), first, 3L).getNetworks())
+    assertThat(at("2026-01-01T00:01:00Z").build(later, new Health(), first, 3L).getNetworks())
         .extracting("name")
         .contains("old");
   }
 
   @Test
   void healthIsMergedIntoItsNetworkAndCounted() {
-    HealthBoard health = new HealthBoard();
+    Health health = new Health();
     health.update(
         "b",
         h ->
@@ -131,7 +133,7 @@ class NodeStatusBuilderTest {
             List.of(),
             List.of(),
             "b");
-    HealthBoard health = new HealthBoard();
+    Health health = new Health();
     health.update(
         "b",
         h ->
@@ -156,7 +158,7 @@ class NodeStatusBuilderTest {
 
   @Test
   void uncheckedAttachmentsAreCountedApartFromFailingOnes() {
-    HealthBoard health = new HealthBoard();
+    Health health = new Health();
     health.update(
         "b",
         h ->
@@ -172,5 +174,19 @@ class NodeStatusBuilderTest {
     CniNodeStatus s = at("2026-01-01T00:00:00Z").build(PASS, health, null, 1L);
     assertThat(s.getSummary().getUncheckedAttachments()).isEqualTo(2);
     assertThat(s.getSummary().getFailingAttachments()).isZero();
+  }
+
+  /** What the network owners found, by network, as the builder reads it. */
+  private static final class Health implements Function<String, NetworkHealth> {
+    private final Map<String, NetworkHealth> byNetwork = new HashMap<>();
+
+    void update(String network, UnaryOperator<NetworkHealth> change) {
+      byNetwork.put(network, change.apply(apply(network)));
+    }
+
+    @Override
+    public NetworkHealth apply(String network) {
+      return byNetwork.getOrDefault(network, NetworkHealth.UNKNOWN);
+    }
   }
 }

@@ -2,12 +2,18 @@ package dev.cnioperator.agent.owner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cnioperator.agent.check.ReportedFailures;
+import dev.cnioperator.agent.cleanup.CleanupHistory;
+import dev.cnioperator.agent.cleanup.StaleAttachmentCleaner;
 import dev.cnioperator.agent.conflist.DesiredConflist;
 import dev.cnioperator.agent.network.ManagedNetwork;
 import dev.cnioperator.agent.network.ManagedNetwork.CheckSettings;
 import dev.cnioperator.agent.network.ManagedNetwork.CleanupSettings;
+import dev.cnioperator.agent.network.NetworkHealth;
 import dev.cnioperator.agent.plugin.NetworkPlugins;
 import dev.cnioperator.agent.probe.RevisionProbe;
+import dev.cnioperator.api.v1alpha1.AttachmentSummary;
+import dev.cnioperator.api.v1alpha1.IpamSummary;
 import dev.cnioperator.api.v1alpha1.ProbeReport;
 import dev.cnioperator.api.v1alpha1.ProbeResult;
 import dev.cnioperator.cni.config.NetworkConfigList;
@@ -17,18 +23,21 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-class NetworkLoopsTest {
+class NetworkOwnersTest {
   private static final String SHA = "a".repeat(64);
   private static final Instant NOW = Instant.parse("2026-11-23T10:00:00Z");
 
   private static final ManagedNetwork NETWORK =
       new ManagedNetwork(
           new DesiredConflist("net", "50-net.conflist", SHA, "{}"),
+          null,
           null,
           null,
           new NetworkPlugins("net", "1.0.0", List.of()),
@@ -69,6 +78,7 @@ class NetworkLoopsTest {
             NETWORK.conflist(),
             null,
             null,
+            null,
             NETWORK.plugins(),
             NETWORK.check(),
             NETWORK.cleanup(),
@@ -88,55 +98,144 @@ class NetworkLoopsTest {
     assertThat(NetworkOwners.unlessSame(first, other)).isSameAs(other);
   }
 
+  /** A valid network of {@code uid} that nothing is due on but what {@code cleanup} asks for. */
+  private static ManagedNetwork network(String uid, boolean cleanup, ManagedNetwork.Proof proof) {
+    String conflist =
+        "{\"cniVersion\":\"1.0.0\",\"name\":\"net\",\"plugins\":[{\"type\":\"bridge\"}]}";
+    return new ManagedNetwork(
+        NETWORK.conflist(),
+        uid,
+        NetworkConfigList.parse(conflist.getBytes(StandardCharsets.UTF_8)),
+        null,
+        NETWORK.plugins(),
+        new CheckSettings(false, Duration.ofSeconds(60)),
+        new CleanupSettings(cleanup, Duration.ofSeconds(300), false, 0.5),
+        proof);
+  }
+
   /**
-   * A probe that has put its report on the board but whose pass has not ended is the state in which
-   * a node pass used to write the status at once and the pass's end wrote it again: nothing is due
+   * Steps that prove at once and record the cleanup history each cleanup pass was handed; a cleanup
+   * pass holds until {@code endPass} opens.
+   */
+  private static final class RecordingSteps implements NetworkSteps {
+    final List<CleanupHistory> histories = new CopyOnWriteArrayList<>();
+    final Semaphore cleanups = new Semaphore(0);
+    final CountDownLatch endPass;
+
+    RecordingSteps(CountDownLatch endPass) {
+      this.endPass = endPass;
+    }
+
+    @Override
+    public ProbeReport prove(ManagedNetwork n, RevisionProbe.LiveCheck live) {
+      return report(n.conflist().sha256(), ProbeResult.Passed, NOW);
+    }
+
+    @Override
+    public void sweep(ManagedNetwork n) {}
+
+    @Override
+    public AttachmentSummary check(ManagedNetwork n, ReportedFailures reported) {
+      throw new AssertionError("CHECK is off");
+    }
+
+    @Override
+    public String pluginStatus(ManagedNetwork n) {
+      return null;
+    }
+
+    @Override
+    public StaleAttachmentCleaner.Report clean(ManagedNetwork n, CleanupHistory history)
+        throws InterruptedException {
+      histories.add(history);
+      cleanups.release();
+      endPass.await();
+      return new StaleAttachmentCleaner.Report(new IpamSummary().withReclaimed(0), null);
+    }
+  }
+
+  private static NetworkOwners owners(NetworkSteps steps) {
+    return new NetworkOwners(steps, Clock.fixed(NOW, ZoneOffset.UTC));
+  }
+
+  /**
+   * The owner is the network's name and uid: the same network keeps its cleanup history from pass
+   * to pass; one created again under the same name (another uid) gets a new history and an empty
+   * health, even when the node pass never saw the name go; one gone from the spec is forgotten.
+   */
+  @Test
+  void aNetworkCreatedAgainUnderTheSameNameGetsANewOwner() throws Exception {
+    RecordingSteps steps = new RecordingSteps(new CountDownLatch(0));
+    Semaphore statusWrites = new Semaphore(0);
+    ManagedNetwork first = network("uid-1", true, ManagedNetwork.Proof.ATTACHMENT);
+    ManagedNetwork again = network("uid-2", true, ManagedNetwork.Proof.ATTACHMENT);
+    try (NetworkOwners owners = owners(steps)) {
+      assertThat(owners.afterPass(List.of(first), List.of(first), Map.of(), statusWrites::release))
+          .isTrue();
+      assertThat(steps.cleanups.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(statusWrites.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(owners.health("net").probe()).as("the first network's proof").isNotNull();
+      assertThat(owners.afterPass(List.of(first), List.of(first), Map.of(), statusWrites::release))
+          .as("proven, cleaned, and the next cleanup not due yet")
+          .isFalse();
+
+      assertThat(owners.afterPass(List.of(again), List.of(again), Map.of(), statusWrites::release))
+          .as("a new network: its proof and first cleanup are due")
+          .isTrue();
+      assertThat(steps.cleanups.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(statusWrites.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(steps.histories).hasSize(2);
+      assertThat(steps.histories.get(1))
+          .as("the network created again has a history of its own")
+          .isNotSameAs(steps.histories.get(0));
+
+      assertThat(owners.afterPass(List.of(), List.of(), Map.of(), statusWrites::release)).isFalse();
+      assertThat(owners.health("net")).as("forgotten").isEqualTo(NetworkHealth.UNKNOWN);
+    }
+  }
+
+  /**
+   * The status's probe report is taken back by a network met for the first time (after a restart),
+   * so proven content is not probed again; never by a network created again under the same name.
+   */
+  @Test
+  void theStatusProbeReportIsTakenBackOnlyByTheFirstOwnerOfAName() throws Exception {
+    RecordingSteps steps = new RecordingSteps(new CountDownLatch(0));
+    ManagedNetwork first = network("uid-1", false, ManagedNetwork.Proof.ATTACHMENT);
+    ManagedNetwork again = network("uid-2", false, ManagedNetwork.Proof.NONE);
+    ProbeReport before = report(SHA, ProbeResult.Passed, NOW.minusSeconds(3600));
+    Map<String, ProbeReport> status = Map.of("net", before);
+    try (NetworkOwners owners = owners(steps)) {
+      owners.afterPass(List.of(first), List.of(), status, () -> {});
+      assertThat(owners.health("net").probe()).isSameAs(before);
+
+      owners.afterPass(List.of(again), List.of(), status, () -> {});
+      assertThat(owners.health("net").probe()).isNull();
+    }
+  }
+
+  /**
+   * A network pass whose probe has reported but whose cleanup has not ended is the state in which a
+   * node pass used to write the status at once and the pass's end wrote it again: nothing is due
    * any more, yet the pass still asks for a write when it ends, so the node pass must leave its
    * write to it.
    */
   @Test
   void aNetworkPassUnderWayHoldsTheNodePassStatusWriteEvenWhenNothingIsDue() throws Exception {
-    String conflist =
-        "{\"cniVersion\":\"1.0.0\",\"name\":\"net\",\"plugins\":[{\"type\":\"bridge\"}]}";
-    ManagedNetwork network =
-        new ManagedNetwork(
-            NETWORK.conflist(),
-            NetworkConfigList.parse(conflist.getBytes(StandardCharsets.UTF_8)),
-            null,
-            NETWORK.plugins(),
-            new CheckSettings(false, Duration.ofSeconds(60)),
-            NETWORK.cleanup(),
-            ManagedNetwork.Proof.ATTACHMENT);
-    HealthBoard board = new HealthBoard();
-    CountDownLatch reported = new CountDownLatch(1);
     CountDownLatch endPass = new CountDownLatch(1);
+    RecordingSteps steps = new RecordingSteps(endPass);
     Semaphore statusWrites = new Semaphore(0);
-    RevisionProbe probe =
-        new RevisionProbe(null, null, null, null, null, null) {
-          @Override
-          public ProbeReport prove(ManagedNetwork n) throws InterruptedException {
-            ProbeReport passed = report(SHA, ProbeResult.Passed, NOW);
-            board.update(n.name(), h -> h.withProbe(passed));
-            reported.countDown();
-            endPass.await();
-            return passed;
-          }
-        };
-    try (NetworkOwners loops =
-        new NetworkOwners(
-            () -> List.of(network),
-            null,
-            null,
-            probe,
-            null,
-            board,
-            statusWrites::release,
-            Clock.fixed(NOW, ZoneOffset.UTC))) {
+    ManagedNetwork network = network("uid-1", true, ManagedNetwork.Proof.ATTACHMENT);
+    List<ManagedNetwork> both = List.of(network);
+    try (NetworkOwners owners = owners(steps)) {
       try {
-        assertThat(loops.startDue(List.of(network))).as("the new content's proof is due").isTrue();
-        assertThat(reported.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(owners.afterPass(both, both, Map.of(), statusWrites::release))
+            .as("the new content's proof and first cleanup are due")
+            .isTrue();
+        assertThat(steps.cleanups.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(owners.health("net").probe()).as("the proof has reported").isNotNull();
 
-        assertThat(loops.startDue(List.of(network)))
+        assertThat(owners.afterPass(both, both, Map.of(), statusWrites::release))
             .as("nothing is due, but the pass has not ended")
             .isTrue();
       } finally {
@@ -145,7 +244,9 @@ class NetworkLoopsTest {
       assertThat(statusWrites.tryAcquire(10, TimeUnit.SECONDS))
           .as("the pass's end asks for the status write")
           .isTrue();
-      assertThat(loops.startDue(List.of(network))).as("proven, and no pass under way").isFalse();
+      assertThat(owners.afterPass(both, both, Map.of(), statusWrites::release))
+          .as("proven, and no pass under way")
+          .isFalse();
     }
   }
 }

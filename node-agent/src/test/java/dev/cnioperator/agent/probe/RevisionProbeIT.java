@@ -3,6 +3,7 @@ package dev.cnioperator.agent.probe;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cnioperator.agent.check.AttachmentChecker;
+import dev.cnioperator.agent.check.ReportedFailures;
 import dev.cnioperator.agent.conflist.DesiredConflist;
 import dev.cnioperator.agent.kube.PodEvents;
 import dev.cnioperator.agent.network.HostLocalReservations;
@@ -10,6 +11,7 @@ import dev.cnioperator.agent.network.ManagedNetwork;
 import dev.cnioperator.agent.network.ManagedNetwork.CheckSettings;
 import dev.cnioperator.agent.network.ManagedNetwork.CleanupSettings;
 import dev.cnioperator.agent.network.ProbeIdentity;
+import dev.cnioperator.agent.network.SandboxNetns;
 import dev.cnioperator.agent.observe.AgentMetrics;
 import dev.cnioperator.agent.plugin.NetworkPlugins;
 import dev.cnioperator.api.v1alpha1.ProbeReport;
@@ -33,6 +35,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
@@ -56,6 +59,7 @@ class RevisionProbeIT {
   private ExecutorService workers;
   private ProbeIdentity identity;
   private RevisionProbe probe;
+  private RevisionProbe.LiveCheck live;
   private final List<NetworkNamespace> namespaces = new ArrayList<>();
 
   @BeforeEach
@@ -72,19 +76,35 @@ class RevisionProbeIT {
             cache,
             Duration.ofSeconds(30));
     workers = Executors.newFixedThreadPool(2);
-    Clock clock = Clock.systemUTC();
+    identity = ProbeIdentity.forNode(TestNames.unique("probenode"));
+    probe = probe(runtime);
+    live = liveCheck(runtime);
+  }
+
+  /** The probe as the agent builds it, on {@code runtime}, with no runtime refusing anything. */
+  private RevisionProbe probe(CniRuntime runtime) {
+    return new RevisionProbe(
+        runtime,
+        new HostLocalReservations(HostLocalReservations.DEFAULT_DATA_DIR, dir.resolve("cache")),
+        new ProbeNamespaces(),
+        identity,
+        Clock.systemUTC(),
+        new ProbeDiagnosis(),
+        list -> Optional.empty());
+  }
+
+  /** The CHECK of the live attachments, as the network's owner hands it to the probe. */
+  private RevisionProbe.LiveCheck liveCheck(CniRuntime runtime) {
     AttachmentChecker checker =
         new AttachmentChecker(
-            runtime, cache, workers, new PodEvents(null, "probe-node", clock), new AgentMetrics());
-    identity = ProbeIdentity.forNode(TestNames.unique("probenode"));
-    probe =
-        new RevisionProbe(
             runtime,
-            checker,
-            new HostLocalReservations(HostLocalReservations.DEFAULT_DATA_DIR, dir.resolve("cache")),
-            new ProbeNamespaces(),
-            identity,
-            clock);
+            cache,
+            workers,
+            new PodEvents(null, "probe-node", Clock.systemUTC()),
+            new AgentMetrics(),
+            SandboxNetns.NONE);
+    ReportedFailures reported = new ReportedFailures();
+    return network -> checker.check(network, reported);
   }
 
   @AfterEach
@@ -101,7 +121,7 @@ class RevisionProbeIT {
   void goodContentPassesWithStatusAddCheckDelAndLeavesNothingBehind() throws Exception {
     ManagedNetwork network = network("1.1.0", "\"mtu\":1400", true);
 
-    ProbeReport report = probe.prove(network);
+    ProbeReport report = probe.prove(network, live);
 
     assertThat(report.getResult()).as(report.getMessage()).isEqualTo(ProbeResult.Passed);
     assertThat(report.getSha256()).isEqualTo(network.conflist().sha256());
@@ -116,7 +136,7 @@ class RevisionProbeIT {
   void bridgeMtuNoInterfaceAcceptsFailsAtAddAndLeavesNothingBehind() throws Exception {
     ManagedNetwork network = network("1.0.0", "\"mtu\":70000", true);
 
-    ProbeReport report = probe.prove(network);
+    ProbeReport report = probe.prove(network, live);
 
     assertThat(report.getResult()).isEqualTo(ProbeResult.Failed);
     assertThat(report.getMessage()).startsWith("ADD: ");
@@ -137,19 +157,7 @@ class RevisionProbeIT {
             List.of(ToolPaths.pluginDir(), bin),
             cache,
             Duration.ofSeconds(30));
-    RevisionProbe flakyProbe =
-        new RevisionProbe(
-            withFlaky,
-            new AttachmentChecker(
-                withFlaky,
-                cache,
-                workers,
-                new PodEvents(null, "probe-node", Clock.systemUTC()),
-                new AgentMetrics()),
-            new HostLocalReservations(HostLocalReservations.DEFAULT_DATA_DIR, dir.resolve("cache")),
-            new ProbeNamespaces(),
-            identity,
-            Clock.systemUTC());
+    RevisionProbe flakyProbe = probe(withFlaky);
     String name = "flaky-" + bridge;
     String content =
         "{\"cniVersion\":\"1.0.0\",\"name\":\"" + name + "\",\"plugins\":[{\"type\":\"flaky\"}]}";
@@ -157,6 +165,7 @@ class RevisionProbeIT {
     ManagedNetwork network =
         new ManagedNetwork(
             new DesiredConflist(name, "50-" + name + ".conflist", Sha256.hex(bytes), content),
+            null,
             NetworkConfigList.parse(bytes),
             null,
             new NetworkPlugins(name, "1.0.0", List.of("flaky")),
@@ -164,7 +173,7 @@ class RevisionProbeIT {
             new CleanupSettings(false, Duration.ofSeconds(300), false, 0.5),
             ManagedNetwork.Proof.ATTACHMENT);
 
-    ProbeReport report = flakyProbe.prove(network);
+    ProbeReport report = flakyProbe.prove(network, liveCheck(withFlaky));
 
     assertThat(report.getResult()).as(report.getMessage()).isEqualTo(ProbeResult.Passed);
     assertThat(Files.readAllLines(checks)).as("CHECKs run").hasSize(2);
@@ -195,7 +204,7 @@ class RevisionProbeIT {
     // The same broken MTU passes: nothing is ADDed, and there is nothing else to fail.
     ManagedNetwork network = network("1.1.0", "\"mtu\":70000", false);
 
-    ProbeReport report = probe.prove(network);
+    ProbeReport report = probe.prove(network, live);
 
     assertThat(report.getResult()).as(report.getMessage()).isEqualTo(ProbeResult.Passed);
     assertThat(Commands.run("ip", "link", "show", bridge).exitCode()).isNotZero();
@@ -207,18 +216,18 @@ class RevisionProbeIT {
     ManagedNetwork network = network("1.0.0", "\"mtu\":1400", true);
     NetworkNamespace pod = NetworkNamespace.create("pbpod");
     namespaces.add(pod);
-    Attachment live = Attachment.of("ctr-live-" + pod.name(), pod.path().toString(), "eth0");
-    runtime.addNetworkList(network.list(), live);
+    Attachment pods = Attachment.of("ctr-live-" + pod.name(), pod.path().toString(), "eth0");
+    runtime.addNetworkList(network.list(), pods);
     try {
-      ProbeReport report = probe.prove(network);
+      ProbeReport report = probe.prove(network, live);
 
       assertThat(report.getResult()).as(report.getMessage()).isEqualTo(ProbeResult.Passed);
       assertThat(cache.list(network.list().name()))
           .extracting(CachedAttachment::containerId)
-          .containsExactly(live.containerId());
+          .containsExactly(pods.containerId());
       assertThat(reservations(network)).hasSize(1);
     } finally {
-      runtime.delNetworkList(network.list(), live);
+      runtime.delNetworkList(network.list(), pods);
     }
   }
 
@@ -242,7 +251,7 @@ class RevisionProbeIT {
     cache.remove(network.list().name(), id, ProbeIdentity.IF_NAME);
     assertThat(reservations(network)).hasSize(1);
 
-    ProbeReport report = probe.prove(network);
+    ProbeReport report = probe.prove(network, live);
 
     assertThat(report.getResult()).as(report.getMessage()).isEqualTo(ProbeResult.Passed);
     assertNothingLeft(network);
@@ -290,6 +299,7 @@ class RevisionProbeIT {
     NetworkConfigList list = NetworkConfigList.parse(bytes);
     return new ManagedNetwork(
         new DesiredConflist(name, "50-" + name + ".conflist", Sha256.hex(bytes), content),
+        null,
         list,
         null,
         new NetworkPlugins(name, version, List.of("bridge", "host-local")),

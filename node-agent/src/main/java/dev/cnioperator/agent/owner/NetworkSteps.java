@@ -1,0 +1,78 @@
+package dev.cnioperator.agent.owner;
+
+import dev.cnioperator.agent.check.AttachmentChecker;
+import dev.cnioperator.agent.check.ReportedFailures;
+import dev.cnioperator.agent.cleanup.CleanupHistory;
+import dev.cnioperator.agent.cleanup.StaleAttachmentCleaner;
+import dev.cnioperator.agent.network.ManagedNetwork;
+import dev.cnioperator.agent.probe.RevisionProbe;
+import dev.cnioperator.api.v1alpha1.AttachmentSummary;
+import dev.cnioperator.api.v1alpha1.ProbeReport;
+import dev.cnioperator.cni.CniException;
+import dev.cnioperator.cni.runtime.CniRuntime;
+
+/**
+ * The work a network's owner runs on it, each step handed that network's own memory. Stateless
+ * across networks: everything a network keeps is its owner's.
+ */
+public interface NetworkSteps {
+  ProbeReport prove(ManagedNetwork network, RevisionProbe.LiveCheck live)
+      throws InterruptedException;
+
+  /** Removes what a probe killed with the agent left of {@code network}. */
+  void sweep(ManagedNetwork network);
+
+  AttachmentSummary check(ManagedNetwork network, ReportedFailures reported)
+      throws InterruptedException;
+
+  /** STATUS: "Available" or the plugin's error; null where the network's version has no STATUS. */
+  String pluginStatus(ManagedNetwork network);
+
+  StaleAttachmentCleaner.Report clean(ManagedNetwork network, CleanupHistory history)
+      throws InterruptedException;
+
+  /** The agent's steps: the revision probe, CHECK, the stale cleanup and STATUS through libcni. */
+  static NetworkSteps of(
+      RevisionProbe probe,
+      AttachmentChecker checker,
+      StaleAttachmentCleaner cleaner,
+      CniRuntime runtime) {
+    return new NetworkSteps() {
+      @Override
+      public ProbeReport prove(ManagedNetwork network, RevisionProbe.LiveCheck live)
+          throws InterruptedException {
+        return probe.prove(network, live);
+      }
+
+      @Override
+      public void sweep(ManagedNetwork network) {
+        probe.sweep(network);
+      }
+
+      @Override
+      public AttachmentSummary check(ManagedNetwork network, ReportedFailures reported)
+          throws InterruptedException {
+        return checker.check(network, reported);
+      }
+
+      @Override
+      public String pluginStatus(ManagedNetwork network) {
+        if (!network.list().cniVersion().supportsGcAndStatus()) {
+          return null;
+        }
+        try {
+          runtime.getStatusNetworkList(network.list());
+          return "Available";
+        } catch (CniException e) {
+          return e.getMessage();
+        }
+      }
+
+      @Override
+      public StaleAttachmentCleaner.Report clean(ManagedNetwork network, CleanupHistory history)
+          throws InterruptedException {
+        return cleaner.clean(network, history);
+      }
+    };
+  }
+}
