@@ -46,6 +46,7 @@ import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -65,7 +66,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * apiServer} values, since no Service routing exists; one bridge network, whose host-local range is
  * each node's own podCIDR ({@code $(node.hostLocalRanges)}), makes both Nodes Ready; pause pods
  * spread over the nodes get addresses from their own node's podCIDR and pods on one node reach each
- * other. The scenarios after it run in order on what it left running:
+ * other. The set-up makes that state once (a failure there is the set-up's, not every test's); the
+ * Bootstrap test asserts it, and the scenarios after it run in order on what it left running:
  *
  * <ul>
  *   <li>CHECK: every node's CniNode counts its running pods' attachments, all healthy; flushing one
@@ -105,7 +107,17 @@ class ClusterE2E {
   private static ChartRelease release;
   private static PublishedProduct product;
   private static String apps;
-  private static boolean bootstrapped;
+
+  /** Each Node's podCIDR, read once the chart was installed. */
+  private static final Map<String, String> podCidrs = new LinkedHashMap<>();
+
+  /** The Deployment's pods as they first ran. */
+  private static List<Pod> bootPods;
+
+  /**
+   * Why the Nodes were not NotReady for want of a conflist before the install, if they were not.
+   */
+  private static AssertionError notReadyBeforeInstall;
 
   @BeforeAll
   static void startCluster() {
@@ -116,6 +128,54 @@ class ClusterE2E {
     phase("cluster-start");
     product = PublishedProduct.publish(cluster, Helm.provisioned());
     phase("publish");
+    bootstrap();
+  }
+
+  /**
+   * What every test starts from, made once here so that a failure in it is the set-up's, reported
+   * as such, and no test fails for another's: the chart installed with the pod network applied,
+   * every Node Ready, and four pods of a Deployment running in {@link #apps}. What the Bootstrap
+   * test asserts about it is recorded for that test.
+   */
+  private static void bootstrap() {
+    KubernetesClient client = cp.client();
+    try {
+      awaitEveryNodesReadyCondition(
+          "before any conflist",
+          c -> assertThat(c.getMessage()).contains("cni plugin not initialized"));
+    } catch (ConditionTimeoutException e) {
+      notReadyBeforeInstall = new AssertionError(e.getMessage(), e);
+    }
+    phaseStart = System.nanoTime();
+
+    release = ChartRelease.install(cp, product, "boot", installValues());
+    phase("helm-install");
+    for (KubeletNode node : cluster.nodes()) {
+      podCidrs.put(node.name(), client.nodes().withName(node.name()).get().getSpec().getPodCIDR());
+    }
+    // One network for the whole cluster; each node's range is its own podCIDR.
+    cp.kubectlWithInput(NETWORK, "apply", "-f", "-").orThrow("kubectl apply of the pod network");
+    // The agent is ready once its node's conflists are written, so the networks come first.
+    String fullname = release.name() + "-cni-operator";
+    rollout("daemonset/" + fullname + "-agent");
+    rollout("deployment/" + fullname + "-operator");
+    phase("rollout");
+    awaitEveryNodesReadyCondition(
+        "after its network was applied", c -> assertThat(c.getStatus()).isEqualTo("True"));
+    phase("nodes-ready");
+
+    apps = TestNames.unique("apps");
+    client
+        .namespaces()
+        .resource(new NamespaceBuilder().withNewMetadata().withName(apps).endMetadata().build())
+        .create();
+    // ServiceAccount admission is on: a pod needs its namespace's default account first.
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> client.serviceAccounts().inNamespace(apps).withName("default").get() != null);
+    client.apps().deployments().inNamespace(apps).resource(pauseDeployment(4)).create();
+    bootPods = awaitRunningPods(client, 4);
+    phase("pods-running");
   }
 
   /**
@@ -168,51 +228,22 @@ class ClusterE2E {
   @Test
   @Order(1)
   void bootstrapHelmInstallMakesNotReadyNodesReadyAndPodsGetTheirNodesPodCidr() {
-    KubernetesClient client = cp.client();
-    awaitEveryNodesReadyCondition(
-        "before any conflist",
-        c -> assertThat(c.getMessage()).contains("cni plugin not initialized"));
-    phaseStart = System.nanoTime();
-
-    release = ChartRelease.install(cp, product, "boot", installValues());
-    phase("helm-install");
-    Map<String, String> podCidrs = new LinkedHashMap<>();
-    for (KubeletNode node : cluster.nodes()) {
-      String cidr = client.nodes().withName(node.name()).get().getSpec().getPodCIDR();
-      assertThat(cidr).as("podCIDR of %s", node.name()).startsWith("10.232.").endsWith("/24");
-      podCidrs.put(node.name(), cidr);
+    if (notReadyBeforeInstall != null) {
+      throw notReadyBeforeInstall;
     }
-    // One network for the whole cluster; each node's range is its own podCIDR.
-    cp.kubectlWithInput(NETWORK, "apply", "-f", "-").orThrow("kubectl apply of the pod network");
-    // The agent is ready once its node's conflists are written, so the networks come first.
-    String fullname = release.name() + "-cni-operator";
-    rollout("daemonset/" + fullname + "-agent");
-    rollout("deployment/" + fullname + "-operator");
-    phase("rollout");
-    awaitEveryNodesReadyCondition(
-        "after its network was applied", c -> assertThat(c.getStatus()).isEqualTo("True"));
+    for (Map.Entry<String, String> node : podCidrs.entrySet()) {
+      assertThat(node.getValue())
+          .as("podCIDR of %s", node.getKey())
+          .startsWith("10.232.")
+          .endsWith("/24");
+    }
     for (KubeletNode node : cluster.nodes()) {
       assertThat(NodePods.confFiles(node)).as("conf dir of %s", node.name()).hasSize(1);
     }
-    phase("nodes-ready");
-
-    apps = TestNames.unique("apps");
-    client
-        .namespaces()
-        .resource(new NamespaceBuilder().withNewMetadata().withName(apps).endMetadata().build())
-        .create();
-    // ServiceAccount admission is on: a pod needs its namespace's default account first.
-    await()
-        .atMost(Duration.ofSeconds(30))
-        .until(() -> client.serviceAccounts().inNamespace(apps).withName("default").get() != null);
-    client.apps().deployments().inNamespace(apps).resource(pauseDeployment(4)).create();
-    List<Pod> pods = awaitRunningPods(client, 4);
-    phase("pods-running");
-
     Map<String, List<Pod>> byNode =
-        pods.stream().collect(Collectors.groupingBy(p -> p.getSpec().getNodeName()));
+        bootPods.stream().collect(Collectors.groupingBy(p -> p.getSpec().getNodeName()));
     assertThat(byNode.keySet()).containsExactlyInAnyOrderElementsOf(podCidrs.keySet());
-    for (Pod pod : pods) {
+    for (Pod pod : bootPods) {
       String cidr = podCidrs.get(pod.getSpec().getNodeName());
       assertThat(pod.getStatus().getPodIP())
           .as("IP of %s on %s (podCIDR %s)", name(pod), pod.getSpec().getNodeName(), cidr)
@@ -226,13 +257,11 @@ class ClusterE2E {
           .isEqualTo("pong");
     }
     phase("pod-to-pod");
-    bootstrapped = true;
   }
 
   @Test
   @Order(2)
   void checkCountsTheKubeletsPodsHealthyAndABrokenInterfaceDegradesTheNetworkNamingNodeAndPod() {
-    assertThat(bootstrapped).as("the Bootstrap scenario ran first and passed").isTrue();
     KubernetesClient client = cp.client();
     phaseStart = System.nanoTime();
     awaitAttachmentsHealthyAsRunningPods(client);
@@ -275,7 +304,6 @@ class ClusterE2E {
   @Test
   @Order(3)
   void afterContainerdLostPodsTheAgentReleasesExactlyTheirReservationsAndNoRunningPodsIp() {
-    assertThat(bootstrapped).as("the Bootstrap scenario ran first and passed").isTrue();
     KubernetesClient client = cp.client();
     KubeletNode node = cluster.nodes().get(1);
     awaitAttachmentsHealthyAsRunningPods(client);
@@ -345,7 +373,6 @@ class ClusterE2E {
   @Order(4)
   void helmUpgradeOfTheAgentImageRollsTheDaemonSetWithoutAConflistGoingOrAPodLosingItsNetwork()
       throws InterruptedException {
-    assertThat(bootstrapped).as("the Bootstrap scenario ran first and passed").isTrue();
     KubernetesClient client = cp.client();
     // A new tag of the agent in the registry, as a release would push: the nodes pull it.
     String tag = "upgraded";
@@ -415,7 +442,6 @@ class ClusterE2E {
   @Order(5)
   void
       deletingTheLeaderHandsTheLeaseToALiveReplicaAndANodeLabelMadeRightAfterStillReachesTheNode() {
-    assertThat(bootstrapped).as("the Bootstrap scenario ran first and passed").isTrue();
     KubernetesClient client = cp.client();
     String ns = release.namespace();
     List<Pod> operators = liveOperators(client, ns);
@@ -500,7 +526,6 @@ class ClusterE2E {
   @Test
   @Order(6)
   void aBrokenEditIsRolledBackFromTheCanaryWhilePodsRunAndTheOtherNodeStillStartsPods() {
-    assertThat(bootstrapped).as("the Bootstrap scenario ran first and passed").isTrue();
     KubernetesClient client = cp.client();
     awaitRolledOut();
     List<Pod> podsBefore = awaitRunningPods(client, 4);
@@ -620,7 +645,6 @@ class ClusterE2E {
   @Test
   @Order(7)
   void uninstallRemovesTheWorkloadsAndLeavesTheConflistsSoNewPodsStillStart() {
-    assertThat(bootstrapped).as("the Bootstrap scenario ran first and passed").isTrue();
     KubernetesClient client = cp.client();
     Map<KubeletNode, List<String>> before = new LinkedHashMap<>();
     for (KubeletNode node : cluster.nodes()) {
@@ -681,7 +705,6 @@ class ClusterE2E {
   @Test
   @Order(8)
   void withRemoveConflistsOnUninstallTheHookJobTakesTheNetworkOffEveryNodeBeforeTheReleaseGoes() {
-    assertThat(bootstrapped).as("the Bootstrap scenario ran first and passed").isTrue();
     KubernetesClient client = cp.client();
     phaseStart = System.nanoTime();
     release.close();

@@ -16,9 +16,10 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * The API server goes away in the middle of a rollout to two nodes: the operator and both agents
- * reach it through a proxy that the test cuts right after an edit is applied, and again while a
- * second edit is applied. No node may ever hold a missing, partial or invalid conflist, each
- * revision is written once per node, and the network converges when the API server is back.
+ * reach it through a proxy that the test cuts once the canary has written an edit and before the
+ * other node has it, and again while a second edit is applied. No node may ever hold a missing,
+ * partial or invalid conflist, each revision is written once per node, and the network converges
+ * when the API server is back.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ApiServerCutIT {
@@ -50,10 +51,12 @@ class ApiServerCutIT {
   void aCutMidRolloutLosesNothingAndWritesEachRevisionOncePerNode() throws Exception {
     ProcessOptions viaProxy = ProcessOptions.DEFAULT.through(proxy);
     fault.startOperator(viaProxy);
+    // A short resync: an agent cut off then shows in its log that it keeps trying.
+    ProcessOptions agents = viaProxy.withArgs("--resync-seconds", "2");
     List<SandboxNode> nodes =
         List.of(
-            fault.product().startAgent(fault.createNode("cuta"), null, viaProxy),
-            fault.product().startAgent(fault.createNode("cutb"), null, viaProxy));
+            fault.product().startAgent(fault.createNode("cuta"), null, agents),
+            fault.product().startAgent(fault.createNode("cutb"), null, agents));
     String name = TestNames.unique("cut");
     String file = "50-" + name + ".conflist";
     fault.apply(fault.bridgeNetwork(name, 1400, 60));
@@ -62,16 +65,20 @@ class ApiServerCutIT {
     ConflistSampler.Figures figures;
     try (ConflistSampler sampler =
         ConflistSampler.start(nodes.stream().map(n -> n.confDir().resolve(file)).toList())) {
-      // The first edit is being carried out (operator rendering, CniNode writes, agents'
-      // watches) when the connection of every process drops.
+      // The first edit is being carried out when the connection of every process drops: the
+      // canary (the rollout's first batch, one node) has written it and is proving it, and the
+      // other node waits for that proof to reach the operator (docs/rollout.md).
       fault.apply(fault.bridgeNetwork(name, 1300, 60));
-      Thread.sleep(20);
+      await("the canary writes the edit")
+          .atMost(FaultProduct.WAIT)
+          .pollInterval(Duration.ofMillis(5))
+          .until(() -> holding(nodes, file, "1300") > 0);
       proxy.cut();
-      long onDiskAtCut =
-          nodes.stream().filter(n -> n.conflist(file).orElse("").contains("1300")).count();
+      long onDiskAtCut = holding(nodes, file, "1300");
       System.out.printf(
           "fault=api-server-cut at-cut: nodes-with-edit-on-disk=%d/%d%n",
           onDiskAtCut, nodes.size());
+      assertThat(onDiskAtCut).as("nodes holding the edit at the cut: the canary alone").isOne();
       Thread.sleep(OUTAGE.toMillis());
       proxy.restore();
       awaitOnEveryNode(nodes, file, "1300");
@@ -84,7 +91,9 @@ class ApiServerCutIT {
       // The second edit is made while nobody can hear of it: the nodes change nothing.
       proxy.cut();
       fault.apply(fault.bridgeNetwork(name, 1200, 60));
-      Thread.sleep(OUTAGE.toMillis());
+      for (SandboxNode n : nodes) {
+        awaitPassesSkipped(n, 2);
+      }
       for (SandboxNode n : nodes) {
         assertThat(n.conflist(file).orElseThrow()).contains("1300");
       }
@@ -101,10 +110,26 @@ class ApiServerCutIT {
       assertThat(count).as("writes of %s on %s: v1, edit 1, edit 2", file, n.name()).isEqualTo(3);
     }
     System.out.printf(
-        "fault=api-server-cut outages=2x%ss %s%s lost=%s%n",
+        "fault=api-server-cut first-outage=%ss %s%s lost=%s%n",
         OUTAGE.toSeconds(), figures, writes, figures.lost() == 0 ? "nothing" : figures.lost());
     assertThat(figures.firstInvalid()).isEmpty();
     assertThat(figures.lost()).as("reads that found no file or a broken one").isZero();
+  }
+
+  private static long holding(List<SandboxNode> nodes, String file, String mtu) {
+    return nodes.stream().filter(n -> n.conflist(file).orElse("").contains(mtu)).count();
+  }
+
+  /** Waits until {@code node}'s agent has tried {@code n} more passes and found no API server. */
+  private static void awaitPassesSkipped(SandboxNode node, int n) {
+    String skipped = "event=pass-skipped node=" + node.name() + " reason=api-unreachable";
+    long before = node.agent().output().lines().filter(l -> l.contains(skipped)).count();
+    await(node.name() + " skipping passes")
+        .atMost(FaultProduct.WAIT)
+        .until(
+            () ->
+                node.agent().output().lines().filter(l -> l.contains(skipped)).count()
+                    >= before + n);
   }
 
   private static void awaitOnEveryNode(List<SandboxNode> nodes, String file, String mtu) {

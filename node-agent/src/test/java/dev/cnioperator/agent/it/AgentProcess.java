@@ -1,10 +1,18 @@
 package dev.cnioperator.agent.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import dev.cnioperator.agent.host.HostPaths;
 import dev.cnioperator.testkit.Prerequisites;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +39,11 @@ final class AgentProcess implements AutoCloseable {
           "-XX:ReservedCodeCacheSize=16m");
 
   private static final Pattern PORT = Pattern.compile("event=agent-listening .*port=(\\d+)");
+  private static final Pattern OK_PASSES =
+      Pattern.compile("cni_agent_passes_total\\{[^}]*outcome=\"ok\"[^}]*\\}\\s+(\\S+)");
+
+  /** Long enough for a few passes of any loop the tests run (the slowest comes every 15 s). */
+  private static final Duration PASSES = Duration.ofSeconds(90);
 
   private final Process process;
   private final Path log;
@@ -88,6 +101,69 @@ final class AgentProcess implements AutoCloseable {
 
   String log() throws IOException {
     return Files.readString(log);
+  }
+
+  /**
+   * The log's complete lines containing {@code event} (e.g. {@link #cleanupPass}), a line still
+   * being written left out.
+   */
+  List<String> logged(String event) throws IOException {
+    String log = log();
+    return log.substring(0, log.lastIndexOf('\n') + 1)
+        .lines()
+        .filter(l -> l.contains(event))
+        .toList();
+  }
+
+  /**
+   * Waits until {@code n} more lines containing {@code event} were logged than now, and returns
+   * them: proof that a loop kept running through a window in which nothing else may happen. The
+   * first may come from a pass already under way; ask for two or more to see one that began after.
+   */
+  List<String> awaitLogged(String event, int n) throws IOException {
+    int before = logged(event).size();
+    List<String> lines =
+        await("%d more lines with %s".formatted(n, event))
+            .atMost(PASSES)
+            .until(() -> logged(event), l -> l.size() >= before + n);
+    return lines.subList(before, lines.size());
+  }
+
+  /** What a network's CHECK pass logs at its end. */
+  static String checkPass(String network) {
+    return "event=check-pass network=" + network + " ";
+  }
+
+  /** What a network's cleanup pass logs at its end, once it has read its source of truth. */
+  static String cleanupPass(String network) {
+    return "event=cleanup-pass network=" + network + " ";
+  }
+
+  /** Node passes that ended well so far (cni_agent_passes_total{outcome="ok"}). */
+  double okPasses() throws Exception {
+    assertThat(port()).as("the agent's port, from its log").isPositive();
+    String url = "http://127.0.0.1:" + port() + "/metrics";
+    String body =
+        HttpClient.newHttpClient()
+            .send(HttpRequest.newBuilder(URI.create(url)).build(), BodyHandlers.ofString())
+            .body();
+    Matcher m = OK_PASSES.matcher(body);
+    assertThat(m.find()).as("cni_agent_passes_total{outcome=ok} in %s", url).isTrue();
+    return Double.parseDouble(m.group(1));
+  }
+
+  /**
+   * Waits until {@code n} more node passes ended well than now. Scheduled passes (every 2 s in
+   * these tests) start with a fresh read of the CniNode, so of two, the second read the spec as it
+   * was when the wait began, or newer.
+   */
+  void awaitOkPasses(int n) throws Exception {
+    await().atMost(PASSES).ignoreExceptions().until(() -> port() > 0);
+    double before = okPasses();
+    await("%d more node passes".formatted(n))
+        .atMost(PASSES)
+        .ignoreExceptions()
+        .until(() -> okPasses() >= before + n);
   }
 
   /** The port of /healthz, /readyz and /metrics, once the agent printed it. */

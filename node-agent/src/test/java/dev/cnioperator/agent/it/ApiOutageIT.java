@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
 class ApiOutageIT {
   private static final Duration CONVERGE = Duration.ofSeconds(30);
 
-  /** Several resync periods (2 s in tests) and informer relists. */
-  private static final long QUIET_MILLIS = 8000;
+  /** Node passes to watch: of several, all but the first read the CniNode after the change. */
+  private static final int QUIET_PASSES = 3;
 
   private CniNodes cniNodes;
   private SimulatedNode node;
@@ -55,7 +55,7 @@ class ApiOutageIT {
     NodeNetwork drop = CniNodes.network("drop", 60, 32, "1.0.0");
     cniNodes.put(node.name, List.of(keep, drop));
     await().atMost(CONVERGE).until(() -> Files.exists(node.conflist(drop.getFileName())));
-    Thread.sleep(1000);
+    agent.awaitOkPasses(2); // the pass that wrote the files has ended, the manifest with it
     Map<String, String> before = node.snapshot();
 
     proxy.cut();
@@ -64,7 +64,8 @@ class ApiOutageIT {
     NodeNetwork keepV2 = CniNodes.network("keep", 50, 33, "1.0.0");
     cniNodes.put(node.name, List.of(keepV2));
     Files.delete(node.conflist(keep.getFileName()));
-    Thread.sleep(QUIET_MILLIS);
+    agent.awaitLogged(
+        "event=pass-skipped node=" + node.name + " reason=api-unreachable", QUIET_PASSES);
     Map<String, String> during = node.snapshot();
     assertThat(during).doesNotContainKey("etc/cni/net.d/" + keep.getFileName());
     during.put(
@@ -87,11 +88,12 @@ class ApiOutageIT {
     NodeNetwork n = CniNodes.network("gone", 50, 34, "1.0.0");
     cniNodes.put(node.name, List.of(n));
     await().atMost(CONVERGE).until(() -> Files.exists(node.conflist(n.getFileName())));
-    Thread.sleep(1000);
+    agent.awaitOkPasses(2); // the pass that wrote the file has ended, the manifest with it
     Map<String, String> before = node.snapshot();
 
     cniNodes.delete(node.name);
-    Thread.sleep(QUIET_MILLIS);
+    agent.awaitLogged(
+        "event=pass-skipped node=" + node.name + " reason=cninode-missing", QUIET_PASSES);
     assertThat(node.snapshot()).isEqualTo(before);
     assertThat(agent.log()).contains("reason=cninode-missing");
 

@@ -134,10 +134,9 @@ class CniPluginDownloadIT {
     assertThat(node.paths.binDir().toFile().list())
         .containsExactlyInAnyOrder("bridge", "host-local", "tuning");
 
-    // Passes go on (the scheduled one every 2 s in these tests; a label change is no spec change
-    // and makes none), but the refused binary waits out its back-off and the status says when it
-    // is tried next.
-    Thread.sleep(5000);
+    // Passes go on (the scheduled one every 2 s in these tests), but the refused binary waits out
+    // its back-off and the status says when it is tried next.
+    agent.awaitOkPasses(3);
     assertThat(requests.get("/debian/tuning")).hasValue(1);
     assertThat(agent.log().split("event=plugin-refused plugin=tuning", -1)).hasSize(2);
     assertThat(

@@ -246,11 +246,7 @@ class ContainerdAttachmentsIT {
                   .contains("nothing listened at the runtime's socket");
             });
     sandbox.breakInterface();
-    long passes = agent.log().split("event=check-pass network=" + network, -1).length;
-    await()
-        .atMost(CONVERGE)
-        .until(
-            () -> agent.log().split("event=check-pass network=" + network, -1).length > passes + 2);
+    agent.awaitLogged(AgentProcess.checkPass(network), 3);
     AttachmentSummary after = status().getAttachments();
     assertThat(after.getUnchecked()).isEqualTo(1);
     assertThat(after.getFailing()).isEmpty();
@@ -281,16 +277,18 @@ class ContainerdAttachmentsIT {
     assertThat(reservations()).isEmpty();
     assertThat(cached()).isEmpty();
     // Several cleanup passes (every second with a zero grace period) find nothing.
-    Thread.sleep(6000);
+    assertThat(agent.awaitLogged(AgentProcess.cleanupPass(network), 3))
+        .allSatisfy(pass -> assertThat(pass).contains(" stale=0 released=0 "));
     IpamSummary ipam = status().getIpam();
     assertThat(ipam.getReservations()).isZero();
     assertThat(ipam.getStale()).isZero();
     assertThat(ipam.getReclaimed() == null ? 0 : ipam.getReclaimed()).isZero();
     assertThat(agent.log()).doesNotContain("event=stale-released");
 
-    // Steady state: the runtime probe (every 5 s) and the cleanup passes write nothing.
+    // Steady state: the runtime probe (every 5 s) and the cleanup passes write nothing. The probe
+    // logs only a change; a dozen cleanup passes, a second or more apart, span two of its periods.
     String before = cniNodes.get(node.name).getMetadata().getResourceVersion();
-    Thread.sleep(11_000);
+    agent.awaitLogged(AgentProcess.cleanupPass(network), 12);
     assertThat(cniNodes.get(node.name).getMetadata().getResourceVersion()).isEqualTo(before);
   }
 
@@ -322,7 +320,8 @@ class ContainerdAttachmentsIT {
       assertThat(System.nanoTime()).as("lost reservations released in time").isLessThan(deadline);
       live.add(run("new-" + startedAfter++));
     }
-    Thread.sleep(3000); // a few more cleanup passes over the new sandboxes
+    // More cleanup passes (every 5 s with this grace period) over the new sandboxes.
+    agent.awaitLogged(AgentProcess.cleanupPass(network), 2);
     System.out.printf("containerd-suite sandboxes-started-during-cleanup=%d%n", startedAfter);
 
     assertThat(reservations()).containsExactlyInAnyOrderElementsOf(ips(live));

@@ -97,9 +97,12 @@ class CriSourceOfTruthIT {
               assertThat(node.reservations(network)).isEqualTo(1);
               assertThat(cached()).containsExactly(kept);
             });
-    // A few more passes: the sandbox the runtime lists is never released, pod or no pod.
-    Thread.sleep(5000);
+    // More passes (every second with a zero grace period): the sandbox the runtime lists is never
+    // released, pod or no pod, nor even found stale.
+    assertThat(agent.awaitLogged(AgentProcess.cleanupPass(network), 3))
+        .allSatisfy(pass -> assertThat(pass).contains(" stale=0 released=0 "));
     assertThat(cached()).containsExactly(kept);
+    assertThat(node.reservations(network)).isEqualTo(1);
     assertThat(agent.log()).contains("event=source-of-truth kind=cri");
   }
 

@@ -14,10 +14,6 @@ import dev.cnioperator.cni.io.Sha256;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.ToolPaths;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,8 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -38,8 +32,6 @@ import org.junit.jupiter.api.Test;
 class NodeAgentLifecycleIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration CONVERGE = Duration.ofSeconds(30);
-  private static final Pattern OK_PASSES =
-      Pattern.compile("cni_agent_passes_total\\{[^}]*outcome=\"ok\"[^}]*\\}\\s+(\\S+)");
 
   private CniNodes cniNodes;
   private SimulatedNode a;
@@ -136,6 +128,11 @@ class NodeAgentLifecycleIT {
    * Issue 13: a spec change costs one pass. The agent's own status write comes back on its watch
    * and used to cause a second pass (and a second GET) on every node; only a new spec, an add or a
    * delete asks for one now. The resync is an hour, so no scheduled pass falls in the window.
+   *
+   * <p>Each change adds a network, whose first CHECK and cleanup hold the status write until they
+   * end: the write runs on the pass thread after the pass, so a status showing the network applied
+   * means the pass has been counted. The watch delivers events in order and passes run one at a
+   * time, so once a change's pass has been counted, every pass an earlier event caused has been.
    */
   @Test
   void aSpecChangeCostsOnePassNotAnotherForTheAgentsOwnStatusWrite() throws Exception {
@@ -151,25 +148,24 @@ class NodeAgentLifecycleIT {
             "3600");
     awaitApplied(a, n1);
     await().atMost(CONVERGE).until(() -> agentA.port() > 0);
-    HttpClient http = HttpClient.newHttpClient();
-    String metrics = "http://127.0.0.1:" + agentA.port() + "/metrics";
-    Thread.sleep(3000); // the start's passes and their status write have come back by now
-    double before = okPasses(http, metrics);
-
+    // A first change, after the start: once applied, the start's passes are counted.
     NodeNetwork n2 = CniNodes.network("n2", 60, 32, "1.0.0");
     cniNodes.put(a.name, List.of(n1, n2));
     awaitApplied(a, n1, n2);
-    Thread.sleep(3000); // time for the status write's own watch event to cause a pass, if it does
+    double before = agentA.okPasses();
 
-    assertThat(okPasses(http, metrics) - before).isEqualTo(1.0);
-  }
+    NodeNetwork n3 = CniNodes.network("n3", 70, 33, "1.0.0");
+    cniNodes.put(a.name, List.of(n1, n2, n3));
+    awaitApplied(a, n1, n2, n3);
+    double changed = agentA.okPasses();
+    // Another change, whose event comes after that of the status write n3 made: a pass that write
+    // caused would be counted once this change's is.
+    NodeNetwork n4 = CniNodes.network("n4", 80, 34, "1.0.0");
+    cniNodes.put(a.name, List.of(n1, n2, n3, n4));
+    awaitApplied(a, n1, n2, n3, n4);
 
-  private static double okPasses(HttpClient http, String url) throws Exception {
-    String body =
-        http.send(HttpRequest.newBuilder(URI.create(url)).build(), BodyHandlers.ofString()).body();
-    Matcher m = OK_PASSES.matcher(body);
-    assertThat(m.find()).as("cni_agent_passes_total{outcome=ok} in %s", url).isTrue();
-    return Double.parseDouble(m.group(1));
+    assertThat(changed - before).as("passes for the change to n3").isEqualTo(1.0);
+    assertThat(agentA.okPasses() - changed).as("passes for the change to n4").isEqualTo(1.0);
   }
 
   @Test
@@ -186,7 +182,7 @@ class NodeAgentLifecycleIT {
     assertThat(Files.readAllBytes(b.conflist(n1.getFileName()))).isEqualTo(theirs);
     // The spec dropping it must not delete their file either.
     cniNodes.put(b.name, List.of());
-    Thread.sleep(5000);
+    agentB.awaitOkPasses(2);
     assertThat(Files.readAllBytes(b.conflist(n1.getFileName()))).isEqualTo(theirs);
   }
 
@@ -203,8 +199,9 @@ class NodeAgentLifecycleIT {
     await().atMost(CONVERGE).until(() -> content(a, n1).equals(n1.getContent()));
     assertThat(agentA.log()).contains("reason=RESTORE_CHANGED").contains("reason=RESTORE_REMOVED");
 
-    // A graceful stop (SIGTERM) leaves the node exactly as it is.
-    Thread.sleep(1000);
+    // A graceful stop (SIGTERM) leaves the node exactly as it is, once the pass that restored the
+    // file has ended (the manifest written after it).
+    agentA.awaitOkPasses(2);
     Map<String, String> before = a.snapshot();
     agentA.close();
     assertThat(agentA.log()).contains("event=agent-stopped");

@@ -277,7 +277,9 @@ class StaleAttachmentStoresIT {
             + oldDir
             + " does not exist here",
         "nothing stored there is released");
-    Thread.sleep(6000); // a few more cleanup passes, each past the grace period
+    // More cleanup passes, each past the grace period, none releasing anything.
+    assertThat(agent.awaitLogged(AgentProcess.cleanupPass(network), 2))
+        .allSatisfy(pass -> assertThat(pass).contains(" released=0 "));
     assertThat(cachedContainers()).isEqualTo(ids(oldLive, oldStale, newLive));
     assertThat(oldDir).doesNotExist();
     assertThat(agent.log()).contains("event=stale-release-held").doesNotContain("verb=DEL");

@@ -167,8 +167,9 @@ class StaleCleanupIT {
       assertThat(namespaces.get(i).execResult("ip", "link", "show", "eth0").ok()).isTrue();
     }
 
-    // A later pass finds nothing more to do.
-    Thread.sleep(8000);
+    // Later passes find nothing more to do.
+    assertThat(agent.awaitLogged(AgentProcess.cleanupPass(network), 2))
+        .allSatisfy(pass -> assertThat(pass).contains(" stale=0 released=0 "));
     assertThat(node.reservations(network)).isEqualTo(20);
     assertThat(count("event=stale-released")).isEqualTo(20);
     System.out.printf(
@@ -183,7 +184,10 @@ class StaleCleanupIT {
         .atMost(CONVERGE)
         .ignoreExceptions()
         .untilAsserted(() -> assertThat(status().getMessage()).contains("cannot be read"));
-    Thread.sleep(5000);
+    // Passes go on (every second with a zero grace period), each stopping at the netns directory.
+    agent.awaitLogged(
+        "event=cleanup-skipped network=" + network + " reason=netns-dir-unreadable ", 2);
+    assertThat(agent.logged(AgentProcess.cleanupPass(network))).isEmpty();
     assertThat(node.reservations(network)).isEqualTo(4);
     assertThat(cachedContainers()).hasSize(4);
   }
@@ -196,7 +200,9 @@ class StaleCleanupIT {
         .atMost(CONVERGE)
         .ignoreExceptions()
         .untilAsserted(() -> assertThat(status().getMessage()).contains("brake: 8 of 10"));
-    Thread.sleep(3000);
+    // Later passes (every 15 s with this grace period) brake again.
+    assertThat(agent.awaitLogged(AgentProcess.cleanupPass(network), 2))
+        .allSatisfy(pass -> assertThat(pass).contains(" released=0 braked=true"));
     assertThat(node.reservations(network)).isEqualTo(10);
     assertThat(cachedContainers()).hasSize(10);
     assertThat(agent.log()).contains("event=cleanup-braked");
