@@ -123,7 +123,7 @@ public final class RunCommand implements Callable<Integer> {
         new AgentSettings(
             nodeName,
             kubeconfig,
-            new HostPaths(confDir, binDir, cacheDir, netnsDir, stateDir, bundledPluginDir),
+            paths(),
             criSocket,
             listenAddress(listen),
             Duration.ofSeconds(resyncSeconds),
@@ -140,6 +140,11 @@ public final class RunCommand implements Callable<Integer> {
                 "shutdown"));
     stopped.await();
     return 0;
+  }
+
+  /** The node directories the flags (or their environment variables and defaults) name. */
+  public HostPaths paths() {
+    return new HostPaths(confDir, binDir, cacheDir, netnsDir, stateDir, bundledPluginDir);
   }
 
   private static InetSocketAddress listenAddress(String hostPort) {

@@ -2,8 +2,12 @@ package dev.cnioperator.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cnioperator.agent.host.HostPaths;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -40,5 +44,17 @@ class MainTest {
     assertThat(run.stateDir).hasToString("/x/state");
     assertThat(run.bundledPluginDir).hasToString("/x/plugins");
     assertThat(run.criSocket).hasToString("/x/cri.sock");
+  }
+
+  @Test
+  void hostPathsAsFlagsParseBackToTheSamePaths() {
+    HostPaths paths =
+        HostPaths.under(Path.of("/sandbox/n1"), Path.of("/x/plugins"))
+            .withNetnsDir(Path.of("/x/netns"));
+    List<String> args = new ArrayList<>(List.of("--node-name=n1"));
+    paths.asFlags().forEach((flag, value) -> args.add(flag + "=" + value));
+    RunCommand run = new RunCommand();
+    new CommandLine(run).parseArgs(args.toArray(String[]::new));
+    assertThat(run.paths()).isEqualTo(paths);
   }
 }

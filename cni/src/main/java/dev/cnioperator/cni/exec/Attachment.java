@@ -44,10 +44,6 @@ public record Attachment(
     return new Attachment(containerId, netns, ifName, List.of(), Map.of());
   }
 
-  public Attachment withCapabilityArgs(Map<String, JsonNode> args) {
-    return new Attachment(containerId, netns, ifName, cniArgs, args);
-  }
-
   public Attachment withCniArgs(List<CniArg> args) {
     return new Attachment(containerId, netns, ifName, args, capabilityArgs);
   }

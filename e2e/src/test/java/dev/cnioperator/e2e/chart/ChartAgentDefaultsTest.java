@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.cnioperator.agent.RunCommand;
 import dev.cnioperator.agent.host.HostPaths;
 import dev.cnioperator.testkit.ToolPaths;
 import java.io.IOException;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 /**
  * The chart passes every host path to the agent, but a person running the agent by hand (or a
@@ -24,7 +26,12 @@ class ChartAgentDefaultsTest {
             .path("agent")
             .path("hostPaths");
     JsonNode containerd = paths.path("profiles").path("containerd");
-    HostPaths agent = HostPaths.defaults();
+    // The agent's own defaults: its run command parsed without flags or environment.
+    assertThat(System.getenv().keySet())
+        .noneMatch(k -> k.startsWith("CNI_") || k.startsWith("AGENT_"));
+    RunCommand run = new RunCommand();
+    new CommandLine(run).parseArgs();
+    HostPaths agent = run.paths();
 
     assertThat(containerd.path("cniConfDir").asText()).isEqualTo(agent.confDir().toString());
     assertThat(containerd.path("cniBinDir").asText()).isEqualTo(agent.binDir().toString());

@@ -18,23 +18,8 @@ import java.util.Map;
 public record HostPaths(
     Path confDir, Path binDir, Path cacheDir, Path netnsDir, Path stateDir, Path bundledPluginDir) {
 
-  public static final Path DEFAULT_CONF_DIR = Path.of("/etc/cni/net.d");
-  public static final Path DEFAULT_BIN_DIR = Path.of("/opt/cni/bin");
-  public static final Path DEFAULT_CACHE_DIR = Path.of("/var/lib/cni");
+  /** Named network namespaces are mounted here ({@code ip netns}); real even in a sandbox. */
   public static final Path DEFAULT_NETNS_DIR = Path.of("/var/run/netns");
-  public static final Path DEFAULT_STATE_DIR = Path.of("/var/lib/cni-operator");
-  public static final Path DEFAULT_BUNDLED_PLUGIN_DIR = Path.of("/opt/cni-node-agent/plugins");
-
-  /** The production layout. */
-  public static HostPaths defaults() {
-    return new HostPaths(
-        DEFAULT_CONF_DIR,
-        DEFAULT_BIN_DIR,
-        DEFAULT_CACHE_DIR,
-        DEFAULT_NETNS_DIR,
-        DEFAULT_STATE_DIR,
-        DEFAULT_BUNDLED_PLUGIN_DIR);
-  }
 
   /**
    * Every directory under one root, as a per-node test sandbox has them: {@code
@@ -51,7 +36,10 @@ public record HostPaths(
         bundledPluginDir);
   }
 
-  /** These paths as command-line flags of {@code run}, for starting the agent as a process. */
+  /**
+   * These paths as command-line flags of {@code run}, for starting the agent as a process: the
+   * inverse of {@code RunCommand#paths()}.
+   */
   public Map<String, String> asFlags() {
     return Map.of(
         "--conf-dir", confDir.toString(),

@@ -3,7 +3,6 @@ package dev.cnioperator.agent.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.cnioperator.agent.host.HostPaths;
 import dev.cnioperator.agent.network.HostLocalReservations;
 import dev.cnioperator.api.v1alpha1.IpamCleanup;
 import dev.cnioperator.api.v1alpha1.NetworkCheck;
@@ -188,7 +187,7 @@ class StaleAttachmentStoresIT {
   @Test
   void withAnotherCacheDirStaleReservationsAreFoundAndReleasedInHostLocalsOwnDefaultStore()
       throws Exception {
-    assertThat(node.paths.cacheDir()).isNotEqualTo(HostPaths.DEFAULT_CACHE_DIR);
+    assertThat(node.paths.cacheDir()).isNotEqualTo(ResultCache.DEFAULT_DIR);
     rememberMissingDefaultDirs();
     String content = conflist(null, 64);
     apply(spec(content, false));

@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.UUID;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -93,18 +94,24 @@ class StaleCleanupIT {
             node.name, node.paths.withNetnsDir(netnsDir), cp.kubeconfigFile(), node.log());
     await().atMost(CONVERGE).until(() -> node.conflist(spec.getFileName()).toFile().exists());
     attachments = new Attachments(node.paths.binDir(), node.paths.cacheDir(), content);
-    for (int i = 0; i < liveCount + staleCount; i++) {
+    addAttachments(liveCount, staleCount);
+  }
+
+  /** Attachments of new pods: {@code liveCount} live, then {@code staleCount} stale. */
+  private void addAttachments(int liveCount, int staleCount) throws Exception {
+    int first = pods.size();
+    for (int i = first; i < first + liveCount + staleCount; i++) {
       Pod pod = Pods.create(cp.client(), node.name, TestNames.unique("gc" + i));
       NetworkNamespace ns = NetworkNamespace.create("gc" + i);
       pods.add(pod);
       namespaces.add(ns);
       attachments.add(pod, ns);
-      if (i < liveCount) {
+      if (i < first + liveCount) {
         live.add(pod);
       }
     }
     // The stale ones: pod deleted, netns removed, and no DEL — as after a node crash.
-    for (int i = liveCount; i < pods.size(); i++) {
+    for (int i = first + liveCount; i < pods.size(); i++) {
       Pods.delete(cp.client(), pods.get(i).getMetadata().getName());
       namespaces.get(i).close();
     }
@@ -206,5 +213,45 @@ class StaleCleanupIT {
     assertThat(node.reservations(network)).isEqualTo(10);
     assertThat(cachedContainers()).hasSize(10);
     assertThat(agent.log()).contains("event=cleanup-braked");
+  }
+
+  /**
+   * A CniNetwork deleted and created again under the same name is another network: the agent starts
+   * its cleanup history afresh. The old network's releases count neither in the new one's {@code
+   * reclaimed} nor toward its brake.
+   */
+  @Test
+  void aNetworkCreatedAgainUnderTheSameNameStartsItsCleanupHistoryAfresh() throws Exception {
+    // The first network: 2 of 4 attachments go stale, as many as its brake allows; both released.
+    attach(spec(0, false).withUid(UUID.randomUUID().toString()), Path.of("/var/run/netns"), 2, 2);
+    awaitReleased(2, 2);
+
+    // Deleted and created again: the operator writes the same name with another uid. The agent
+    // may see both changes as one spec change, so the uid is what tells it.
+    cniNodes.put(node.name, List.of(spec(0, false).withUid(UUID.randomUUID().toString())));
+    await("the new network's first cleanup pass reports nothing reclaimed yet")
+        .atMost(CONVERGE)
+        .ignoreExceptions()
+        .untilAsserted(() -> assertThat(status().getIpam().getReclaimed()).isZero());
+
+    // The new network: 2 of its 4 attachments go stale. Counted with the old network's 2 releases
+    // (4 of 6), they would trip the brake; the new network has released nothing.
+    addAttachments(0, 2);
+    awaitReleased(2, 2);
+    assertThat(agent.log()).doesNotContain("event=cleanup-braked");
+  }
+
+  private void awaitReleased(int reservations, int reclaimed) {
+    await()
+        .atMost(CONVERGE)
+        .ignoreExceptions()
+        .untilAsserted(
+            () -> {
+              assertThat(node.reservations(network)).isEqualTo(reservations);
+              assertThat(cachedContainers()).isEqualTo(liveContainers());
+              NodeNetworkStatus status = status();
+              assertThat(status.getIpam().getReclaimed()).isEqualTo(reclaimed);
+              assertThat(status.getIpam().getStale()).isZero();
+            });
   }
 }
