@@ -1,5 +1,6 @@
 package dev.cnioperator.operator;
 
+import dev.cnioperator.operator.metrics.OperatorMetrics;
 import dev.cnioperator.operator.network.CniNetworkReconciler;
 import dev.cnioperator.operator.network.NetworkEvents;
 import dev.cnioperator.operator.network.NetworkRenderer;

@@ -6,7 +6,7 @@ import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.NetworkState;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
-import dev.cnioperator.operator.OperatorMetrics;
+import dev.cnioperator.operator.metrics.OperatorMetrics;
 import dev.cnioperator.operator.node.CniNodeEventSource;
 import dev.cnioperator.operator.node.CniNodeInformer;
 import dev.cnioperator.operator.node.CniNodeWriter;
