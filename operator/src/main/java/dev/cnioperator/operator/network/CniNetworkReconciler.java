@@ -3,6 +3,7 @@ package dev.cnioperator.operator.network;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNetworkStatus;
 import dev.cnioperator.api.v1alpha1.CniNode;
+import dev.cnioperator.api.v1alpha1.CniNodeSpec;
 import dev.cnioperator.api.v1alpha1.NetworkState;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
@@ -13,6 +14,7 @@ import dev.cnioperator.operator.node.CniNodeWriter;
 import dev.cnioperator.operator.node.NodeValuesChanged;
 import dev.cnioperator.operator.placement.AcceptedRevision;
 import dev.cnioperator.operator.placement.NetworkPlacement;
+import dev.cnioperator.operator.rollout.NodeRevisionChoice.Placing;
 import dev.cnioperator.operator.rollout.RolloutMachine;
 import dev.cnioperator.operator.template.NodeConflist;
 import dev.cnioperator.operator.template.NodeValues;
@@ -157,12 +159,12 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
                             .map(
                                 v ->
                                     NodeConflist.of(
-                                        NetworkRollout.revisionFor(
-                                            rollout == null ? null : rollout.status(),
+                                        AcceptedRevision.forNode(
+                                            name,
                                             accepted,
+                                            Placing.of(rollout == null ? null : rollout.status()),
                                             n,
-                                            cniNode.apply(n),
-                                            name),
+                                            specOf(cniNode.apply(n))),
                                         v))
                             .orElse(null)))
             .toList();
@@ -271,10 +273,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
    * all) has not yet reported it removed. A CniNode without status has no agent to wait for.
    */
   static boolean stillHolds(CniNode node, String network) {
-    boolean inSpec =
-        node.getSpec() != null
-            && node.getSpec().getNetworks() != null
-            && node.getSpec().getNetworks().stream().anyMatch(n -> network.equals(n.getName()));
+    boolean inSpec = node.getSpec() != null && node.getSpec().network(network).isPresent();
     NodeNetworkStatus report = reportOf(node, network);
     boolean reported = report != null && report.getState() != NetworkState.Removed;
     return inSpec || (node.getStatus() != null && reported);
@@ -309,13 +308,13 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
   }
 
   private static NodeNetworkStatus reportOf(CniNode node, String network) {
-    if (node == null || node.getStatus() == null || node.getStatus().getNetworks() == null) {
-      return null;
-    }
-    return node.getStatus().getNetworks().stream()
-        .filter(n -> network.equals(n.getName()))
-        .findFirst()
-        .orElse(null);
+    return node == null || node.getStatus() == null
+        ? null
+        : node.getStatus().network(network).orElse(null);
+  }
+
+  private static CniNodeSpec specOf(CniNode node) {
+    return node == null ? null : node.getSpec();
   }
 
   private static String conditionStatus(CniNetworkStatus status, String type) {

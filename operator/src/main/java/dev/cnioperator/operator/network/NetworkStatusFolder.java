@@ -13,6 +13,7 @@ import dev.cnioperator.api.v1alpha1.ProbeResult;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
 import dev.cnioperator.api.v1alpha1.RolloutStatus;
 import dev.cnioperator.operator.placement.Clash;
+import dev.cnioperator.operator.template.NodeTemplate;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -171,7 +172,7 @@ public final class NetworkStatusFolder {
             + "/"
             + selected
             + " nodes hold "
-            + (accepted.getContent() != null && accepted.getContent().contains("$(node.")
+            + (NodeTemplate.isTemplate(accepted.getContent())
                 ? "their rendering of template sha256 "
                 : "sha256 ")
             + shortSha(accepted)

@@ -89,7 +89,8 @@ final class FakeCluster {
 
   private String write(String node, String held, String revision) {
     String target =
-        NodeRevisionChoice.of(status, node, held) == NodeRevisionChoice.Choice.REVISION
+        NodeRevisionChoice.of(NodeRevisionChoice.Placing.of(status), node, held)
+                == NodeRevisionChoice.Choice.REVISION
             ? revision
             : status.getStableRevision();
     if (!Objects.equals(target, held)) {
