@@ -41,9 +41,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -130,8 +132,21 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
         NetworkPlacement.across(
             nodes.list().toList(), candidates(context, network, accepted), name);
     Function<String, CniNode> cniNode = n -> cniNodes.get(n).orElse(null);
-    Function<String, NodeValues> values =
-        n -> nodes.get(new ResourceID(n)).map(NodeValues::of).orElse(null);
+    // Each node's rendering of the accepted revision, made once: the rollout steps over the nodes
+    // that can have it, and the nodes it admits are folded against it. Only a node held back on
+    // the stable revision is rendered again, for that one.
+    Map<String, NodeConflist> ofAccepted = new TreeMap<>();
+    Map<String, NodeValues> values = new TreeMap<>();
+    for (String n : placement.holding()) {
+      nodes
+          .get(new ResourceID(n))
+          .map(NodeValues::of)
+          .ifPresent(
+              v -> {
+                values.put(n, v);
+                ofAccepted.put(n, NodeConflist.of(accepted, v));
+              });
+    }
     Instant now = clock.instant();
     RolloutMachine.Step rollout =
         accepted == null
@@ -140,33 +155,27 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
                 network,
                 accepted,
                 placement.holding().stream()
-                    .filter(n -> values.apply(n) != null)
-                    .filter(
-                        n ->
-                            NodeConflist.of(accepted, values.apply(n))
-                                instanceof NodeConflist.Ready)
+                    .filter(n -> ofAccepted.get(n) instanceof NodeConflist.Ready)
                     .toList(),
                 cniNode,
                 now);
+    Placing placing = Placing.of(rollout == null ? null : rollout.status());
     List<NodeReport> reports =
         placement.holding().stream()
             .map(
-                n ->
-                    new NodeReport(
-                        n,
-                        reportOf(cniNode.apply(n), name),
-                        Optional.ofNullable(values.apply(n))
-                            .map(
-                                v ->
-                                    NodeConflist.of(
-                                        AcceptedRevision.forNode(
-                                            name,
-                                            accepted,
-                                            Placing.of(rollout == null ? null : rollout.status()),
-                                            n,
-                                            specOf(cniNode.apply(n))),
-                                        v))
-                            .orElse(null)))
+                n -> {
+                  NodeConflist expected = null;
+                  if (values.containsKey(n)) {
+                    RenderedConfig revision =
+                        AcceptedRevision.forNode(
+                            name, accepted, placing, n, specOf(cniNode.apply(n)));
+                    expected =
+                        revision == accepted
+                            ? ofAccepted.get(n)
+                            : NodeConflist.of(revision, values.get(n));
+                  }
+                  return new NodeReport(n, reportOf(cniNode.apply(n), name), expected);
+                })
             .toList();
 
     CniNetworkStatus status =
