@@ -178,7 +178,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
                 })
             .toList();
 
-    CniNetworkStatus status =
+    NetworkStatusFolder.Folded folded =
         folder.fold(
             network,
             rendering,
@@ -187,12 +187,8 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
             placement.clashes(),
             rollout == null ? null : rollout.status(),
             now);
-    metrics.networkObserved(
-        name,
-        new OperatorMetrics.NetworkHealth(
-            "True".equals(conditionStatus(status, Conditions.ACCEPTED)),
-            "True".equals(conditionStatus(status, Conditions.READY)),
-            "True".equals(conditionStatus(status, Conditions.DEGRADED))));
+    CniNetworkStatus status = folded.status();
+    metrics.networkObserved(name, folded.health());
     Optional<Duration> recheck = rollout == null ? Optional.empty() : rollout.recheckAfter();
     if (status.equals(network.getStatus())) {
       return recheck
@@ -205,8 +201,8 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
         "event=status-changed network={} generation={} accepted={} ready={} nodes={}",
         name,
         network.getMetadata().getGeneration(),
-        conditionStatus(status, Conditions.ACCEPTED),
-        conditionStatus(status, Conditions.READY),
+        folded.health().accepted(),
+        folded.health().ready(),
         status.getNodes().getReady());
     CniNetwork patch = new CniNetwork();
     patch.setMetadata(new ObjectMetaBuilder().withName(name).build());
@@ -324,12 +320,6 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
 
   private static CniNodeSpec specOf(CniNode node) {
     return node == null ? null : node.getSpec();
-  }
-
-  private static String conditionStatus(CniNetworkStatus status, String type) {
-    return Conditions.find(status.getConditions(), type)
-        .map(Condition::getStatus)
-        .orElse("Unknown");
   }
 
   /** Whether an informer's cache can be believed: it runs, has synced and is watching. */
