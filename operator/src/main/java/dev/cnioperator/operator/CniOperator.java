@@ -87,11 +87,6 @@ public final class CniOperator implements AutoCloseable {
         : Optional.of("event sources not healthy: " + String.join(", ", unhealthy));
   }
 
-  /** Whether the controllers have started (false on a replica waiting for the Lease). */
-  public boolean isStarted() {
-    return operator.getRuntimeInfo().isStarted();
-  }
-
   /**
    * Losing the Lease without being asked to stop ends the process, so that two replicas never
    * reconcile at once; the pod restarts as a standby.

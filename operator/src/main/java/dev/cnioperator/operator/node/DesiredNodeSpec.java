@@ -39,12 +39,6 @@ public final class DesiredNodeSpec {
 
   private DesiredNodeSpec() {}
 
-  /** The spec of the CniNode of a {@code node} that holds nothing yet. */
-  public static CniNodeSpec compute(
-      Node node, Collection<CniNetwork> networks, Collection<CniPlugin> plugins) {
-    return compute(node, networks, plugins, null);
-  }
-
   /**
    * The spec of the CniNode of {@code node}, whose spec is {@code held} now (null when it has
    * none): which revision of a network rolling out it gets depends on the one it holds.
