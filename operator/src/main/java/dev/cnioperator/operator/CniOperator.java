@@ -1,5 +1,6 @@
 package dev.cnioperator.operator;
 
+import dev.cnioperator.operator.metrics.OperatorMetrics;
 import dev.cnioperator.operator.network.CniNetworkReconciler;
 import dev.cnioperator.operator.network.NetworkEvents;
 import dev.cnioperator.operator.network.NetworkRenderer;
@@ -84,11 +85,6 @@ public final class CniOperator implements AutoCloseable {
     return unhealthy.isEmpty()
         ? Optional.empty()
         : Optional.of("event sources not healthy: " + String.join(", ", unhealthy));
-  }
-
-  /** Whether the controllers have started (false on a replica waiting for the Lease). */
-  public boolean isStarted() {
-    return operator.getRuntimeInfo().isStarted();
   }
 
   /**

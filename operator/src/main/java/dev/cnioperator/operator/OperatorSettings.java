@@ -61,15 +61,5 @@ public record OperatorSettings(
                 + " ms)");
       }
     }
-
-    /** The longest a dead leader leaves the operator without one. */
-    public Duration worstFailover() {
-      return leaseDuration.plus(retryPeriod);
-    }
-
-    /** The leader's Lease renewals an hour. */
-    public long writesPerHour() {
-      return Duration.ofHours(1).toMillis() / retryPeriod.toMillis();
-    }
   }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /** Exactly what one node must hold, written by the operator from every CniNetwork and CniPlugin. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -40,6 +41,16 @@ public class CniNodeSpec {
   public CniNodeSpec withPlugins(List<NodePlugin> plugins) {
     this.plugins = plugins;
     return this;
+  }
+
+  /**
+   * The entry of the network (CniNetwork) {@code name}, if this spec lists it. A method with a
+   * parameter, so neither Jackson nor the CRD generator takes it for a property.
+   */
+  public Optional<NodeNetwork> network(String name) {
+    return networks == null
+        ? Optional.empty()
+        : networks.stream().filter(n -> name.equals(n.getName())).findFirst();
   }
 
   @Override

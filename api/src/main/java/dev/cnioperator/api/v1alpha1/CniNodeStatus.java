@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /** What a node's agent reports of the node: each network's state, attachments, IPAM and plugins. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -123,6 +124,16 @@ public class CniNodeStatus {
   public CniNodeStatus withConditions(List<Condition> conditions) {
     this.conditions = conditions;
     return this;
+  }
+
+  /**
+   * The agent's report on the network (CniNetwork) {@code name}, if it reports one. A method with a
+   * parameter, so neither Jackson nor the CRD generator takes it for a property.
+   */
+  public Optional<NodeNetworkStatus> network(String name) {
+    return networks == null
+        ? Optional.empty()
+        : networks.stream().filter(n -> name.equals(n.getName())).findFirst();
   }
 
   @Override

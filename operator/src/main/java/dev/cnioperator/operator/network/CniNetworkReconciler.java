@@ -3,16 +3,18 @@ package dev.cnioperator.operator.network;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNetworkStatus;
 import dev.cnioperator.api.v1alpha1.CniNode;
+import dev.cnioperator.api.v1alpha1.CniNodeSpec;
 import dev.cnioperator.api.v1alpha1.NetworkState;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
-import dev.cnioperator.operator.OperatorMetrics;
+import dev.cnioperator.operator.metrics.OperatorMetrics;
 import dev.cnioperator.operator.node.CniNodeEventSource;
 import dev.cnioperator.operator.node.CniNodeInformer;
 import dev.cnioperator.operator.node.CniNodeWriter;
 import dev.cnioperator.operator.node.NodeValuesChanged;
 import dev.cnioperator.operator.placement.AcceptedRevision;
 import dev.cnioperator.operator.placement.NetworkPlacement;
+import dev.cnioperator.operator.rollout.NodeRevisionChoice.Placing;
 import dev.cnioperator.operator.rollout.RolloutMachine;
 import dev.cnioperator.operator.template.NodeConflist;
 import dev.cnioperator.operator.template.NodeValues;
@@ -39,9 +41,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -128,8 +132,21 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
         NetworkPlacement.across(
             nodes.list().toList(), candidates(context, network, accepted), name);
     Function<String, CniNode> cniNode = n -> cniNodes.get(n).orElse(null);
-    Function<String, NodeValues> values =
-        n -> nodes.get(new ResourceID(n)).map(NodeValues::of).orElse(null);
+    // Each node's rendering of the accepted revision, made once: the rollout steps over the nodes
+    // that can have it, and the nodes it admits are folded against it. Only a node held back on
+    // the stable revision is rendered again, for that one.
+    Map<String, NodeConflist> ofAccepted = new TreeMap<>();
+    Map<String, NodeValues> values = new TreeMap<>();
+    for (String n : placement.holding()) {
+      nodes
+          .get(new ResourceID(n))
+          .map(NodeValues::of)
+          .ifPresent(
+              v -> {
+                values.put(n, v);
+                ofAccepted.put(n, NodeConflist.of(accepted, v));
+              });
+    }
     Instant now = clock.instant();
     RolloutMachine.Step rollout =
         accepted == null
@@ -138,36 +155,30 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
                 network,
                 accepted,
                 placement.holding().stream()
-                    .filter(n -> values.apply(n) != null)
-                    .filter(
-                        n ->
-                            NodeConflist.of(accepted, values.apply(n))
-                                instanceof NodeConflist.Ready)
+                    .filter(n -> ofAccepted.get(n) instanceof NodeConflist.Ready)
                     .toList(),
                 cniNode,
                 now);
+    Placing placing = Placing.of(rollout == null ? null : rollout.status());
     List<NodeReport> reports =
         placement.holding().stream()
             .map(
-                n ->
-                    new NodeReport(
-                        n,
-                        reportOf(cniNode.apply(n), name),
-                        Optional.ofNullable(values.apply(n))
-                            .map(
-                                v ->
-                                    NodeConflist.of(
-                                        NetworkRollout.revisionFor(
-                                            rollout == null ? null : rollout.status(),
-                                            accepted,
-                                            n,
-                                            cniNode.apply(n),
-                                            name),
-                                        v))
-                            .orElse(null)))
+                n -> {
+                  NodeConflist expected = null;
+                  if (values.containsKey(n)) {
+                    RenderedConfig revision =
+                        AcceptedRevision.forNode(
+                            name, accepted, placing, n, specOf(cniNode.apply(n)));
+                    expected =
+                        revision == accepted
+                            ? ofAccepted.get(n)
+                            : NodeConflist.of(revision, values.get(n));
+                  }
+                  return new NodeReport(n, reportOf(cniNode.apply(n), name), expected);
+                })
             .toList();
 
-    CniNetworkStatus status =
+    NetworkStatusFolder.Folded folded =
         folder.fold(
             network,
             rendering,
@@ -176,12 +187,8 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
             placement.clashes(),
             rollout == null ? null : rollout.status(),
             now);
-    metrics.networkObserved(
-        name,
-        new OperatorMetrics.NetworkHealth(
-            "True".equals(conditionStatus(status, Conditions.ACCEPTED)),
-            "True".equals(conditionStatus(status, Conditions.READY)),
-            "True".equals(conditionStatus(status, Conditions.DEGRADED))));
+    CniNetworkStatus status = folded.status();
+    metrics.networkObserved(name, folded.health());
     Optional<Duration> recheck = rollout == null ? Optional.empty() : rollout.recheckAfter();
     if (status.equals(network.getStatus())) {
       return recheck
@@ -194,8 +201,8 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
         "event=status-changed network={} generation={} accepted={} ready={} nodes={}",
         name,
         network.getMetadata().getGeneration(),
-        conditionStatus(status, Conditions.ACCEPTED),
-        conditionStatus(status, Conditions.READY),
+        folded.health().accepted(),
+        folded.health().ready(),
         status.getNodes().getReady());
     CniNetwork patch = new CniNetwork();
     patch.setMetadata(new ObjectMetaBuilder().withName(name).build());
@@ -271,10 +278,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
    * all) has not yet reported it removed. A CniNode without status has no agent to wait for.
    */
   static boolean stillHolds(CniNode node, String network) {
-    boolean inSpec =
-        node.getSpec() != null
-            && node.getSpec().getNetworks() != null
-            && node.getSpec().getNetworks().stream().anyMatch(n -> network.equals(n.getName()));
+    boolean inSpec = node.getSpec() != null && node.getSpec().network(network).isPresent();
     NodeNetworkStatus report = reportOf(node, network);
     boolean reported = report != null && report.getState() != NetworkState.Removed;
     return inSpec || (node.getStatus() != null && reported);
@@ -309,19 +313,13 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
   }
 
   private static NodeNetworkStatus reportOf(CniNode node, String network) {
-    if (node == null || node.getStatus() == null || node.getStatus().getNetworks() == null) {
-      return null;
-    }
-    return node.getStatus().getNetworks().stream()
-        .filter(n -> network.equals(n.getName()))
-        .findFirst()
-        .orElse(null);
+    return node == null || node.getStatus() == null
+        ? null
+        : node.getStatus().network(network).orElse(null);
   }
 
-  private static String conditionStatus(CniNetworkStatus status, String type) {
-    return Conditions.find(status.getConditions(), type)
-        .map(Condition::getStatus)
-        .orElse("Unknown");
+  private static CniNodeSpec specOf(CniNode node) {
+    return node == null ? null : node.getSpec();
   }
 
   /** Whether an informer's cache can be believed: it runs, has synced and is watching. */

@@ -56,6 +56,10 @@ final class Conditions {
     return conditions.stream().filter(c -> type.equals(c.getType())).findFirst();
   }
 
+  static boolean isTrue(Condition c) {
+    return "True".equals(c.getStatus());
+  }
+
   /** Whether going from {@code before} to {@code after} is worth an Event. */
   static boolean isTransition(Optional<Condition> before, Condition after) {
     return before.isEmpty()

@@ -9,7 +9,6 @@ import dev.cnioperator.api.v1alpha1.RolloutStatus;
 import dev.cnioperator.operator.rollout.BatchSize;
 import dev.cnioperator.operator.rollout.NodeProgress;
 import dev.cnioperator.operator.rollout.NodeProgressReader;
-import dev.cnioperator.operator.rollout.NodeRevisionChoice;
 import dev.cnioperator.operator.rollout.RolloutMachine;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,7 +17,7 @@ import java.util.function.Function;
 
 /**
  * The rollout step of one reconcile: reads every node the new revision goes to from its CniNode,
- * steps the {@link RolloutMachine}, and says which revision each node should hold now.
+ * and steps the {@link RolloutMachine}.
  */
 final class NetworkRollout {
 
@@ -69,17 +68,5 @@ final class NetworkRollout {
                     : settings.getProgressDeadlineSeconds()),
             progress,
             now));
-  }
-
-  /**
-   * The revision {@code node} should hold under {@code rollout}: the accepted one or the stable.
-   */
-  static RenderedConfig revisionFor(
-      RolloutStatus rollout, RenderedConfig accepted, String node, CniNode cniNode, String name) {
-    String held = NodeRevisionChoice.heldRevision(cniNode == null ? null : cniNode.getSpec(), name);
-    NodeRevisionChoice.Choice choice = NodeRevisionChoice.of(rollout, node, held);
-    return choice == NodeRevisionChoice.Choice.STABLE && rollout.getStable() != null
-        ? rollout.getStable()
-        : accepted;
   }
 }

@@ -12,7 +12,9 @@ import dev.cnioperator.api.v1alpha1.ProbeReport;
 import dev.cnioperator.api.v1alpha1.ProbeResult;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
 import dev.cnioperator.api.v1alpha1.RolloutStatus;
+import dev.cnioperator.operator.metrics.OperatorMetrics;
 import dev.cnioperator.operator.placement.Clash;
+import dev.cnioperator.operator.template.NodeTemplate;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -77,6 +79,12 @@ public final class NetworkStatusFolder {
   }
 
   /**
+   * A status as folded, with what its Accepted, Ready and Degraded conditions say, for metrics and
+   * logs.
+   */
+  public record Folded(CniNetworkStatus status, OperatorMetrics.NetworkHealth health) {}
+
+  /**
    * The status {@code network} should have.
    *
    * @param rendering the outcome for the current generation
@@ -85,7 +93,7 @@ public final class NetworkStatusFolder {
    * @param clashes node name to the clash that keeps the network off it
    * @param rollout the rollout of {@code accepted}, null when nothing was ever accepted
    */
-  public CniNetworkStatus fold(
+  public Folded fold(
       CniNetwork network,
       Rendering rendering,
       RenderedConfig accepted,
@@ -100,24 +108,31 @@ public final class NetworkStatusFolder {
             generation,
             now);
     Tally tally = Tally.of(reports, accepted);
-    return new CniNetworkStatus()
-        .withObservedGeneration(generation)
-        .withNetworkName(accepted != null ? accepted.getNetworkName() : network.networkName())
-        .withRendered(accepted)
-        .withRollout(rollout)
-        .withNodes(
-            new NodeCounts()
-                .withSelected(reports.size())
-                .withApplied(tally.applied().size())
-                .withHealthy(tally.healthy().size())
-                .withUncheckedAttachments(tally.unchecked() == 0 ? null : tally.unchecked())
-                .withReady(tally.healthy().size() + "/" + reports.size()))
-        .withConditions(
-            List.of(
-                accepted(stamp, rendering, accepted, clashes),
-                ready(stamp, rendering, accepted, tally, rollout, probeAttachment(network)),
-                degraded(stamp, tally),
-                RolloutCondition.of(stamp::set, rollout)));
+    Condition acceptedCondition = accepted(stamp, rendering, accepted, clashes);
+    Condition ready = ready(stamp, rendering, accepted, tally, rollout, probeAttachment(network));
+    Condition degraded = degraded(stamp, tally);
+    CniNetworkStatus status =
+        new CniNetworkStatus()
+            .withObservedGeneration(generation)
+            .withNetworkName(accepted != null ? accepted.getNetworkName() : network.networkName())
+            .withRendered(accepted)
+            .withRollout(rollout)
+            .withNodes(
+                new NodeCounts()
+                    .withSelected(reports.size())
+                    .withApplied(tally.applied().size())
+                    .withHealthy(tally.healthy().size())
+                    .withUncheckedAttachments(tally.unchecked() == 0 ? null : tally.unchecked())
+                    .withReady(tally.healthy().size() + "/" + reports.size()))
+            .withConditions(
+                List.of(
+                    acceptedCondition, ready, degraded, RolloutCondition.of(stamp::set, rollout)));
+    return new Folded(
+        status,
+        new OperatorMetrics.NetworkHealth(
+            Conditions.isTrue(acceptedCondition),
+            Conditions.isTrue(ready),
+            Conditions.isTrue(degraded)));
   }
 
   private static Condition accepted(
@@ -171,7 +186,7 @@ public final class NetworkStatusFolder {
             + "/"
             + selected
             + " nodes hold "
-            + (accepted.getContent() != null && accepted.getContent().contains("$(node.")
+            + (NodeTemplate.isTemplate(accepted.getContent())
                 ? "their rendering of template sha256 "
                 : "sha256 ")
             + shortSha(accepted)

@@ -2,7 +2,7 @@ package dev.cnioperator.operator.node;
 
 import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.CniNodeSpec;
-import dev.cnioperator.operator.OperatorMetrics;
+import dev.cnioperator.operator.metrics.OperatorMetrics;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;

@@ -14,7 +14,6 @@ import dev.cnioperator.cni.config.NetworkConfigList;
 import dev.cnioperator.operator.placement.AcceptedRevision;
 import dev.cnioperator.operator.placement.LabelSelectors;
 import dev.cnioperator.operator.placement.NodePlacement;
-import dev.cnioperator.operator.rollout.NodeRevisionChoice;
 import dev.cnioperator.operator.template.NodeConflist;
 import dev.cnioperator.operator.template.NodeValues;
 import io.fabric8.kubernetes.api.model.Node;
@@ -24,7 +23,6 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.function.Function;
@@ -41,12 +39,6 @@ public final class DesiredNodeSpec {
 
   private DesiredNodeSpec() {}
 
-  /** The spec of the CniNode of a {@code node} that holds nothing yet. */
-  public static CniNodeSpec compute(
-      Node node, Collection<CniNetwork> networks, Collection<CniPlugin> plugins) {
-    return compute(node, networks, plugins, null);
-  }
-
   /**
    * The spec of the CniNode of {@code node}, whose spec is {@code held} now (null when it has
    * none): which revision of a network rolling out it gets depends on the one it holds.
@@ -61,12 +53,7 @@ public final class DesiredNodeSpec {
             .collect(Collectors.toMap(n -> n.getMetadata().getName(), Function.identity()));
     List<AcceptedRevision> candidates =
         networks.stream()
-            .map(
-                n ->
-                    AcceptedRevision.forNode(
-                        n,
-                        nodeName,
-                        NodeRevisionChoice.heldRevision(held, n.getMetadata().getName())))
+            .map(n -> AcceptedRevision.forNode(n, nodeName, held))
             .flatMap(Optional::stream)
             .toList();
     List<NodeNetwork> placed = new ArrayList<>();
@@ -117,14 +104,12 @@ public final class DesiredNodeSpec {
     String sha = revision.rendered().getSha256();
     // Placed, so the network's rendered status is there and intact (AcceptedRevision.forNode).
     boolean heldBack = !sha.equals(resource.getStatus().getRendered().getSha256());
-    if (!heldBack || held == null || held.getNetworks() == null) {
+    if (!heldBack || held == null) {
       return live;
     }
-    return held.getNetworks().stream()
-        .filter(n -> name.equals(n.getName()) && sha.equals(n.getRevision()))
+    return held.network(name)
+        .filter(n -> sha.equals(n.getRevision()))
         .map(NodeNetwork::getProbe)
-        .filter(Objects::nonNull)
-        .findFirst()
         .orElse(live);
   }
 

@@ -2,11 +2,9 @@ package dev.cnioperator.operator.node;
 
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNode;
-import dev.cnioperator.api.v1alpha1.RolloutStatus;
+import dev.cnioperator.operator.rollout.NodeRevisionChoice.Placing;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.javaoperatorsdk.operator.processing.event.source.filter.OnUpdateFilter;
-import java.util.Arrays;
-import java.util.List;
 import java.util.Objects;
 
 /**
@@ -57,13 +55,8 @@ final class NodeRelevantChanges {
   }
 
   /** What of status.rollout decides a node's revision; not its counts and times. */
-  private static List<Object> placing(CniNetwork n) {
-    RolloutStatus r = n.getStatus() == null ? null : n.getStatus().getRollout();
-    if (r == null) {
-      return null;
-    }
-    return Arrays.asList(
-        r.getPhase(), r.getRevision(), r.getStableRevision(), r.getStable(), r.getBatch());
+  private static Placing placing(CniNetwork n) {
+    return Placing.of(n.getStatus() == null ? null : n.getStatus().getRollout());
   }
 
   private static Object rendered(CniNetwork n) {

@@ -1,10 +1,11 @@
 package dev.cnioperator.operator.placement;
 
 import dev.cnioperator.api.v1alpha1.CniNetwork;
+import dev.cnioperator.api.v1alpha1.CniNodeSpec;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
-import dev.cnioperator.api.v1alpha1.RolloutStatus;
 import dev.cnioperator.cni.io.Sha256;
 import dev.cnioperator.operator.rollout.NodeRevisionChoice;
+import dev.cnioperator.operator.rollout.NodeRevisionChoice.Placing;
 import java.nio.charset.StandardCharsets;
 import java.util.Comparator;
 import java.util.Optional;
@@ -46,29 +47,50 @@ public record AcceptedRevision(String resource, String createdAt, RenderedConfig
   }
 
   /**
-   * The revision {@code node} should hold while {@code network} rolls out: the new one once the
-   * node is admitted, else the stable one ({@link NodeRevisionChoice}).
+   * The revision {@code node} should hold of {@code network} as its status stands, or empty when it
+   * holds none ({@link #of}).
    *
-   * @param heldRevision the revision the node's CniNode spec holds now, null if none
+   * @param held the node's CniNode spec now, null if it has none
    */
   public static Optional<AcceptedRevision> forNode(
-      CniNetwork network, String node, String heldRevision) {
-    Optional<AcceptedRevision> current = of(network);
-    RolloutStatus rollout = network.getStatus() == null ? null : network.getStatus().getRollout();
-    if (current.isEmpty()
-        || NodeRevisionChoice.of(rollout, node, heldRevision)
-            == NodeRevisionChoice.Choice.REVISION) {
-      return current;
+      CniNetwork network, String node, CniNodeSpec held) {
+    return of(network)
+        .map(
+            current ->
+                withRendering(
+                    network,
+                    forNode(
+                        current.resource(),
+                        current.rendered(),
+                        Placing.of(network.getStatus().getRollout()),
+                        node,
+                        held)));
+  }
+
+  /**
+   * The rendering {@code node} should hold of the network {@code resource} while it rolls out:
+   * {@code accepted} once the node is admitted, else the stable one ({@link NodeRevisionChoice}),
+   * unless that is damaged (see {@link #isIntact}): then {@code accepted}.
+   *
+   * @param accepted the network's accepted revision, intact
+   * @param rollout the network's rollout, null when there is none
+   * @param held the node's CniNode spec now, null if it has none
+   */
+  public static RenderedConfig forNode(
+      String resource, RenderedConfig accepted, Placing rollout, String node, CniNodeSpec held) {
+    String heldRevision = NodeRevisionChoice.heldRevision(held, resource);
+    if (NodeRevisionChoice.of(rollout, node, heldRevision) == NodeRevisionChoice.Choice.REVISION) {
+      return accepted;
     }
-    RenderedConfig stable = rollout.getStable();
+    RenderedConfig stable = rollout.stable();
     if (stable == null || !isIntact(stable)) {
       log.warn(
           "event=stable-revision-damaged network={} node={} reason=kept-new-revision",
-          network.getMetadata().getName(),
+          resource,
           node);
-      return current;
+      return accepted;
     }
-    return Optional.of(withRendering(network, stable));
+    return stable;
   }
 
   /**

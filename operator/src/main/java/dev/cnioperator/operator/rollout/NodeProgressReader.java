@@ -24,7 +24,10 @@ public final class NodeProgressReader {
    */
   public static NodeProgress read(
       String node, CniNode cniNode, String network, String revision, String stableRevision) {
-    Optional<NodeNetwork> spec = specEntry(cniNode, network);
+    Optional<NodeNetwork> spec =
+        cniNode == null || cniNode.getSpec() == null
+            ? Optional.empty()
+            : cniNode.getSpec().network(network).filter(n -> n.getContent() != null);
     if (spec.isEmpty()) {
       return NodeProgress.holding(node, NodeProgress.Holding.NOTHING);
     }
@@ -35,7 +38,8 @@ public final class NodeProgressReader {
       return NodeProgress.holding(
           node, stable ? NodeProgress.Holding.STABLE : NodeProgress.Holding.OTHER);
     }
-    Optional<NodeNetworkStatus> report = statusEntry(cniNode, network);
+    Optional<NodeNetworkStatus> report =
+        cniNode.getStatus() == null ? Optional.empty() : cniNode.getStatus().network(network);
     String sha = spec.get().getSha256();
     ProbeReport probe = report.map(NodeNetworkStatus::getProbe).orElse(null);
     if (probe != null && sha != null && sha.equals(probe.getSha256())) {
@@ -57,23 +61,5 @@ public final class NodeProgressReader {
     return failed
         && observed != null
         && Objects.equals(observed, cniNode.getMetadata().getGeneration());
-  }
-
-  private static Optional<NodeNetwork> specEntry(CniNode cniNode, String network) {
-    if (cniNode == null || cniNode.getSpec() == null || cniNode.getSpec().getNetworks() == null) {
-      return Optional.empty();
-    }
-    return cniNode.getSpec().getNetworks().stream()
-        .filter(n -> network.equals(n.getName()) && n.getContent() != null)
-        .findFirst();
-  }
-
-  private static Optional<NodeNetworkStatus> statusEntry(CniNode cniNode, String network) {
-    if (cniNode.getStatus() == null || cniNode.getStatus().getNetworks() == null) {
-      return Optional.empty();
-    }
-    return cniNode.getStatus().getNetworks().stream()
-        .filter(n -> network.equals(n.getName()))
-        .findFirst();
   }
 }

@@ -2,9 +2,10 @@ package dev.cnioperator.operator.rollout;
 
 import dev.cnioperator.api.v1alpha1.CniNodeSpec;
 import dev.cnioperator.api.v1alpha1.NodeNetwork;
+import dev.cnioperator.api.v1alpha1.RenderedConfig;
 import dev.cnioperator.api.v1alpha1.RolloutPhase;
 import dev.cnioperator.api.v1alpha1.RolloutStatus;
-import java.util.Objects;
+import java.util.List;
 
 /** Which revision of a network one node's CniNode spec gets, from the network's status.rollout. */
 public final class NodeRevisionChoice {
@@ -15,19 +16,38 @@ public final class NodeRevisionChoice {
     STABLE
   }
 
+  /**
+   * What of a status.rollout decides which revision a node gets, and all that the choice reads:
+   * nodes are re-evaluated when it changes (not when the rollout's counts and times do), so the
+   * choice takes this, not the whole status.
+   *
+   * @param stable the stable revision's rendering, which nodes held back get
+   */
+  public record Placing(
+      RolloutPhase phase,
+      String revision,
+      String stableRevision,
+      RenderedConfig stable,
+      List<String> batch) {
+
+    /** The placing part of {@code rollout}; null when there is no rollout. */
+    public static Placing of(RolloutStatus rollout) {
+      return rollout == null
+          ? null
+          : new Placing(
+              rollout.getPhase(),
+              rollout.getRevision(),
+              rollout.getStableRevision(),
+              rollout.getStable(),
+              rollout.getBatch());
+    }
+  }
+
   private NodeRevisionChoice() {}
 
   /** The revision of {@code network} that a CniNode {@code spec} holds, null if none is named. */
   public static String heldRevision(CniNodeSpec spec, String network) {
-    if (spec == null || spec.getNetworks() == null) {
-      return null;
-    }
-    return spec.getNetworks().stream()
-        .filter(n -> network.equals(n.getName()))
-        .map(NodeNetwork::getRevision)
-        .filter(Objects::nonNull)
-        .findFirst()
-        .orElse(null);
+    return spec == null ? null : spec.network(network).map(NodeNetwork::getRevision).orElse(null);
   }
 
   /**
@@ -38,11 +58,11 @@ public final class NodeRevisionChoice {
    * rollback every node holds the stable one, so nodes that never took the revision are not
    * touched.
    */
-  public static Choice of(RolloutStatus rollout, String node, String heldRevision) {
-    if (rollout == null || rollout.getStableRevision() == null) {
+  public static Choice of(Placing rollout, String node, String heldRevision) {
+    if (rollout == null || rollout.stableRevision() == null) {
       return Choice.REVISION;
     }
-    RolloutPhase phase = rollout.getPhase();
+    RolloutPhase phase = rollout.phase();
     if (phase == RolloutPhase.Complete) {
       return Choice.REVISION;
     }
@@ -50,8 +70,8 @@ public final class NodeRevisionChoice {
       return Choice.STABLE;
     }
     boolean admitted =
-        rollout.getRevision().equals(heldRevision)
-            || (rollout.getBatch() != null && rollout.getBatch().contains(node));
+        rollout.revision().equals(heldRevision)
+            || (rollout.batch() != null && rollout.batch().contains(node));
     return admitted ? Choice.REVISION : Choice.STABLE;
   }
 }

@@ -1,12 +1,12 @@
 package dev.cnioperator.operator.template;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
 import dev.cnioperator.cni.config.CanonicalJson;
 import dev.cnioperator.cni.io.Sha256;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 
 /**
  * What one node holds of a network's accepted revision: the revision's configuration list rendered
@@ -23,29 +23,21 @@ public sealed interface NodeConflist {
 
   /** {@code revision} (status.rendered of a CniNetwork) rendered for {@code node}. */
   static NodeConflist of(RenderedConfig revision, NodeValues node) {
-    String content = revision.getContent();
-    if (!content.contains("$(") && !content.contains("$$(")) {
-      return new Ready(content, revision.getSha256());
-    }
-    ObjectNode template;
+    Optional<ObjectNode> template;
     try {
-      template = (ObjectNode) Json.MAPPER.readTree(content);
+      template = NodeTemplate.templateIn(revision.getContent());
     } catch (JsonProcessingException | ClassCastException e) {
       // The operator rendered it; a revision that does not parse was damaged in the status.
       return new Waiting("the accepted revision is not a JSON object: " + e.getMessage());
     }
-    NodeTemplate.Result result = NodeTemplate.render(template, node);
+    if (template.isEmpty()) {
+      return new Ready(revision.getContent(), revision.getSha256());
+    }
+    NodeTemplate.Result result = NodeTemplate.render(template.get(), node);
     if (result instanceof NodeTemplate.Result.Missing m) {
       return new Waiting(m.message());
     }
     byte[] bytes = CanonicalJson.render(((NodeTemplate.Result.Rendered) result).conflist());
     return new Ready(new String(bytes, StandardCharsets.UTF_8), Sha256.hex(bytes));
-  }
-
-  /** The one mapper that reads revisions back. */
-  final class Json {
-    static final ObjectMapper MAPPER = new ObjectMapper();
-
-    private Json() {}
   }
 }

@@ -1,6 +1,8 @@
 package dev.cnioperator.operator.template;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -43,6 +45,8 @@ public final class NodeTemplate {
       return "node-placeholder";
     }
   }
+
+  private static final ObjectMapper MAPPER = new ObjectMapper();
 
   private static final String OPEN = "$(node.";
   private static final String ESCAPED_OPEN = "$$(";
@@ -116,7 +120,10 @@ public final class NodeTemplate {
 
   private NodeTemplate() {}
 
-  /** Whether {@code conflist} holds any placeholder or escape, so it differs per node. */
+  /**
+   * Whether {@code conflist} is a template: a string in it holds a placeholder or an escape, so it
+   * is rendered per node. The one definition; the others below read text with it.
+   */
   public static boolean isTemplate(JsonNode conflist) {
     Deque<JsonNode> todo = new ArrayDeque<>();
     todo.push(conflist);
@@ -128,6 +135,33 @@ public final class NodeTemplate {
       n.elements().forEachRemaining(todo::push);
     }
     return false;
+  }
+
+  /** Whether a revision's content (its configuration list as rendered) is a template. */
+  public static boolean isTemplate(String content) {
+    if (content == null) {
+      return false;
+    }
+    try {
+      return templateIn(content).isPresent();
+    } catch (JsonProcessingException | ClassCastException e) {
+      return false;
+    }
+  }
+
+  /**
+   * The template a revision's content is, or empty when the content is the same on every node.
+   *
+   * @throws JsonProcessingException, ClassCastException when it is not a JSON object (damaged)
+   */
+  static Optional<ObjectNode> templateIn(String content) throws JsonProcessingException {
+    // The operator writes revisions as canonical JSON, which escapes neither '$' nor '(': text
+    // without them has no string with them, and need not be parsed.
+    if (!content.contains(OPEN) && !content.contains(ESCAPED_OPEN)) {
+      return Optional.empty();
+    }
+    JsonNode tree = MAPPER.readTree(content);
+    return isTemplate(tree) ? Optional.of((ObjectNode) tree) : Optional.empty();
   }
 
   /**

@@ -16,6 +16,7 @@ import dev.cnioperator.api.v1alpha1.Rollout;
 import dev.cnioperator.api.v1alpha1.RolloutProbe;
 import dev.cnioperator.cni.config.ConfigProblem;
 import dev.cnioperator.cni.config.ConflistRule;
+import dev.cnioperator.operator.metrics.OperatorMetrics;
 import dev.cnioperator.operator.placement.Clash;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.time.Instant;
@@ -66,6 +67,10 @@ class NetworkStatusFolderTest {
     return probed(node, sha, ProbeResult.Passed, null, failing);
   }
 
+  private static CniNetworkStatus status(NetworkStatusFolder.Folded folded) {
+    return folded.status();
+  }
+
   private static Condition condition(CniNetworkStatus s, String type) {
     return s.getConditions().stream()
         .filter(c -> c.getType().equals(type))
@@ -76,14 +81,15 @@ class NetworkStatusFolderTest {
   @Test
   void readyWhenEverySelectedNodeHoldsTheCurrentSha() {
     CniNetworkStatus s =
-        folder.fold(
-            network,
-            accepted,
-            rendered,
-            List.of(proven("n1", SHA), proven("n2", SHA)),
-            Map.of(),
-            null,
-            T0);
+        status(
+            folder.fold(
+                network,
+                accepted,
+                rendered,
+                List.of(proven("n1", SHA), proven("n2", SHA)),
+                Map.of(),
+                null,
+                T0));
 
     assertThat(condition(s, "Ready").getStatus()).isEqualTo("True");
     assertThat(condition(s, "Ready").getMessage())
@@ -96,16 +102,31 @@ class NetworkStatusFolderTest {
   }
 
   @Test
+  void theFoldSaysWhatItsConditionsSayForMetricsAndLogs() {
+    List<NodeReport> failed = List.of(probed("n1", SHA, ProbeResult.Failed, "ADD: no"));
+
+    assertThat(
+            folder.fold(
+                network, accepted, rendered, List.of(proven("n1", SHA)), Map.of(), null, T0))
+        .extracting(NetworkStatusFolder.Folded::health)
+        .isEqualTo(new OperatorMetrics.NetworkHealth(true, true, false));
+    assertThat(folder.fold(network, accepted, rendered, failed, Map.of(), null, T0).health())
+        .isEqualTo(new OperatorMetrics.NetworkHealth(true, false, true));
+  }
+
+  @Test
   void notReadyWhileANodeHoldsAnOlderShaOrHasNotReported() {
     CniNetworkStatus s =
-        folder.fold(
-            network,
-            accepted,
-            rendered,
-            List.of(proven("n1", SHA), proven("n2", "b".repeat(64)), new NodeReport("n3", null)),
-            Map.of(),
-            null,
-            T0);
+        status(
+            folder.fold(
+                network,
+                accepted,
+                rendered,
+                List.of(
+                    proven("n1", SHA), proven("n2", "b".repeat(64)), new NodeReport("n3", null)),
+                Map.of(),
+                null,
+                T0));
 
     Condition ready = condition(s, "Ready");
     assertThat(ready.getStatus()).isEqualTo("False");
@@ -125,7 +146,9 @@ class NetworkStatusFolderTest {
             .withError("no such interface");
 
     CniNetworkStatus s =
-        folder.fold(network, accepted, rendered, List.of(proven("n1", SHA, f)), Map.of(), null, T0);
+        status(
+            folder.fold(
+                network, accepted, rendered, List.of(proven("n1", SHA, f)), Map.of(), null, T0));
 
     assertThat(condition(s, "Degraded").getReason()).isEqualTo("AttachmentsFailing");
     assertThat(condition(s, "Degraded").getMessage())
@@ -145,7 +168,7 @@ class NetworkStatusFolderTest {
                 .withMessage("50-dbnet.conflist exists and is not ours"));
 
     CniNetworkStatus s =
-        folder.fold(network, accepted, rendered, List.of(failed), Map.of(), null, T0);
+        status(folder.fold(network, accepted, rendered, List.of(failed), Map.of(), null, T0));
 
     assertThat(condition(s, "Ready").getReason()).isEqualTo("ApplyFailed");
     assertThat(condition(s, "Degraded").getMessage())
@@ -160,14 +183,15 @@ class NetworkStatusFolderTest {
             List.of(new ConfigProblem("spec.plugins[0].type", ConflistRule.UNSAFE_TYPE, "bad")));
 
     CniNetworkStatus s =
-        folder.fold(
-            network,
-            refused,
-            rendered.withGeneration(2L),
-            List.of(proven("n1", SHA)),
-            Map.of(),
-            null,
-            T0);
+        status(
+            folder.fold(
+                network,
+                refused,
+                rendered.withGeneration(2L),
+                List.of(proven("n1", SHA)),
+                Map.of(),
+                null,
+                T0));
 
     assertThat(condition(s, "Accepted").getReason()).isEqualTo("InvalidConfiguration");
     assertThat(condition(s, "Accepted").getMessage())
@@ -179,14 +203,15 @@ class NetworkStatusFolderTest {
   @Test
   void clashIsAConflictNamingTheHolderAndNodes() {
     CniNetworkStatus s =
-        folder.fold(
-            network,
-            accepted,
-            rendered,
-            List.of(),
-            Map.of("n1", new Clash("older", "network name \"dbnet\"")),
-            null,
-            T0);
+        status(
+            folder.fold(
+                network,
+                accepted,
+                rendered,
+                List.of(),
+                Map.of("n1", new Clash("older", "network name \"dbnet\"")),
+                null,
+                T0));
 
     assertThat(condition(s, "Accepted").getReason()).isEqualTo("Conflict");
     assertThat(condition(s, "Accepted").getMessage())
@@ -197,16 +222,17 @@ class NetworkStatusFolderTest {
 
   @Test
   void lastTransitionTimeMovesOnlyWhenTheStatusChanges() {
+    List<NodeReport> unreported = List.of(new NodeReport("n1", null));
     CniNetworkStatus first =
-        folder.fold(
-            network, accepted, rendered, List.of(new NodeReport("n1", null)), Map.of(), null, T0);
+        status(folder.fold(network, accepted, rendered, unreported, Map.of(), null, T0));
     network.setStatus(first);
 
     CniNetworkStatus same =
-        folder.fold(
-            network, accepted, rendered, List.of(new NodeReport("n1", null)), Map.of(), null, T1);
+        status(folder.fold(network, accepted, rendered, unreported, Map.of(), null, T1));
     CniNetworkStatus ready =
-        folder.fold(network, accepted, rendered, List.of(proven("n1", SHA)), Map.of(), null, T1);
+        status(
+            folder.fold(
+                network, accepted, rendered, List.of(proven("n1", SHA)), Map.of(), null, T1));
 
     assertThat(same).isEqualTo(first);
     assertThat(condition(ready, "Ready").getLastTransitionTime()).isEqualTo(T1.toString());
@@ -217,14 +243,15 @@ class NetworkStatusFolderTest {
   void aNodeWhoseProbeFailsIsNotReadyAndDegradedNamingTheNodeAndTheError() {
     String error = "ADD: failed to set bridge addr: \"cni0\" already has an IP address";
     CniNetworkStatus s =
-        folder.fold(
-            network,
-            accepted,
-            rendered,
-            List.of(proven("n1", SHA), probed("n2", SHA, ProbeResult.Failed, error)),
-            Map.of(),
-            null,
-            T0);
+        status(
+            folder.fold(
+                network,
+                accepted,
+                rendered,
+                List.of(proven("n1", SHA), probed("n2", SHA, ProbeResult.Failed, error)),
+                Map.of(),
+                null,
+                T0));
 
     String message =
         "1/2 nodes cannot attach a pod to this network (their agent's probe attachment fails): n2: "
@@ -243,7 +270,7 @@ class NetworkStatusFolderTest {
     stale.report().getProbe().setSha256("b".repeat(64));
 
     CniNetworkStatus s =
-        folder.fold(network, accepted, rendered, List.of(stale), Map.of(), null, T0);
+        status(folder.fold(network, accepted, rendered, List.of(stale), Map.of(), null, T0));
 
     assertThat(condition(s, "Ready").getReason()).isEqualTo("Proving");
     assertThat(condition(s, "Ready").getMessage())
@@ -264,7 +291,8 @@ class NetworkStatusFolderTest {
         .withUnchecked(2)
         .withUncheckedReason("no netns cached and no CRI socket");
 
-    CniNetworkStatus s = folder.fold(network, accepted, rendered, List.of(n1), Map.of(), null, T0);
+    CniNetworkStatus s =
+        status(folder.fold(network, accepted, rendered, List.of(n1), Map.of(), null, T0));
 
     assertThat(condition(s, "Ready").getStatus()).isEqualTo("True");
     assertThat(condition(s, "Ready").getMessage())
@@ -280,7 +308,9 @@ class NetworkStatusFolderTest {
     network.getSpec().setRollout(new Rollout().withProbe(new RolloutProbe().withEnabled(false)));
 
     CniNetworkStatus s =
-        folder.fold(network, accepted, rendered, List.of(proven("n1", SHA)), Map.of(), null, T0);
+        status(
+            folder.fold(
+                network, accepted, rendered, List.of(proven("n1", SHA)), Map.of(), null, T0));
 
     assertThat(condition(s, "Ready").getStatus()).isEqualTo("True");
     assertThat(condition(s, "Ready").getMessage())

@@ -55,7 +55,7 @@ class DesiredNodeSpecTest {
     CniNetwork late = accepted("late", "2026-01-01T00:00:00Z", 90, "{\"type\":\"bridge\"}");
     CniNetwork early = accepted("early", "2026-01-02T00:00:00Z", 10, "{\"type\":\"loopback\"}");
 
-    CniNodeSpec spec = DesiredNodeSpec.compute(NODE, List.of(late, early), List.of());
+    CniNodeSpec spec = DesiredNodeSpec.compute(NODE, List.of(late, early), List.of(), null);
 
     assertThat(spec.getNetworks())
         .extracting(NodeNetwork::getFileName)
@@ -74,7 +74,7 @@ class DesiredNodeSpecTest {
   @Test
   void aNodeHeldBackOnTheStableRevisionKeepsTheProbeSettingItHas() {
     CniNetwork before = accepted("net", "2026-01-01T00:00:00Z", 50, "{\"type\":\"bridge\"}");
-    CniNodeSpec held = DesiredNodeSpec.compute(NODE, List.of(before), List.of());
+    CniNodeSpec held = DesiredNodeSpec.compute(NODE, List.of(before), List.of(), null);
     RenderedConfig stable = before.getStatus().getRendered();
     assertThat(held.getNetworks().get(0).getProbe().getEnabled()).isTrue();
 
@@ -116,7 +116,8 @@ class DesiredNodeSpecTest {
         .getSpec()
         .setNodeSelector(new LabelSelectorBuilder().addToMatchLabels("gpu", "true").build());
 
-    CniNodeSpec spec = DesiredNodeSpec.compute(NODE, List.of(n), List.of(newer, older, elsewhere));
+    CniNodeSpec spec =
+        DesiredNodeSpec.compute(NODE, List.of(n), List.of(newer, older, elsewhere), null);
 
     assertThat(spec.getPlugins())
         .extracting(NodePlugin::getName, NodePlugin::getSource)
@@ -131,7 +132,7 @@ class DesiredNodeSpecTest {
     CniNetwork older = accepted("b", "2026-01-01T00:00:00Z", 20, "{\"type\":\"macvlan\"}");
     older.getStatus().getRendered().setPluginBinaries(null);
 
-    CniNodeSpec spec = DesiredNodeSpec.compute(NODE, List.of(recorded, older), List.of());
+    CniNodeSpec spec = DesiredNodeSpec.compute(NODE, List.of(recorded, older), List.of(), null);
 
     assertThat(recorded.getStatus().getRendered().getPluginBinaries())
         .containsExactly("bridge", "dhcp");
@@ -147,7 +148,7 @@ class DesiredNodeSpecTest {
     CniNetwork deleting = accepted("deleting", "2026-01-01T00:00:00Z", 50, "{\"type\":\"bridge\"}");
     deleting.getMetadata().setDeletionTimestamp("2026-01-03T00:00:00Z");
 
-    CniNodeSpec spec = DesiredNodeSpec.compute(NODE, List.of(fresh, deleting), List.of());
+    CniNodeSpec spec = DesiredNodeSpec.compute(NODE, List.of(fresh, deleting), List.of(), null);
 
     assertThat(spec.getNetworks()).isEmpty();
     assertThat(spec.getPlugins()).isEmpty();
@@ -161,6 +162,7 @@ class DesiredNodeSpecTest {
         .getRendered()
         .setContent("{\"cniVersion\":\"1.0.0\",\"name\":\"t\",\"plugins\":[{\"type\":\"evil\"}]}");
 
-    assertThat(DesiredNodeSpec.compute(NODE, List.of(tampered), List.of()).getNetworks()).isEmpty();
+    assertThat(DesiredNodeSpec.compute(NODE, List.of(tampered), List.of(), null).getNetworks())
+        .isEmpty();
   }
 }

@@ -1,8 +1,17 @@
 package dev.cnioperator.operator.rollout;
 
+import dev.cnioperator.api.v1alpha1.CniNode;
+import dev.cnioperator.api.v1alpha1.CniNodeSpec;
+import dev.cnioperator.api.v1alpha1.CniNodeStatus;
+import dev.cnioperator.api.v1alpha1.NetworkState;
+import dev.cnioperator.api.v1alpha1.NodeNetwork;
+import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
+import dev.cnioperator.api.v1alpha1.ProbeReport;
+import dev.cnioperator.api.v1alpha1.ProbeResult;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
 import dev.cnioperator.api.v1alpha1.RolloutFailurePolicy;
 import dev.cnioperator.api.v1alpha1.RolloutStatus;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -17,9 +26,12 @@ import java.util.function.BiPredicate;
 /**
  * Nodes as the rollout sees them, for the machine's tests: what each CniNode spec holds (written as
  * {@link NodeRevisionChoice} says, as the Node reconciler will), and agents whose probe of a
- * revision passes or fails at once as {@code probe} says, or never reports ({@code silent}).
+ * revision passes or fails at once as {@code probe} says, or never reports ({@code silent}). Each
+ * step reads the nodes from their CniNodes with the real {@link NodeProgressReader}.
  */
 final class FakeCluster {
+  private static final String NETWORK = "net";
+
   final Map<String, String> held = new TreeMap<>();
   final Map<String, List<String>> writes = new TreeMap<>();
   BiPredicate<String, String> probe = (node, revision) -> true;
@@ -59,7 +71,11 @@ final class FakeCluster {
             ? status.getStableRevision()
             : rendered == null ? null : rendered.getSha256();
     List<NodeProgress> nodes = new ArrayList<>();
-    held.forEach((node, h) -> nodes.add(progress(node, h, revision.getSha256(), previousStable)));
+    held.forEach(
+        (node, h) ->
+            nodes.add(
+                NodeProgressReader.read(
+                    node, cniNode(node, h), NETWORK, revision.getSha256(), previousStable)));
     lastStep =
         RolloutMachine.next(
             new RolloutMachine.Input(
@@ -70,26 +86,48 @@ final class FakeCluster {
     return status;
   }
 
-  private NodeProgress progress(String node, String held, String revision, String stable) {
-    if (revision.equals(held) && silent.contains(node)) {
-      return new NodeProgress(
-          node, NodeProgress.Holding.REVISION, NodeProgress.Proof.PENDING, null);
+  /** The CniNode of {@code node}, whose spec holds {@code held} (null: nothing of the network). */
+  private CniNode cniNode(String node, String held) {
+    CniNode c = new CniNode();
+    c.setMetadata(new ObjectMetaBuilder().withName(node).withGeneration(1L).build());
+    if (held == null) {
+      return c;
     }
-    if (revision.equals(held)) {
-      return probe.test(node, revision)
-          ? NodeProgress.passed(node)
-          : NodeProgress.failed(node, "ADD: plugin bridge: failed to set MTU 70000 on cni0");
+    c.setSpec(
+        new CniNodeSpec()
+            .withNetworks(
+                List.of(
+                    new NodeNetwork()
+                        .withName(NETWORK)
+                        .withRevision(held)
+                        .withSha256(held)
+                        .withContent("{\"name\":\"" + NETWORK + "\"}"))));
+    if (silent.contains(node)) {
+      return c;
     }
-    NodeProgress.Holding holding =
-        held == null
-            ? NodeProgress.Holding.NOTHING
-            : held.equals(stable) ? NodeProgress.Holding.STABLE : NodeProgress.Holding.OTHER;
-    return NodeProgress.holding(node, holding);
+    boolean passed = probe.test(node, held);
+    ProbeReport report =
+        new ProbeReport()
+            .withSha256(held)
+            .withResult(passed ? ProbeResult.Passed : ProbeResult.Failed)
+            .withMessage(passed ? null : "ADD: plugin bridge: failed to set MTU 70000 on cni0");
+    c.setStatus(
+        new CniNodeStatus()
+            .withObservedGeneration(1L)
+            .withNetworks(
+                List.of(
+                    new NodeNetworkStatus()
+                        .withName(NETWORK)
+                        .withState(NetworkState.Applied)
+                        .withAppliedSha256(held)
+                        .withProbe(report))));
+    return c;
   }
 
   private String write(String node, String held, String revision) {
     String target =
-        NodeRevisionChoice.of(status, node, held) == NodeRevisionChoice.Choice.REVISION
+        NodeRevisionChoice.of(NodeRevisionChoice.Placing.of(status), node, held)
+                == NodeRevisionChoice.Choice.REVISION
             ? revision
             : status.getStableRevision();
     if (!Objects.equals(target, held)) {

@@ -20,30 +20,32 @@ class NodeRevisionChoiceTest {
         .withBatch(List.of(batch));
   }
 
+  private static Choice choice(RolloutStatus rollout, String node, String heldRevision) {
+    return NodeRevisionChoice.of(NodeRevisionChoice.Placing.of(rollout), node, heldRevision);
+  }
+
   @Test
   void duringARolloutOnlyAdmittedNodesHoldTheNewRevision() {
     RolloutStatus r = rollout(RolloutPhase.Progressing, STABLE, "b");
 
-    assertThat(NodeRevisionChoice.of(r, "a", STABLE)).isEqualTo(Choice.STABLE);
-    assertThat(NodeRevisionChoice.of(r, "b", STABLE)).isEqualTo(Choice.REVISION);
-    assertThat(NodeRevisionChoice.of(r, "c", NEW)).isEqualTo(Choice.REVISION);
-    assertThat(NodeRevisionChoice.of(r, "joined", null)).isEqualTo(Choice.STABLE);
-    assertThat(NodeRevisionChoice.of(rollout(RolloutPhase.Paused, STABLE), "c", NEW))
-        .isEqualTo(Choice.REVISION);
+    assertThat(choice(r, "a", STABLE)).isEqualTo(Choice.STABLE);
+    assertThat(choice(r, "b", STABLE)).isEqualTo(Choice.REVISION);
+    assertThat(choice(r, "c", NEW)).isEqualTo(Choice.REVISION);
+    assertThat(choice(r, "joined", null)).isEqualTo(Choice.STABLE);
+    assertThat(choice(rollout(RolloutPhase.Paused, STABLE), "c", NEW)).isEqualTo(Choice.REVISION);
   }
 
   @Test
   void rollbackGivesEveryNodeTheStableRevisionAndCompletionTheNewOne() {
-    assertThat(NodeRevisionChoice.of(rollout(RolloutPhase.RolledBack, STABLE), "c", NEW))
-        .isEqualTo(Choice.STABLE);
-    assertThat(NodeRevisionChoice.of(rollout(RolloutPhase.Complete, NEW), "joined", null))
+    assertThat(choice(rollout(RolloutPhase.RolledBack, STABLE), "c", NEW)).isEqualTo(Choice.STABLE);
+    assertThat(choice(rollout(RolloutPhase.Complete, NEW), "joined", null))
         .isEqualTo(Choice.REVISION);
   }
 
   @Test
   void withoutAStableRevisionEveryNodeTakesTheNewOne() {
-    assertThat(NodeRevisionChoice.of(null, "a", null)).isEqualTo(Choice.REVISION);
-    assertThat(NodeRevisionChoice.of(rollout(RolloutPhase.Progressing, null), "a", null))
+    assertThat(choice(null, "a", null)).isEqualTo(Choice.REVISION);
+    assertThat(choice(rollout(RolloutPhase.Progressing, null), "a", null))
         .isEqualTo(Choice.REVISION);
   }
 }

@@ -223,4 +223,13 @@ class NodeTemplateTest {
         .extracting(ConfigProblem::path)
         .allMatch(p -> p.startsWith("spec.plugins[0].dns"));
   }
+
+  @Test
+  void aRevisionIsATemplateWhenAStringInItHoldsAPlaceholderOrAnEscape() {
+    assertThat(NodeTemplate.isTemplate("{\"ranges\":\"$(node.hostLocalRanges)\"}")).isTrue();
+    assertThat(NodeTemplate.isTemplate("{\"args\":\"$$(FOO)\"}")).isTrue();
+    assertThat(NodeTemplate.isTemplate("{\"args\":\"$(FOO)\"}")).as("not ours").isFalse();
+    assertThat(NodeTemplate.isTemplate("{\"$(node.name)\":1}")).as("a key").isFalse();
+    assertThat(NodeTemplate.isTemplate((String) null)).isFalse();
+  }
 }

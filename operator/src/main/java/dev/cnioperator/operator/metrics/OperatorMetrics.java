@@ -1,4 +1,4 @@
-package dev.cnioperator.operator;
+package dev.cnioperator.operator.metrics;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
