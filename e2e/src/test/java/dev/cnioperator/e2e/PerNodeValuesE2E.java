@@ -310,20 +310,18 @@ class PerNodeValuesE2E {
 
   private Optional<NodeNetwork> specEntry(String node) {
     CniNode n = cniNode(node);
-    if (n == null || n.getSpec() == null || n.getSpec().getNetworks() == null) {
+    if (n == null || n.getSpec() == null) {
       return Optional.empty();
     }
-    return n.getSpec().getNetworks().stream().filter(e -> network.equals(e.getName())).findFirst();
+    return n.getSpec().network(network);
   }
 
   private Optional<NodeNetworkStatus> report(String node) {
     CniNode n = cniNode(node);
-    if (n == null || n.getStatus() == null || n.getStatus().getNetworks() == null) {
+    if (n == null || n.getStatus() == null) {
       return Optional.empty();
     }
-    return n.getStatus().getNetworks().stream()
-        .filter(e -> network.equals(e.getName()))
-        .findFirst();
+    return n.getStatus().network(network);
   }
 
   private Optional<Condition> condition(String type) {

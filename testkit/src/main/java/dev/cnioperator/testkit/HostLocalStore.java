@@ -5,6 +5,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
@@ -28,5 +30,22 @@ public final class HostLocalStore {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * The reserved IPv4 addresses of {@code networkDir} with the container id each is reserved for
+   * (the file's first line), in address order; empty when the directory does not exist.
+   */
+  public static Map<String, String> reservedBy(Path networkDir) {
+    Map<String, String> owners = new TreeMap<>();
+    for (String ip : reservedIps(networkDir)) {
+      try {
+        owners.put(
+            ip, Files.readString(networkDir.resolve(ip)).lines().findFirst().orElse("").strip());
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return owners;
   }
 }

@@ -50,7 +50,7 @@ public class CniNetworkSpec {
   private Boolean disableCheck;
 
   @JsonPropertyDescription(
-      "When true, the CNI GC verb is never run for this network (CNI 1.1.0 disableGC); stale attachments are still cleaned up one by one with DEL.")
+      "Written into the conflist as CNI 1.1.0 disableGC: a container runtime that sends GC (CRI-O) skips this network. The agent never sends GC; it cleans up stale attachments one by one with DEL.")
   private Boolean disableGC;
 
   @JsonPropertyDescription(

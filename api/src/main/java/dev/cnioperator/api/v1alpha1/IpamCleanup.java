@@ -11,7 +11,8 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class IpamCleanup {
 
-  @JsonPropertyDescription("Whether stale attachments are deleted (DEL, or GC for 1.1.0 networks).")
+  @JsonPropertyDescription(
+      "Whether stale attachments are deleted (DEL through the chain; never GC, which only the container runtime may send).")
   @Default("" + CniNetworkDefaults.CLEANUP_ENABLED)
   private Boolean enabled;
 

@@ -1019,9 +1019,9 @@ class ClusterE2E {
     CniNode cniNode = client.resources(CniNode.class).withName(node.name()).get();
     assertThat(cniNode).as("CniNode %s", node.name()).isNotNull();
     assertThat(cniNode.getStatus()).as("status of CniNode %s", node.name()).isNotNull();
-    return cniNode.getStatus().getNetworks().stream()
-        .filter(n -> NETWORK_NAME.equals(n.getName()))
-        .findFirst()
+    return cniNode
+        .getStatus()
+        .network(NETWORK_NAME)
         .orElseThrow(
             () -> new AssertionError("CniNode " + node.name() + " reports no " + NETWORK_NAME));
   }

@@ -493,9 +493,6 @@ abstract class RuntimeTruthE2E {
 
   private NodeNetworkStatus nodeNetwork(String network) {
     CniNode cniNode = cp.client().resources(CniNode.class).withName(node.name()).get();
-    return cniNode.getStatus().getNetworks().stream()
-        .filter(n -> n.getName().equals(network))
-        .findFirst()
-        .orElseThrow();
+    return cniNode.getStatus().network(network).orElseThrow();
   }
 }

@@ -14,6 +14,7 @@ import dev.cnioperator.e2e.ProcessOptions;
 import dev.cnioperator.e2e.SandboxNode;
 import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.Commands;
+import dev.cnioperator.testkit.HostLocalStore;
 import dev.cnioperator.testkit.TestNames;
 import dev.cnioperator.testkit.ToolPaths;
 import io.fabric8.kubernetes.api.model.Event;
@@ -21,7 +22,6 @@ import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -30,7 +30,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -263,27 +262,12 @@ class StagedRolloutIT {
 
   /** Addresses host-local holds for any probe container id in the run's shared store. */
   private List<String> probeReservations(String network) {
-    Path dir = fault.work().resolve("ipam").resolve(network);
-    if (!Files.isDirectory(dir)) {
-      return List.of();
-    }
-    try (Stream<Path> files = Files.list(dir)) {
-      return files
-          .filter(p -> p.getFileName().toString().matches("\\d+\\.\\d+\\.\\d+\\.\\d+"))
-          .filter(p -> ProbeIdentity.isProbe(firstLine(p)))
-          .map(p -> p.getFileName().toString())
-          .toList();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static String firstLine(Path file) {
-    try {
-      return Files.readString(file).lines().findFirst().orElse("").strip();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return HostLocalStore.reservedBy(fault.work().resolve("ipam").resolve(network))
+        .entrySet()
+        .stream()
+        .filter(e -> ProbeIdentity.isProbe(e.getValue()))
+        .map(Map.Entry::getKey)
+        .toList();
   }
 
   private void waitRolledOut(String network) {

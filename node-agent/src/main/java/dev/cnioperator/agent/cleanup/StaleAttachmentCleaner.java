@@ -15,7 +15,6 @@ import dev.cnioperator.api.v1alpha1.IpamSummary;
 import dev.cnioperator.cni.CniException;
 import dev.cnioperator.cni.cache.CachedAttachment;
 import dev.cnioperator.cni.cache.ResultCache;
-import dev.cnioperator.cni.config.GcAttachment;
 import dev.cnioperator.cni.config.NetworkConfigList;
 import dev.cnioperator.cni.exec.Attachment;
 import dev.cnioperator.cni.runtime.CniRuntime;
@@ -27,11 +26,9 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -43,6 +40,14 @@ import org.slf4j.LoggerFactory;
  * Releases stale IPAM reservations of a network: reads the source of truth fresh (pods on this
  * node, network namespaces), asks {@link StaleAttachmentFinder}, then DELs what is due through the
  * whole chain (or only reports, with dryRun). No source of truth, no cleanup.
+ *
+ * <p>Never GC, even on 1.1.0 networks. GC's valid attachments are an allow-list (libcni first DELs
+ * every cached attachment missing from it), and SPEC 1.1.0 lets only a caller that holds off every
+ * ADD and DEL of the network send it ("The runtime must ensure that no add or delete operations are
+ * in progress before executing gc"). The agent is not the runtime and cannot hold off its ADDs: a
+ * pod's attachment added between the agent's read of the cache and the GC would be DELed live. It
+ * happened in {@code StaleCleanupIT} while GC was sent here. What the agent knows to be stale it
+ * releases by DEL, under the grace period and the brake.
  */
 public final class StaleAttachmentCleaner {
   private static final Logger LOG = LoggerFactory.getLogger(StaleAttachmentCleaner.class);
@@ -80,7 +85,8 @@ public final class StaleAttachmentCleaner {
   public record Report(IpamSummary summary, String message) {}
 
   /**
-   * One cleanup pass over {@code network}.
+   * One cleanup pass over {@code network}: its cache entries and host-local reservations, then the
+   * source of truth, then the decision and the DELs.
    *
    * @param history what earlier passes over this network found and released; updated by this one
    */
@@ -92,17 +98,6 @@ public final class StaleAttachmentCleaner {
           "event=cleanup-skipped network={} reason=netns-dir-unreadable dir={}", name, netnsDir);
       return new Report(
           null, "no cleanup: network namespace directory " + netnsDir + " cannot be read");
-    }
-    LivePods live;
-    try {
-      live = source.read();
-    } catch (SourceOfTruth.Unavailable e) {
-      LOG.warn(
-          "event=cleanup-skipped network={} reason=source-of-truth-unreadable source={} error=\"{}\"",
-          name,
-          source.name(),
-          e.getMessage());
-      return new Report(null, "no cleanup: " + e.getMessage());
     }
     // libcni keys its cache by the conflist's own name, which may differ from the CniNetwork's.
     // A probe's attachment and reservation are the probe's to remove (RevisionProbe sweeps them),
@@ -129,6 +124,20 @@ public final class StaleAttachmentCleaner {
         stores.reservations().stream()
             .filter(r -> !ProbeIdentity.isProbe(r.containerId()))
             .toList();
+    // The source of truth after the node's stores: a pod is created before its sandbox's ADD, so
+    // every attachment read above has its pod in this read. Read the other way round, an attachment
+    // added in between would pass for stale (its pod missing from an older read).
+    LivePods live;
+    try {
+      live = source.read();
+    } catch (SourceOfTruth.Unavailable e) {
+      LOG.warn(
+          "event=cleanup-skipped network={} reason=source-of-truth-unreadable source={} error=\"{}\"",
+          name,
+          source.name(),
+          e.getMessage());
+      return new Report(null, "no cleanup: " + e.getMessage());
+    }
     StaleDecision d =
         finder.find(
             new Observation(
@@ -157,9 +166,7 @@ public final class StaleAttachmentCleaner {
     } else {
       List<String> unusable = new ArrayList<>();
       released = release(network, d, byKey, stores, unusable, history);
-      List<CachedAttachment> remaining = cache.list(network.list().name());
-      left = hostLocal.read(network, remaining);
-      gc(network, remaining, left);
+      left = hostLocal.read(network, cache.list(network.list().name()));
       if (!unusable.isEmpty()) {
         message =
             join(
@@ -286,36 +293,6 @@ public final class StaleAttachmentCleaner {
           ifName,
           e.getMessage());
       return false;
-    }
-  }
-
-  /**
-   * CNI 1.1 GC after the DELs, never instead of them (SPEC 1.1, GC: "The runtime MUST NOT use GC as
-   * a substitute for DEL"). GC's valid attachments are an allow-list: a plugin that implements GC
-   * may release whatever it holds for any attachment not in it. The agent is not the runtime and
-   * cannot vouch for a complete list, so it lists every attachment it knows of on the node: the
-   * remaining cache entries and host-local reservations, stale ones still in their grace period or
-   * held by the brake included. GC therefore releases nothing the cleanup can see, which stays
-   * under the grace period and the brake and is released by DEL above; it only lets a plugin drop
-   * state of attachments that neither libcni's cache nor host-local's stores know of. The bundled
-   * plugins (v1.9.0) implement no GC, so with them it releases nothing. Not while a store cannot be
-   * read: its reservations would be missing from the list.
-   */
-  private void gc(ManagedNetwork network, List<CachedAttachment> entries, Reading stores) {
-    if (!network.list().cniVersion().supportsGcAndStatus()) {
-      return;
-    }
-    if (!stores.complete()) {
-      LOG.warn("event=gc-skipped network={} reason=host-local-store-unreadable", network.name());
-      return;
-    }
-    Set<GcAttachment> valid = new LinkedHashSet<>();
-    entries.forEach(e -> valid.add(new GcAttachment(e.containerId(), e.ifName())));
-    stores.reservations().forEach(r -> valid.add(new GcAttachment(r.containerId(), r.ifName())));
-    try {
-      runtime.gcNetworkList(network.list(), List.copyOf(valid));
-    } catch (CniException e) {
-      LOG.warn("event=gc-failed network={} error=\"{}\"", network.name(), e.getMessage());
     }
   }
 

@@ -116,17 +116,18 @@ final class AgentProcess implements AutoCloseable {
   }
 
   /**
-   * Waits until {@code n} more lines containing {@code event} were logged than now, and returns
-   * them: proof that a loop kept running through a window in which nothing else may happen. The
-   * first may come from a pass already under way; ask for two or more to see one that began after.
+   * Waits until {@code n} passes that began after this call have logged {@code event}, and returns
+   * their lines: proof that a loop kept running through a window in which nothing else may happen.
+   * A network's passes never overlap, so of the new lines only the first can come from a pass
+   * already under way when the wait began; that one is waited for and left out.
    */
   List<String> awaitLogged(String event, int n) throws IOException {
     int before = logged(event).size();
     List<String> lines =
-        await("%d more lines with %s".formatted(n, event))
+        await("%d more lines with %s".formatted(n + 1, event))
             .atMost(PASSES)
-            .until(() -> logged(event), l -> l.size() >= before + n);
-    return lines.subList(before, lines.size());
+            .until(() -> logged(event), l -> l.size() >= before + n + 1);
+    return lines.subList(before + 1, lines.size());
   }
 
   /** What a network's CHECK pass logs at its end. */

@@ -270,12 +270,10 @@ class NodeAgentLifecycleIT {
   }
 
   static Optional<NodeNetworkStatus> status(CniNode node, String network) {
-    if (node == null || node.getStatus() == null || node.getStatus().getNetworks() == null) {
+    if (node == null || node.getStatus() == null) {
       return Optional.empty();
     }
-    return node.getStatus().getNetworks().stream()
-        .filter(n -> n.getName().equals(network))
-        .findFirst();
+    return node.getStatus().network(network);
   }
 
   static NetworkState state(CniNode node, String network) {

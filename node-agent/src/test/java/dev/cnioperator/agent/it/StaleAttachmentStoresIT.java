@@ -153,13 +153,9 @@ class StaleAttachmentStoresIT {
   }
 
   /** The containers host-local holds an address for in {@code dataDir}'s store of the network. */
-  private Set<String> reservedBy(Path dataDir) throws IOException {
-    Path store = dataDir.resolve(network);
-    Set<String> out = new TreeSet<>();
-    for (String ip : dev.cnioperator.testkit.HostLocalStore.reservedIps(store)) {
-      out.add(Files.readString(store.resolve(ip)).split("\r?\n")[0].trim());
-    }
-    return out;
+  private Set<String> reservedBy(Path dataDir) {
+    return new TreeSet<>(
+        dev.cnioperator.testkit.HostLocalStore.reservedBy(dataDir.resolve(network)).values());
   }
 
   private Set<String> cachedContainers() {

@@ -21,7 +21,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class HostLocalStoreTest {
+class HostLocalReservationsTest {
   private static final String NET = "hl-net";
 
   @TempDir Path dir;

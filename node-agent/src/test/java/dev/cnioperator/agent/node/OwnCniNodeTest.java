@@ -7,7 +7,7 @@ import dev.cnioperator.api.v1alpha1.CniNodeStatus;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import org.junit.jupiter.api.Test;
 
-class CniNodeClientTest {
+class OwnCniNodeTest {
   private static CniNode node(String uid, Long generation, String deleted, String status) {
     CniNode n = new CniNode();
     n.setMetadata(
