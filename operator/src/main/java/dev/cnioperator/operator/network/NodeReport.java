@@ -11,10 +11,6 @@ import dev.cnioperator.operator.template.NodeConflist;
  */
 public record NodeReport(String node, NodeNetworkStatus report, NodeConflist expected) {
 
-  public NodeReport(String node, NodeNetworkStatus report) {
-    this(node, report, null);
-  }
-
   /** Why this node cannot have the network, when it lacks a value the network uses. */
   public String waitingFor() {
     return expected instanceof NodeConflist.Waiting w ? w.message() : null;

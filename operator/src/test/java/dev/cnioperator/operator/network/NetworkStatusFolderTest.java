@@ -46,7 +46,8 @@ class NetworkStatusFolderTest {
             .withName("dbnet")
             .withState(NetworkState.Applied)
             .withAppliedSha256(sha)
-            .withAttachments(new AttachmentSummary().withFailing(List.of(failing))));
+            .withAttachments(new AttachmentSummary().withFailing(List.of(failing))),
+        null);
   }
 
   /** Applied, and the agent's probe of that content ended with {@code result}. */
@@ -123,7 +124,9 @@ class NetworkStatusFolderTest {
                 accepted,
                 rendered,
                 List.of(
-                    proven("n1", SHA), proven("n2", "b".repeat(64)), new NodeReport("n3", null)),
+                    proven("n1", SHA),
+                    proven("n2", "b".repeat(64)),
+                    new NodeReport("n3", null, null)),
                 Map.of(),
                 null,
                 T0));
@@ -165,7 +168,8 @@ class NetworkStatusFolderTest {
             new NodeNetworkStatus()
                 .withName("dbnet")
                 .withState(NetworkState.Conflict)
-                .withMessage("50-dbnet.conflist exists and is not ours"));
+                .withMessage("50-dbnet.conflist exists and is not ours"),
+            null);
 
     CniNetworkStatus s =
         status(folder.fold(network, accepted, rendered, List.of(failed), Map.of(), null, T0));
@@ -222,7 +226,7 @@ class NetworkStatusFolderTest {
 
   @Test
   void lastTransitionTimeMovesOnlyWhenTheStatusChanges() {
-    List<NodeReport> unreported = List.of(new NodeReport("n1", null));
+    List<NodeReport> unreported = List.of(new NodeReport("n1", null, null));
     CniNetworkStatus first =
         status(folder.fold(network, accepted, rendered, unreported, Map.of(), null, T0));
     network.setStatus(first);
