@@ -1,5 +1,6 @@
 package dev.cnioperator.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -26,6 +27,15 @@ import java.util.Objects;
     message = "spec.cniVersions must include spec.cniVersion",
     reason = "FieldValueInvalid",
     fieldPath = ".cniVersions")
+@ValidationRule(
+    value =
+        "!has(self.attachment) || !has(self.attachment.multus) || !has(self.networkName) || self.networkName.matches('"
+            + NetworkNames.DNS_SUBDOMAIN
+            + "')",
+    message =
+        "spec.networkName of a Multus network names its NetworkAttachmentDefinitions, so it must be a DNS subdomain: lower-case letters, digits, '-' and '.'",
+    reason = "FieldValueInvalid",
+    fieldPath = ".networkName")
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class CniNetworkSpec {
 
@@ -84,6 +94,14 @@ public class CniNetworkSpec {
       "How a changed revision goes out to the nodes that hold the network: in batches, each node proving it with a probe before the next batch, a failure rolling back (or pausing). A new network, held by no node yet, goes to every selected node at once.")
   @Default("{}")
   private Rollout rollout;
+
+  @JsonPropertyDescription(
+      "How pods attach to this network. Absent: through the container runtime, whose first configuration file is the node's default (pod) network. attachment.multus: as a Multus secondary network.")
+  private NetworkAttachment attachment;
+
+  @JsonPropertyDescription(
+      "Cuts one subnet shared by the nodes into a disjoint slice per node, for a node-local IPAM (host-local) on one L2 segment: each node's slice is the per-node value $(node.slice), and $(node.slice.rangeStart) and $(node.slice.rangeEnd) are its first and last usable addresses. A node the subnet has no free slice for does not get the network, and says why.")
+  private NodeSlices nodeSlices;
 
   public String getNetworkName() {
     return networkName;
@@ -228,6 +246,38 @@ public class CniNetworkSpec {
     return this;
   }
 
+  public NetworkAttachment getAttachment() {
+    return attachment;
+  }
+
+  public void setAttachment(NetworkAttachment attachment) {
+    this.attachment = attachment;
+  }
+
+  public CniNetworkSpec withAttachment(NetworkAttachment attachment) {
+    this.attachment = attachment;
+    return this;
+  }
+
+  /** Whether this is a Multus secondary network. */
+  @JsonIgnore
+  public boolean isMultus() {
+    return attachment != null && attachment.getMultus() != null;
+  }
+
+  public NodeSlices getNodeSlices() {
+    return nodeSlices;
+  }
+
+  public void setNodeSlices(NodeSlices nodeSlices) {
+    this.nodeSlices = nodeSlices;
+  }
+
+  public CniNetworkSpec withNodeSlices(NodeSlices nodeSlices) {
+    this.nodeSlices = nodeSlices;
+    return this;
+  }
+
   @Override
   public boolean equals(Object o) {
     if (this == o) {
@@ -246,7 +296,9 @@ public class CniNetworkSpec {
         && Objects.equals(plugins, other.plugins)
         && Objects.equals(check, other.check)
         && Objects.equals(ipamCleanup, other.ipamCleanup)
-        && Objects.equals(rollout, other.rollout);
+        && Objects.equals(rollout, other.rollout)
+        && Objects.equals(attachment, other.attachment)
+        && Objects.equals(nodeSlices, other.nodeSlices);
   }
 
   @Override
@@ -262,7 +314,9 @@ public class CniNetworkSpec {
         plugins,
         check,
         ipamCleanup,
-        rollout);
+        rollout,
+        attachment,
+        nodeSlices);
   }
 
   @Override
@@ -289,6 +343,10 @@ public class CniNetworkSpec {
         + ipamCleanup
         + ", rollout="
         + rollout
+        + ", attachment="
+        + attachment
+        + ", nodeSlices="
+        + nodeSlices
         + "}";
   }
 }

@@ -36,6 +36,13 @@ public class CniNetworkStatus {
       "The rollout of status.rendered: which revision is stable, how many nodes hold and proved the new one, and which node failed and why.")
   private RolloutStatus rollout;
 
+  @JsonPropertyDescription("Each node's slice of spec.nodeSlices.subnet, by node name.")
+  private List<NodeSlice> slices;
+
+  @JsonPropertyDescription(
+      "For a Multus network: the namespaces that hold its NetworkAttachmentDefinition, created by the operator.")
+  private List<String> attachmentDefinitions;
+
   public Long getObservedGeneration() {
     return observedGeneration;
   }
@@ -114,6 +121,32 @@ public class CniNetworkStatus {
     return this;
   }
 
+  public List<NodeSlice> getSlices() {
+    return slices;
+  }
+
+  public void setSlices(List<NodeSlice> slices) {
+    this.slices = slices;
+  }
+
+  public CniNetworkStatus withSlices(List<NodeSlice> slices) {
+    this.slices = slices;
+    return this;
+  }
+
+  public List<String> getAttachmentDefinitions() {
+    return attachmentDefinitions;
+  }
+
+  public void setAttachmentDefinitions(List<String> attachmentDefinitions) {
+    this.attachmentDefinitions = attachmentDefinitions;
+  }
+
+  public CniNetworkStatus withAttachmentDefinitions(List<String> attachmentDefinitions) {
+    this.attachmentDefinitions = attachmentDefinitions;
+    return this;
+  }
+
   @Override
   public boolean equals(Object o) {
     if (this == o) {
@@ -127,12 +160,22 @@ public class CniNetworkStatus {
         && Objects.equals(rendered, other.rendered)
         && Objects.equals(nodes, other.nodes)
         && Objects.equals(conditions, other.conditions)
-        && Objects.equals(rollout, other.rollout);
+        && Objects.equals(rollout, other.rollout)
+        && Objects.equals(slices, other.slices)
+        && Objects.equals(attachmentDefinitions, other.attachmentDefinitions);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(observedGeneration, networkName, rendered, nodes, conditions, rollout);
+    return Objects.hash(
+        observedGeneration,
+        networkName,
+        rendered,
+        nodes,
+        conditions,
+        rollout,
+        slices,
+        attachmentDefinitions);
   }
 
   @Override
@@ -149,6 +192,10 @@ public class CniNetworkStatus {
         + conditions
         + ", rollout="
         + rollout
+        + ", slices="
+        + slices
+        + ", attachmentDefinitions="
+        + attachmentDefinitions
         + "}";
   }
 }

@@ -35,6 +35,10 @@ public class CniNodeStatus {
       "Node-level conditions, such as Ready (every network applied) and SourceOfTruthAvailable.")
   private List<Condition> conditions;
 
+  @JsonPropertyDescription(
+      "Files in Multus's configuration directory that are not the agent's and do not parse: Multus stops at the first such file, so every config-less NetworkAttachmentDefinition fails on this node until it is fixed or removed.")
+  private List<UnparsableFile> unparsableFiles;
+
   public List<NodeNetworkStatus> getNetworks() {
     return networks;
   }
@@ -136,6 +140,19 @@ public class CniNodeStatus {
         : networks.stream().filter(n -> name.equals(n.getName())).findFirst();
   }
 
+  public List<UnparsableFile> getUnparsableFiles() {
+    return unparsableFiles;
+  }
+
+  public void setUnparsableFiles(List<UnparsableFile> unparsableFiles) {
+    this.unparsableFiles = unparsableFiles;
+  }
+
+  public CniNodeStatus withUnparsableFiles(List<UnparsableFile> unparsableFiles) {
+    this.unparsableFiles = unparsableFiles;
+    return this;
+  }
+
   @Override
   public boolean equals(Object o) {
     if (this == o) {
@@ -150,13 +167,21 @@ public class CniNodeStatus {
         && Objects.equals(runtime, other.runtime)
         && Objects.equals(summary, other.summary)
         && Objects.equals(observedGeneration, other.observedGeneration)
-        && Objects.equals(conditions, other.conditions);
+        && Objects.equals(conditions, other.conditions)
+        && Objects.equals(unparsableFiles, other.unparsableFiles);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(
-        networks, plugins, defaultNetwork, runtime, summary, observedGeneration, conditions);
+        networks,
+        plugins,
+        defaultNetwork,
+        runtime,
+        summary,
+        observedGeneration,
+        conditions,
+        unparsableFiles);
   }
 
   @Override
@@ -175,6 +200,8 @@ public class CniNodeStatus {
         + observedGeneration
         + ", conditions="
         + conditions
+        + ", unparsableFiles="
+        + unparsableFiles
         + "}";
   }
 }

@@ -9,5 +9,12 @@ public final class NetworkNames {
   /** Leaves room for "NN-" and ".conflist" within a 255-byte file name, with margin. */
   public static final int MAX_LENGTH = 200;
 
+  /**
+   * A Kubernetes object name (DNS subdomain, RFC 1123), which a Multus network's name must be: it
+   * names the NetworkAttachmentDefinitions, and Multus matches the configuration by that name.
+   */
+  public static final String DNS_SUBDOMAIN =
+      "^[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*$";
+
   private NetworkNames() {}
 }

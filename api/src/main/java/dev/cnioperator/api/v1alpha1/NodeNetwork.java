@@ -64,6 +64,10 @@ public class NodeNetwork {
       "How the agent proves a new content before the operator counts the node as updated, with defaults filled in.")
   private RolloutProbe probe;
 
+  @JsonPropertyDescription(
+      "The configuration directory the file goes to: Runtime (the container runtime's, the default) or Multus (Multus's own, read for config-less NetworkAttachmentDefinitions).")
+  private ConfigDirectory directory;
+
   public String getName() {
     return name;
   }
@@ -207,6 +211,19 @@ public class NodeNetwork {
     return this;
   }
 
+  public ConfigDirectory getDirectory() {
+    return directory;
+  }
+
+  public void setDirectory(ConfigDirectory directory) {
+    this.directory = directory;
+  }
+
+  public NodeNetwork withDirectory(ConfigDirectory directory) {
+    this.directory = directory;
+    return this;
+  }
+
   @Override
   public boolean equals(Object o) {
     if (this == o) {
@@ -225,7 +242,8 @@ public class NodeNetwork {
         && Objects.equals(check, other.check)
         && Objects.equals(ipamCleanup, other.ipamCleanup)
         && Objects.equals(revision, other.revision)
-        && Objects.equals(probe, other.probe);
+        && Objects.equals(probe, other.probe)
+        && Objects.equals(directory, other.directory);
   }
 
   @Override
@@ -241,7 +259,8 @@ public class NodeNetwork {
         check,
         ipamCleanup,
         revision,
-        probe);
+        probe,
+        directory);
   }
 
   @Override
@@ -268,6 +287,8 @@ public class NodeNetwork {
         + revision
         + ", probe="
         + probe
+        + ", directory="
+        + directory
         + "}";
   }
 }

@@ -108,6 +108,24 @@ class CrdSchemaIT {
         .contains("spec.cniVersions must include spec.cniVersion");
   }
 
+  @Test
+  void aMultusNetworkNeedsNamespacesAndANameThatANetworkAttachmentDefinitionCanHave() {
+    String refused =
+        refusedAtTheDoor(
+            """
+              networkName: Lan_1
+              attachment: {multus: {}}
+              plugins:
+              - type: macvlan
+            """);
+
+    assertThat(refused)
+        .contains("spec.networkName: Invalid value")
+        .contains("must be a DNS subdomain")
+        .contains("spec.attachment.multus: Required value")
+        .contains("needs namespaces, a namespaceSelector or both");
+  }
+
   /** Creates (dry run) a CniNetwork with this spec and returns the API server's refusal. */
   private static String refusedAtTheDoor(String specYaml) {
     CommandResult result =
