@@ -90,6 +90,23 @@ public final class ToolPaths {
     return dir;
   }
 
+  /**
+   * Multus built from the Go module proxy at the pinned release: the thin plugin {@code multus},
+   * the thick mode's {@code multus-shim} and {@code multus-daemon}, and {@code networks-crd.yaml},
+   * the NetworkAttachmentDefinition CRD of the client module that Multus release requires.
+   */
+  public static Path multusDir() {
+    Path dir = Path.of(value("CNI_OPERATOR_MULTUS"));
+    Prerequisites.requireExecutable(dir.resolve("multus"), "Multus");
+    return dir;
+  }
+
+  /** The whereabouts IPAM plugin built from the Go module proxy at the pinned release. */
+  public static Path whereabouts() {
+    return Prerequisites.requireExecutable(
+        Path.of(value("CNI_OPERATOR_WHEREABOUTS")).resolve("whereabouts"), "whereabouts");
+  }
+
   /** The reference plugins built from the Go module proxy at the pinned release (CNI 1.1.0). */
   public static Path pluginDir() {
     Path dir = Path.of(value("CNI_OPERATOR_PLUGINS"));
