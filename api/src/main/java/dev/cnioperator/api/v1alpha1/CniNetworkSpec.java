@@ -75,7 +75,7 @@ public class CniNetworkSpec {
   private LabelSelector nodeSelector;
 
   @JsonPropertyDescription(
-      "The chain of plugin configuration objects, in order. Each is free-form and passed through to the plugin unchanged; 'type' is required and names the plugin binary. The keys runtimeConfig, args and any key starting with cni.dev/ are reserved for the runtime and refused. Per-node values: a string that is exactly \"$(node.X)\" is replaced, as a whole JSON value, by that value of each node the network lands on: node.name, node.podCIDR, node.podCIDR.ipv4, node.podCIDR.ipv6, node.podCIDRs (a list), node.hostLocalRanges (host-local's ranges, one range set per pod CIDR), node.internalIP, node.internalIPs (a list), node.labels[KEY], node.annotations[KEY]. A node lacking the value does not get the network. Write $$( for a literal $(.")
+      "The chain of plugin configuration objects, in order. Each is free-form and passed through to the plugin unchanged; 'type' is required and names the plugin binary. The keys runtimeConfig, args and any key starting with cni.dev/ are reserved for the runtime and refused. Per-node values: a string that is exactly \"$(node.X)\" is replaced, as a whole JSON value, by that value of each node the network lands on: node.name, node.podCIDR, node.podCIDR.ipv4, node.podCIDR.ipv6, node.podCIDRs (a list), node.hostLocalRanges (host-local's ranges, one range set per pod CIDR), node.internalIP, node.internalIPs (a list), node.labels[KEY], node.annotations[KEY], and with spec.nodeSlices the node's slice: node.slice (a CIDR), node.slice.rangeStart and node.slice.rangeEnd (host-local's range of it). A node lacking the value does not get the network. Write $$( for a literal $(.")
   @Required
   @Size(min = 1, max = 32)
   @SchemaFrom(type = PluginConfigSchema[].class)
@@ -100,7 +100,7 @@ public class CniNetworkSpec {
   private NetworkAttachment attachment;
 
   @JsonPropertyDescription(
-      "Cuts one subnet shared by the nodes into a disjoint slice per node, for a node-local IPAM (host-local) on one L2 segment: each node's slice is the per-node value $(node.slice), and $(node.slice.rangeStart) and $(node.slice.rangeEnd) are its first and last usable addresses. A node the subnet has no free slice for does not get the network, and says why.")
+      "Cuts one subnet shared by the nodes into a disjoint slice per node, for a node-local IPAM (host-local) on one L2 segment: each node's slice is the per-node value $(node.slice), and $(node.slice.rangeStart) and $(node.slice.rangeEnd) are the first and last addresses host-local may hand out of it (the subnet's network address and IPv4 broadcast address left out). No lock is taken when a pod starts: each node's host-local allocates from its own slice. A node without a slice does not get the network and says why: waiting for one (for a moment, while the operator assigns it), or \"no free /<prefixLength> slice left in <subnet>: all <N> are held by other nodes\", also in the Ready condition, until a node leaves or the subnet grows.")
   private NodeSlices nodeSlices;
 
   public String getNetworkName() {

@@ -36,7 +36,8 @@ public class CniNetworkStatus {
       "The rollout of status.rendered: which revision is stable, how many nodes hold and proved the new one, and which node failed and why.")
   private RolloutStatus rollout;
 
-  @JsonPropertyDescription("Each node's slice of spec.nodeSlices.subnet, by node name.")
+  @JsonPropertyDescription(
+      "Each node's slice of spec.nodeSlices.subnet, by node name; the operator's record of them, read back after a restart. A node the network left stays listed until its agent has removed the network's file, or the Node is deleted.")
   private List<NodeSlice> slices;
 
   @JsonPropertyDescription(

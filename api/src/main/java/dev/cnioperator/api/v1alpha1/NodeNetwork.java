@@ -42,7 +42,7 @@ public class NodeNetwork {
 
   @JsonPropertyDescription(
       "Set instead of content when this node lacks a value the network uses (a pod CIDR, a label,"
-          + " an annotation): the node does not get the network, whatever it holds of it stays,"
+          + " an annotation, its slice of spec.nodeSlices): the node does not get the network, whatever it holds of it stays,"
           + " and its agent reports it Failed with this message.")
   private String unavailable;
 

@@ -17,12 +17,12 @@ public class NodeSlices {
   // CIDR functions arrive in Kubernetes 1.31, and the chart supports 1.30.
 
   @JsonPropertyDescription(
-      "The subnet shared by every node of the network, as a CIDR (10.200.16.0/20, fd00:10::/56).")
+      "The subnet shared by every node of the network, as a CIDR with no host bits (10.200.16.0/20, fd00:10::/56); checked by the operator (Accepted=False, reason InvalidNodeSlices). An edit gives every node a new slice and renders the network again on every node, but running pods keep the addresses of their old slice, which may now be another node's: edit it only on a drained network.")
   @Required
   private String subnet;
 
   @JsonPropertyDescription(
-      "The prefix length of each node's slice (26: 64 addresses a node). The operator gives each selected node one slice, keeps it across restarts and relabels, frees it when the node leaves, and lists the slices in status.slices. Per-node values: $(node.slice), $(node.slice.rangeStart), $(node.slice.rangeEnd).")
+      "The prefix length of each node's slice (26: 64 addresses a node): longer than the subnet's, at most 30 (IPv4) or 126 (IPv6), and at most 16 more than the subnet's (65536 slices). The operator gives each node the network is placed on the lowest free slice and lists it in status.slices; the node keeps it across operator restarts and relabels that keep it selected. A node that stops matching keeps its slice until its agent has removed the network's file (or the Node is deleted): pods still running there keep their addresses, so drain a node before it stops matching. An edit gives every node a new slice (see subnet). Per-node values: $(node.slice), $(node.slice.rangeStart), $(node.slice.rangeEnd).")
   @Required
   @Min(1)
   @Max(128)

@@ -39,6 +39,10 @@ public class RenderedConfig {
   @JsonPropertyDescription("The metadata.generation of the CniNetwork this was rendered from.")
   private Long generation;
 
+  @JsonPropertyDescription(
+      "The spec.nodeSlices of this revision: the subnet and slice length its $(node.slice...) values are cut from. A node gets this revision only with a slice of exactly these.")
+  private NodeSlices nodeSlices;
+
   public String getNetworkName() {
     return networkName;
   }
@@ -143,6 +147,19 @@ public class RenderedConfig {
     return this;
   }
 
+  public NodeSlices getNodeSlices() {
+    return nodeSlices;
+  }
+
+  public void setNodeSlices(NodeSlices nodeSlices) {
+    this.nodeSlices = nodeSlices;
+  }
+
+  public RenderedConfig withNodeSlices(NodeSlices nodeSlices) {
+    this.nodeSlices = nodeSlices;
+    return this;
+  }
+
   @Override
   public boolean equals(Object o) {
     if (this == o) {
@@ -158,7 +175,8 @@ public class RenderedConfig {
         && Objects.equals(sha256, other.sha256)
         && Objects.equals(content, other.content)
         && Objects.equals(pluginBinaries, other.pluginBinaries)
-        && Objects.equals(generation, other.generation);
+        && Objects.equals(generation, other.generation)
+        && Objects.equals(nodeSlices, other.nodeSlices);
   }
 
   @Override
@@ -171,7 +189,8 @@ public class RenderedConfig {
         sha256,
         content,
         pluginBinaries,
-        generation);
+        generation,
+        nodeSlices);
   }
 
   @Override
@@ -192,6 +211,8 @@ public class RenderedConfig {
         + pluginBinaries
         + ", generation="
         + generation
+        + ", nodeSlices="
+        + nodeSlices
         + "}";
   }
 }

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.cnioperator.api.v1alpha1.CniNetwork;
+import dev.cnioperator.operator.slices.SliceOfNode;
 import dev.cnioperator.operator.template.NodeTemplate;
 import dev.cnioperator.operator.template.NodeValues;
 import dev.cnioperator.testkit.ToolPaths;
@@ -65,13 +67,27 @@ record ExampleNetwork(Path file, JsonNode resource) {
           Map.of("cnioperator.dev/macvlan-master", "uplink0"),
           Map.of());
 
-  /** The configuration list the spec stands for, rendered for {@link #NODE}. */
+  /**
+   * The configuration list the spec stands for, rendered for {@link #NODE}, whose slice of
+   * spec.nodeSlices (when the example declares them) is the first.
+   */
   ObjectNode conflist() {
-    NodeTemplate.Result rendered = NodeTemplate.render(template(), NODE);
+    NodeTemplate.Result rendered =
+        NodeTemplate.render(
+            template(), NODE, SliceOfNode.sample(asCniNetwork().getSpec().getNodeSlices()));
     if (rendered instanceof NodeTemplate.Result.Rendered r) {
       return r.conflist();
     }
     throw new IllegalStateException(file + " needs a value the example node lacks: " + rendered);
+  }
+
+  /** The example as the operator reads it. */
+  CniNetwork asCniNetwork() {
+    try {
+      return JSON.treeToValue(resource, CniNetwork.class);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file + " as a CniNetwork", e);
+    }
   }
 
   /** The configuration list as the spec declares it, placeholders and all. */

@@ -3,8 +3,11 @@ package dev.cnioperator.e2e.chart;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.cni.config.ConfigValidator;
 import dev.cnioperator.cni.config.NetworkConfigList;
+import dev.cnioperator.operator.network.NetworkRenderer;
+import dev.cnioperator.operator.network.Rendering;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,6 +35,22 @@ class ExamplesTest {
     NetworkConfigList list = NetworkConfigList.fromJson(example.conflist());
     assertThat(list.name()).isEqualTo(example.networkName());
     assertThat(list.plugins()).isNotEmpty();
+  }
+
+  /**
+   * The operator accepts it as it is: placeholders, spec.nodeSlices and the rest, checked as the
+   * operator checks them before anything reaches a node.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("examples")
+  void exampleIsAcceptedByTheOperator(Path file) {
+    CniNetwork network = ExampleNetwork.read(file).asCniNetwork();
+
+    Rendering rendering = new NetworkRenderer().render(network);
+
+    assertThat(rendering)
+        .as(rendering instanceof Rendering.Refused r ? r.message() : "")
+        .isInstanceOf(Rendering.Accepted.class);
   }
 
   @ParameterizedTest(name = "{0}")

@@ -6,6 +6,7 @@ import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.CniNodeSpec;
 import dev.cnioperator.api.v1alpha1.NetworkState;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
+import dev.cnioperator.api.v1alpha1.NodeSlice;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
 import dev.cnioperator.operator.metrics.OperatorMetrics;
 import dev.cnioperator.operator.node.CniNodeEventSource;
@@ -53,9 +54,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reconciles a CniNetwork in phases: observe (caches only), validate and render (keeping the last
- * valid revision), place it on nodes, fold the agents' reports into status, record Events for
- * transitions, and patch status only when it changed. CniNode specs are written by the
- * NodeReconciler from the revisions published here.
+ * valid revision), place it on nodes and give each its slice of spec.nodeSlices, fold the agents'
+ * reports into status, record Events for transitions, and patch status only when it changed.
+ * CniNode specs are written by the NodeReconciler from the revisions and slices published here.
  */
 @ControllerConfiguration(
     name = CniNetworkReconciler.NAME,
@@ -132,6 +133,13 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
         NetworkPlacement.across(
             nodes.list().toList(), candidates(context, network, accepted), name);
     Function<String, CniNode> cniNode = n -> cniNodes.get(n).orElse(null);
+    List<NodeSlice> slices =
+        NetworkSlices.next(
+            network,
+            accepted,
+            placement.holding(),
+            n -> nodes.get(new ResourceID(n)).isPresent(),
+            cniNode);
     // Each node's rendering of the accepted revision, made once: the rollout steps over the nodes
     // that can have it, and the nodes it admits are folded against it. Only a node held back on
     // the stable revision is rendered again, for that one.
@@ -144,7 +152,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
           .ifPresent(
               v -> {
                 values.put(n, v);
-                ofAccepted.put(n, NodeConflist.of(accepted, v));
+                ofAccepted.put(n, NodeConflist.of(accepted, v, slices));
               });
     }
     Instant now = clock.instant();
@@ -172,7 +180,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
                     expected =
                         revision == accepted
                             ? ofAccepted.get(n)
-                            : NodeConflist.of(revision, values.get(n));
+                            : NodeConflist.of(revision, values.get(n), slices);
                   }
                   return new NodeReport(n, reportOf(cniNode.apply(n), name), expected);
                 })
@@ -187,7 +195,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
             placement.clashes(),
             rollout == null ? null : rollout.status(),
             now);
-    CniNetworkStatus status = folded.status();
+    CniNetworkStatus status = folded.status().withSlices(slices.isEmpty() ? null : slices);
     metrics.networkObserved(name, folded.health());
     Optional<Duration> recheck = rollout == null ? Optional.empty() : rollout.recheckAfter();
     if (status.equals(network.getStatus())) {

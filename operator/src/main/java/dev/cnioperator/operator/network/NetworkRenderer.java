@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNetworkDefaults;
 import dev.cnioperator.api.v1alpha1.CniNetworkSpec;
+import dev.cnioperator.api.v1alpha1.NodeSlices;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
 import dev.cnioperator.api.v1alpha1.SpecVersion;
 import dev.cnioperator.cni.config.CanonicalJson;
@@ -16,6 +17,8 @@ import dev.cnioperator.cni.config.ConflistRule;
 import dev.cnioperator.cni.config.NetworkConfigList;
 import dev.cnioperator.cni.io.Sha256;
 import dev.cnioperator.operator.placement.LabelSelectors;
+import dev.cnioperator.operator.slices.SliceOfNode;
+import dev.cnioperator.operator.slices.SubnetSlicing;
 import dev.cnioperator.operator.template.NodeTemplate;
 import dev.cnioperator.operator.template.NodeValues;
 import java.nio.charset.StandardCharsets;
@@ -29,6 +32,7 @@ public final class NetworkRenderer {
 
   public static final String REASON_INVALID_CONFIG = "InvalidConfiguration";
   public static final String REASON_INVALID_SELECTOR = "InvalidNodeSelector";
+  public static final String REASON_INVALID_NODE_SLICES = "InvalidNodeSlices";
 
   /** Linux NAME_MAX. */
   private static final int MAX_FILE_NAME_BYTES = 255;
@@ -51,11 +55,18 @@ public final class NetworkRenderer {
     if (!selectorProblems.isEmpty()) {
       return new Rendering.Refused(REASON_INVALID_SELECTOR, selectorProblems);
     }
+    List<ConfigProblem> sliceProblems =
+        SubnetSlicing.problems(spec.getNodeSlices(), "spec.nodeSlices");
+    if (!sliceProblems.isEmpty()) {
+      return new Rendering.Refused(REASON_INVALID_NODE_SLICES, sliceProblems);
+    }
     ObjectNode conflist = conflist(network);
     boolean template = NodeTemplate.isTemplate(conflist);
-    List<ConfigProblem> problems = template ? templateProblems(conflist) : List.of();
-    // A template is checked as rendered for a node that has every value.
-    ObjectNode checked = problems.isEmpty() && template ? sample(conflist) : conflist;
+    List<ConfigProblem> problems =
+        template ? templateProblems(conflist, spec.getNodeSlices() != null) : List.of();
+    // A template is checked as rendered for a node that has every value, and the first slice.
+    ObjectNode checked =
+        problems.isEmpty() && template ? sample(conflist, spec.getNodeSlices()) : conflist;
     if (problems.isEmpty()) {
       problems = ConfigValidator.validate(checked);
     }
@@ -87,7 +98,8 @@ public final class NetworkRenderer {
             .withSha256(Sha256.hex(content))
             .withContent(new String(content, StandardCharsets.UTF_8))
             .withPluginBinaries(list.pluginBinaries())
-            .withGeneration(network.getMetadata().getGeneration());
+            .withGeneration(network.getMetadata().getGeneration())
+            .withNodeSlices(spec.getNodeSlices());
     return new Rendering.Accepted(rendered);
   }
 
@@ -95,16 +107,17 @@ public final class NetworkRenderer {
    * The problems of a template's placeholders; a tree too deep to walk is left to the validator,
    * which refuses it by its depth.
    */
-  private static List<ConfigProblem> templateProblems(ObjectNode conflist) {
+  private static List<ConfigProblem> templateProblems(ObjectNode conflist, boolean slices) {
     List<ConfigProblem> depth =
         ConfigValidator.validate(conflist).stream()
             .filter(p -> p.rule() == ConflistRule.NESTING_DEPTH)
             .toList();
-    return depth.isEmpty() ? NodeTemplate.problems(conflist) : depth;
+    return depth.isEmpty() ? NodeTemplate.problems(conflist, slices) : depth;
   }
 
-  private static ObjectNode sample(ObjectNode template) {
-    NodeTemplate.Result result = NodeTemplate.render(template, NodeValues.SAMPLE);
+  private static ObjectNode sample(ObjectNode template, NodeSlices slices) {
+    NodeTemplate.Result result =
+        NodeTemplate.render(template, NodeValues.SAMPLE, SliceOfNode.sample(slices));
     if (result instanceof NodeTemplate.Result.Rendered r) {
       return r.conflist();
     }

@@ -73,7 +73,10 @@ public final class DesiredNodeSpec {
   private static NodeNetwork nodeNetwork(
       AcceptedRevision revision, CniNetwork resource, NodeValues node, CniNodeSpec held) {
     CniNetworkSpec spec = resource.getSpec();
-    NodeConflist conflist = NodeConflist.of(revision.rendered(), node);
+    // The slice comes from the network's status only: the network's reconciler writes a node's
+    // slice there before any node is rendered with it, and a node it has not reached yet waits.
+    NodeConflist conflist =
+        NodeConflist.of(revision.rendered(), node, resource.getStatus().getSlices());
     NodeNetwork network =
         conflist instanceof NodeConflist.Ready r
             ? new NodeNetwork().withSha256(r.sha256()).withContent(r.content())

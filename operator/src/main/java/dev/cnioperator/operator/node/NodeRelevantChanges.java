@@ -14,8 +14,9 @@ import java.util.Objects;
 final class NodeRelevantChanges {
 
   /**
-   * A CniNetwork's accepted revision, its rollout's say on which node holds which revision, a spec
-   * the network's reconciler has taken in (check, cleanup and probe settings), or its deletion.
+   * A CniNetwork's accepted revision, its rollout's say on which node holds which revision, the
+   * nodes' slices of its subnet (status.slices, which a node's rendering reads), a spec the
+   * network's reconciler has taken in (check, cleanup and probe settings), or its deletion.
    *
    * <p>A new spec counts once its reconciler has observed it (status.observedGeneration), not when
    * the edit arrives: then the new revision and the rollout's first batch come in the same status
@@ -28,7 +29,8 @@ final class NodeRelevantChanges {
           deletionChanged(now, before)
               || !Objects.equals(observedGeneration(now), observedGeneration(before))
               || !Objects.equals(rendered(now), rendered(before))
-              || !Objects.equals(placing(now), placing(before));
+              || !Objects.equals(placing(now), placing(before))
+              || !Objects.equals(slices(now), slices(before));
 
   /** A CniNode's spec (someone else edited it) or owner; not its status. */
   static final OnUpdateFilter<CniNode> CNI_NODE =
@@ -57,6 +59,10 @@ final class NodeRelevantChanges {
   /** What of status.rollout decides a node's revision; not its counts and times. */
   private static Placing placing(CniNetwork n) {
     return Placing.of(n.getStatus() == null ? null : n.getStatus().getRollout());
+  }
+
+  private static Object slices(CniNetwork n) {
+    return n.getStatus() == null ? null : n.getStatus().getSlices();
   }
 
   private static Object rendered(CniNetwork n) {

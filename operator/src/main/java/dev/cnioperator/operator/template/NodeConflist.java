@@ -2,10 +2,14 @@ package dev.cnioperator.operator.template;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cnioperator.api.v1alpha1.NodeSlice;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
 import dev.cnioperator.cni.config.CanonicalJson;
 import dev.cnioperator.cni.io.Sha256;
+import dev.cnioperator.operator.slices.SliceOfNode;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -18,11 +22,24 @@ public sealed interface NodeConflist {
   /** The bytes this node gets, as text, with their sha256. */
   record Ready(String content, String sha256) implements NodeConflist {}
 
-  /** The node lacks a value the revision uses; the message names the node and the value. */
+  /**
+   * The node lacks a value the revision uses, or its slice of the revision's nodeSlices; the
+   * message names the node and the value.
+   */
   record Waiting(String message) implements NodeConflist {}
 
-  /** {@code revision} (status.rendered of a CniNetwork) rendered for {@code node}. */
-  static NodeConflist of(RenderedConfig revision, NodeValues node) {
+  /**
+   * {@code revision} (status.rendered of a CniNetwork) rendered for {@code node}, whose slice of
+   * the revision's nodeSlices is the one {@code slices} (that network's status.slices) lists. A
+   * node without a slice of a network that declares nodeSlices does not get it, whether or not the
+   * revision uses the slice.
+   */
+  static NodeConflist of(RenderedConfig revision, NodeValues node, List<NodeSlice> slices) {
+    SliceOfNode slice = SliceOfNode.of(revision.getNodeSlices(), slices, node.name());
+    List<String> lacking = new ArrayList<>();
+    if (slice instanceof SliceOfNode.Lacking l) {
+      lacking.add(l.messageFor(node.name()));
+    }
     Optional<ObjectNode> template;
     try {
       template = NodeTemplate.templateIn(revision.getContent());
@@ -30,12 +47,16 @@ public sealed interface NodeConflist {
       // The operator rendered it; a revision that does not parse was damaged in the status.
       return new Waiting("the accepted revision is not a JSON object: " + e.getMessage());
     }
-    if (template.isEmpty()) {
-      return new Ready(revision.getContent(), revision.getSha256());
-    }
-    NodeTemplate.Result result = NodeTemplate.render(template.get(), node);
+    NodeTemplate.Result result =
+        template.isEmpty() ? null : NodeTemplate.render(template.get(), node, slice);
     if (result instanceof NodeTemplate.Result.Missing m) {
-      return new Waiting(m.message());
+      m.messages().stream().filter(t -> !lacking.contains(t)).forEach(lacking::add);
+    }
+    if (!lacking.isEmpty()) {
+      return new Waiting(String.join("; ", lacking));
+    }
+    if (result == null) {
+      return new Ready(revision.getContent(), revision.getSha256());
     }
     byte[] bytes = CanonicalJson.render(((NodeTemplate.Result.Rendered) result).conflist());
     return new Ready(new String(bytes, StandardCharsets.UTF_8), Sha256.hex(bytes));

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.cnioperator.cni.config.ConfigProblem;
 import dev.cnioperator.cni.config.ConfigRule;
+import dev.cnioperator.operator.slices.SliceOfNode;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -29,8 +30,10 @@ import java.util.regex.Pattern;
  * node.podCIDR.ipv4}, {@code node.podCIDR.ipv6}, {@code node.podCIDRs} (a list); {@code
  * node.hostLocalRanges} (host-local's {@code ranges}: one range set per pod CIDR, so one per family
  * on a dual-stack node); {@code node.internalIP}, {@code node.internalIPs} (a list); {@code
- * node.labels[<key>]} and {@code node.annotations[<key>]}. Text such as {@code "$(FOO)"} that does
- * not start with {@code node.} is not ours and passes through unchanged.
+ * node.labels[<key>]} and {@code node.annotations[<key>]}; and, of a network that declares
+ * spec.nodeSlices, the node's slice of it: {@code node.slice} (a CIDR), {@code
+ * node.slice.rangeStart} and {@code node.slice.rangeEnd} ({@link SliceOfNode}). Text such as {@code
+ * "$(FOO)"} that does not start with {@code node.} is not ours and passes through unchanged.
  */
 public final class NodeTemplate {
 
@@ -68,7 +71,10 @@ public final class NodeTemplate {
     INTERNAL_IP("internalIP", false),
     INTERNAL_IPS("internalIPs", true),
     LABEL("labels", false),
-    ANNOTATION("annotations", false);
+    ANNOTATION("annotations", false),
+    SLICE("slice", false),
+    SLICE_RANGE_START("slice.rangeStart", false),
+    SLICE_RANGE_END("slice.rangeEnd", false);
 
     final String text;
     final boolean list;
@@ -80,6 +86,11 @@ public final class NodeTemplate {
 
     boolean keyed() {
       return this == LABEL || this == ANNOTATION;
+    }
+
+    /** A value of the node's slice of spec.nodeSlices, which the network must declare. */
+    boolean ofSlice() {
+      return this == SLICE || this == SLICE_RANGE_START || this == SLICE_RANGE_END;
     }
 
     static Optional<Value> named(String text) {
@@ -94,7 +105,7 @@ public final class NodeTemplate {
     static String known() {
       return "node.name, node.podCIDR, node.podCIDR.ipv4, node.podCIDR.ipv6, node.podCIDRs,"
           + " node.hostLocalRanges, node.internalIP, node.internalIPs, node.labels[<key>],"
-          + " node.annotations[<key>]";
+          + " node.annotations[<key>], node.slice, node.slice.rangeStart, node.slice.rangeEnd";
     }
   }
 
@@ -166,9 +177,11 @@ public final class NodeTemplate {
 
   /**
    * Every misuse of a placeholder in {@code conflist}: unknown values, text around a placeholder, a
-   * list where a string is read, a placeholder in a plugin's type. Paths as the cni validator's.
+   * list where a string is read, a placeholder in a plugin's type, a slice value of a network that
+   * declares no slices ({@code slicesDeclared}: it has spec.nodeSlices). Paths as the cni
+   * validator's.
    */
-  public static List<ConfigProblem> problems(ObjectNode conflist) {
+  public static List<ConfigProblem> problems(ObjectNode conflist, boolean slicesDeclared) {
     List<ConfigProblem> problems = new ArrayList<>();
     Deque<Located> todo = new ArrayDeque<>();
     todo.push(new Located("", null, conflist));
@@ -176,7 +189,7 @@ public final class NodeTemplate {
       Located at = todo.pop();
       JsonNode n = at.node();
       if (n.isTextual()) {
-        check(at, problems);
+        check(at, slicesDeclared, problems);
       } else if (n.isObject()) {
         Iterator<Map.Entry<String, JsonNode>> fields = n.fields();
         while (fields.hasNext()) {
@@ -193,16 +206,22 @@ public final class NodeTemplate {
     return problems;
   }
 
-  /** {@code conflist} with every placeholder replaced by {@code node}'s value. */
-  public static Result render(ObjectNode conflist, NodeValues node) {
+  /**
+   * {@code conflist} with every placeholder replaced by {@code node}'s value; {@code slice} is the
+   * node's slice of this network.
+   */
+  public static Result render(ObjectNode conflist, NodeValues node, SliceOfNode slice) {
     List<String> missing = new ArrayList<>();
-    ObjectNode out = (ObjectNode) substitute(conflist, "", node, missing);
+    ObjectNode out = (ObjectNode) substitute(conflist, "", new Values(node, slice), missing);
     return missing.isEmpty() ? new Result.Rendered(out) : new Result.Missing(List.copyOf(missing));
   }
 
   private record Located(String path, String key, JsonNode node) {}
 
-  private static void check(Located at, List<ConfigProblem> problems) {
+  /** What placeholders are replaced with for one node and one network. */
+  private record Values(NodeValues node, SliceOfNode slice) {}
+
+  private static void check(Located at, boolean slicesDeclared, List<ConfigProblem> problems) {
     String text = at.node().textValue();
     int open = unescapedOpen(text);
     if (open < 0) {
@@ -234,6 +253,13 @@ public final class NodeTemplate {
                   + text));
     } else if (STRING_KEYS.contains(at.key()) && p.value().list) {
       problems.add(problem(at, at.key() + " is a string, but " + text + " is a list"));
+    } else if (p.value().ofSlice() && !slicesDeclared) {
+      problems.add(
+          problem(
+              at,
+              text
+                  + " is the node's slice of spec.nodeSlices, which this network does not declare:"
+                  + " add spec.nodeSlices (subnet, prefixLength)"));
     }
   }
 
@@ -269,18 +295,20 @@ public final class NodeTemplate {
     return Optional.of(new Placeholder(value.get(), key));
   }
 
-  private static JsonNode substitute(
-      JsonNode n, String path, NodeValues node, List<String> missing) {
+  private static JsonNode substitute(JsonNode n, String path, Values values, List<String> missing) {
     if (n.isTextual()) {
       String text = n.textValue();
       if (unescapedOpen(text) == 0) {
         Placeholder p =
             parse(text)
                 .orElseThrow(() -> new IllegalArgumentException("unchecked placeholder " + text));
-        return valueOf(p, node)
+        return valueOf(p, values)
             .orElseGet(
                 () -> {
-                  missing.add(lacks(p, node) + " (" + p.text() + " at spec." + path + ")");
+                  String lacks = lacks(p, values, path);
+                  if (!missing.contains(lacks)) {
+                    missing.add(lacks);
+                  }
                   return n;
                 });
       }
@@ -293,21 +321,24 @@ public final class NodeTemplate {
               f ->
                   copy.set(
                       f.getKey(),
-                      substitute(f.getValue(), child(path, f.getKey()), node, missing)));
+                      substitute(f.getValue(), child(path, f.getKey()), values, missing)));
       return copy;
     }
     if (n.isArray()) {
       ArrayNode copy = JsonNodeFactory.instance.arrayNode();
       for (int i = 0; i < n.size(); i++) {
-        copy.add(substitute(n.get(i), path + "[" + i + "]", node, missing));
+        copy.add(substitute(n.get(i), path + "[" + i + "]", values, missing));
       }
       return copy;
     }
     return n.deepCopy();
   }
 
-  private static Optional<JsonNode> valueOf(Placeholder p, NodeValues node) {
+  private static Optional<JsonNode> valueOf(Placeholder p, Values values) {
     JsonNodeFactory json = JsonNodeFactory.instance;
+    NodeValues node = values.node();
+    Optional<SliceOfNode.Assigned> slice =
+        values.slice() instanceof SliceOfNode.Assigned a ? Optional.of(a) : Optional.empty();
     List<String> cidrs = node.podCidrs();
     return switch (p.value()) {
       case NAME -> Optional.of(json.textNode(node.name()));
@@ -332,10 +363,23 @@ public final class NodeTemplate {
               : Optional.of(strings(node.internalIps()));
       case LABEL -> node.label(p.key()).map(json::textNode);
       case ANNOTATION -> node.annotation(p.key()).map(json::textNode);
+      case SLICE -> slice.map(s -> json.textNode(s.slice()));
+      case SLICE_RANGE_START -> slice.map(s -> json.textNode(s.rangeStart()));
+      case SLICE_RANGE_END -> slice.map(s -> json.textNode(s.rangeEnd()));
     };
   }
 
-  private static String lacks(Placeholder p, NodeValues node) {
+  /**
+   * Why the node lacks {@code p}, and where it is used. A missing slice is said once, without a
+   * place: the node has none wherever the network uses it, and gets the network once it has one.
+   */
+  private static String lacks(Placeholder p, Values values, String path) {
+    NodeValues node = values.node();
+    if (p.value().ofSlice()) {
+      return values.slice() instanceof SliceOfNode.Lacking l
+          ? l.messageFor(node.name())
+          : "node " + node.name() + " has no slice: the network declares no spec.nodeSlices";
+    }
     String what =
         switch (p.value()) {
           case NAME -> "a name";
@@ -345,8 +389,10 @@ public final class NodeTemplate {
           case INTERNAL_IP, INTERNAL_IPS -> "no InternalIP in status.addresses";
           case LABEL -> "no label " + p.key();
           case ANNOTATION -> "no annotation " + p.key();
+          case SLICE, SLICE_RANGE_START, SLICE_RANGE_END ->
+              throw new IllegalStateException("a slice value is said above");
         };
-    return "node " + node.name() + " has " + what;
+    return "node " + node.name() + " has " + what + " (" + p.text() + " at spec." + path + ")";
   }
 
   private static ArrayNode strings(List<String> values) {

@@ -27,7 +27,8 @@ public record NodeValues(
 
   /**
    * A node with every value present (dual-stack, and every label and annotation, valued "sample"):
-   * a template is validated as rendered for it.
+   * a template is validated as rendered for it, with the first slice of its spec.nodeSlices ({@link
+   * dev.cnioperator.operator.slices.SliceOfNode#sample}).
    */
   public static final NodeValues SAMPLE =
       new NodeValues(

@@ -141,7 +141,22 @@ class InvalidCniNetworksIT {
             "selector-bad-key",
             "  nodeSelector: {matchLabels: {\"-zone\": a}}\n  plugins:\n" + bridge,
             "InvalidNodeSelector",
-            "label key \"-zone\""));
+            "label key \"-zone\""),
+        operator(
+            "slices-host-bits",
+            "  nodeSlices: {subnet: 10.200.16.5/20, prefixLength: 26}\n  plugins:\n" + bridge,
+            "InvalidNodeSlices",
+            "spec.nodeSlices.subnet: 10.200.16.5/20 has host bits set"),
+        operator(
+            "slices-too-many",
+            "  nodeSlices: {subnet: \"fd00:200::/48\", prefixLength: 65}\n  plugins:\n" + bridge,
+            "InvalidNodeSlices",
+            "spec.nodeSlices.prefixLength: 65 cuts fd00:200::/48 into 2^17 slices"),
+        operator(
+            "slice-undeclared",
+            "  plugins:\n  - type: bridge\n    ipam: {type: host-local, subnet: \"$(node.slice)\"}\n",
+            "InvalidConfiguration",
+            "spec.plugins[0].ipam.subnet: $(node.slice) is the node's slice of spec.nodeSlices"));
   }
 
   @ParameterizedTest(name = "{0}")

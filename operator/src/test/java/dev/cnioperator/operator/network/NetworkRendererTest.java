@@ -5,6 +5,7 @@ import static dev.cnioperator.operator.TestNetworks.object;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cnioperator.api.v1alpha1.CniNetwork;
+import dev.cnioperator.api.v1alpha1.NodeSlices;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
 import dev.cnioperator.api.v1alpha1.SpecVersion;
 import dev.cnioperator.cni.config.ConfigProblem;
@@ -94,5 +95,36 @@ class NetworkRendererTest {
     assertThat(refused.message())
         .isEqualTo(
             "spec.nodeSelector.matchExpressions[0].values: operator In needs at least one value");
+  }
+
+  @Test
+  void invalidNodeSlicesAreRefusedNamingTheFieldAndWhatIsWrong() {
+    CniNetwork n = network("sl", "{\"type\":\"bridge\"}");
+    n.getSpec().setNodeSlices(new NodeSlices().withSubnet("10.200.16.7/24").withPrefixLength(24));
+
+    Rendering.Refused refused = (Rendering.Refused) renderer.render(n);
+
+    assertThat(refused.reason()).isEqualTo(NetworkRenderer.REASON_INVALID_NODE_SLICES);
+    assertThat(refused.message())
+        .isEqualTo(
+            "spec.nodeSlices.subnet: 10.200.16.7/24 has host bits set: the subnet it lies in is"
+                + " 10.200.16.0/24; write that; spec.nodeSlices.prefixLength: 24 must be longer"
+                + " than the subnet's /24, so that the subnet holds a slice for each node");
+  }
+
+  @Test
+  void aRevisionRecordsTheNodeSlicesItsSlicesAreCutFrom() {
+    CniNetwork n = network("sl", "{\"type\":\"bridge\"}");
+    NodeSlices slices = new NodeSlices().withSubnet("fd00:10::/56").withPrefixLength(64);
+    n.getSpec().setNodeSlices(slices);
+
+    RenderedConfig r = ((Rendering.Accepted) renderer.render(n)).rendered();
+
+    assertThat(r.getNodeSlices()).isEqualTo(slices);
+    assertThat(
+            ((Rendering.Accepted) renderer.render(network("plain", "{\"type\":\"bridge\"}")))
+                .rendered()
+                .getNodeSlices())
+        .isNull();
   }
 }

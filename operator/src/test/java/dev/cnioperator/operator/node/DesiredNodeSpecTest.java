@@ -4,6 +4,7 @@ import static dev.cnioperator.operator.TestNetworks.network;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNetworkStatus;
 import dev.cnioperator.api.v1alpha1.CniNodeSpec;
@@ -11,11 +12,14 @@ import dev.cnioperator.api.v1alpha1.CniPlugin;
 import dev.cnioperator.api.v1alpha1.CniPluginSpec;
 import dev.cnioperator.api.v1alpha1.NodeNetwork;
 import dev.cnioperator.api.v1alpha1.NodePlugin;
+import dev.cnioperator.api.v1alpha1.NodeSlice;
+import dev.cnioperator.api.v1alpha1.NodeSlices;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
 import dev.cnioperator.api.v1alpha1.Rollout;
 import dev.cnioperator.api.v1alpha1.RolloutPhase;
 import dev.cnioperator.api.v1alpha1.RolloutProbe;
 import dev.cnioperator.api.v1alpha1.RolloutStatus;
+import dev.cnioperator.operator.TestNetworks;
 import dev.cnioperator.operator.network.NetworkRenderer;
 import dev.cnioperator.operator.network.Rendering;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
@@ -164,5 +168,37 @@ class DesiredNodeSpecTest {
 
     assertThat(DesiredNodeSpec.compute(NODE, List.of(tampered), List.of(), null).getNetworks())
         .isEmpty();
+  }
+
+  @Test
+  void aNodeIsRenderedWithTheSliceTheNetworksStatusListsAndWaitsWithoutOne() {
+    CniNetwork sliced =
+        network(
+            "sliced",
+            "{\"type\":\"macvlan\",\"master\":\"eth1\",\"ipam\":{\"type\":\"host-local\","
+                + "\"ranges\":[[{\"subnet\":\"10.200.16.0/24\",\"rangeStart\":\"$(node.slice.rangeStart)\","
+                + "\"rangeEnd\":\"$(node.slice.rangeEnd)\"}]]}}");
+    sliced.getMetadata().setCreationTimestamp("2026-01-01T00:00:00Z");
+    sliced
+        .getSpec()
+        .setNodeSlices(new NodeSlices().withSubnet("10.200.16.0/24").withPrefixLength(26));
+    var rendered = ((Rendering.Accepted) new NetworkRenderer().render(sliced)).rendered();
+    sliced.setStatus(new CniNetworkStatus().withRendered(rendered));
+
+    NodeNetwork waiting =
+        DesiredNodeSpec.compute(NODE, List.of(sliced), List.of(), null).getNetworks().get(0);
+    sliced
+        .getStatus()
+        .setSlices(List.of(new NodeSlice().withNode("n1").withSlice("10.200.16.64/26")));
+    NodeNetwork given =
+        DesiredNodeSpec.compute(NODE, List.of(sliced), List.of(), null).getNetworks().get(0);
+
+    assertThat(waiting.getContent()).isNull();
+    assertThat(waiting.getUnavailable())
+        .isEqualTo("node n1 has no slice: waiting for a slice of 10.200.16.0/24");
+    assertThat(given.getUnavailable()).isNull();
+    JsonNode range = TestNetworks.object(given.getContent()).at("/plugins/0/ipam/ranges/0/0");
+    assertThat(range.get("rangeStart").textValue()).isEqualTo("10.200.16.64");
+    assertThat(range.get("rangeEnd").textValue()).isEqualTo("10.200.16.127");
   }
 }

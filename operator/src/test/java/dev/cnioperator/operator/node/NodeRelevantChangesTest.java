@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNetworkStatus;
 import dev.cnioperator.api.v1alpha1.NodeCounts;
+import dev.cnioperator.api.v1alpha1.NodeSlice;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class NodeRelevantChangesTest {
@@ -49,5 +51,16 @@ class NodeRelevantChangesTest {
     deleting.getMetadata().setDeletionTimestamp("2026-11-23T10:00:00Z");
 
     assertThat(relevant(deleting, at(3, 3L, "a", "2/2"))).isTrue();
+  }
+
+  @Test
+  void newSlicesReEvaluateTheNodesWhichAreRenderedWithThem() {
+    CniNetwork before = at(3, 3L, "a", "1/2");
+    CniNetwork after = at(3, 3L, "a", "1/2");
+    after
+        .getStatus()
+        .setSlices(List.of(new NodeSlice().withNode("n1").withSlice("10.200.16.0/26")));
+
+    assertThat(relevant(after, before)).isTrue();
   }
 }

@@ -3,9 +3,13 @@ package dev.cnioperator.operator.template;
 import static dev.cnioperator.operator.TestNetworks.network;
 import static dev.cnioperator.operator.TestNetworks.object;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
+import dev.cnioperator.api.v1alpha1.NodeSlice;
+import dev.cnioperator.api.v1alpha1.NodeSlices;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
 import dev.cnioperator.cni.config.ConfigProblem;
 import dev.cnioperator.operator.network.NetworkRenderer;
@@ -48,7 +52,7 @@ class NodeTemplateTest {
   }
 
   private static NodeConflist.Ready ready(RenderedConfig revision, Node node) {
-    NodeConflist c = NodeConflist.of(revision, NodeValues.of(node));
+    NodeConflist c = NodeConflist.of(revision, NodeValues.of(node), List.of());
     assertThat(c).isInstanceOf(NodeConflist.Ready.class);
     return (NodeConflist.Ready) c;
   }
@@ -118,7 +122,8 @@ class NodeTemplateTest {
   void aNodeLackingAValueWaitsWithAMessageNamingNodeAndValue() {
     RenderedConfig revision = accepted(network("pods", BRIDGE));
 
-    NodeConflist c = NodeConflist.of(revision, NodeValues.of(node("late", List.of(), Map.of())));
+    NodeConflist c =
+        NodeConflist.of(revision, NodeValues.of(node("late", List.of(), Map.of())), List.of());
 
     assertThat(c).isInstanceOf(NodeConflist.Waiting.class);
     assertThat(((NodeConflist.Waiting) c).message())
@@ -128,7 +133,8 @@ class NodeTemplateTest {
     NodeConflist label =
         NodeConflist.of(
             accepted(network("lan", "{\"type\":\"macvlan\",\"master\":\"$(node.labels[nic])\"}")),
-            NodeValues.of(node("m2", List.of(), Map.of())));
+            NodeValues.of(node("m2", List.of(), Map.of())),
+            List.of());
     assertThat(((NodeConflist.Waiting) label).message()).startsWith("node m2 has no label nic");
   }
 
@@ -222,6 +228,114 @@ class NodeTemplateTest {
     assertThat(refusals("{\"type\":\"bridge\",\"dns\":{\"nameservers\":\"$(node.internalIP)\"}}"))
         .extracting(ConfigProblem::path)
         .allMatch(p -> p.startsWith("spec.plugins[0].dns"));
+  }
+
+  /** host-local on one shared subnet, each node handing out its own slice of it. */
+  private static final String SLICED =
+      "{\"type\":\"macvlan\",\"master\":\"eth1\",\"slice\":\"$(node.slice)\","
+          + "\"ipam\":{\"type\":\"host-local\",\"ranges\":[[{\"subnet\":\"10.200.16.0/24\","
+          + "\"rangeStart\":\"$(node.slice.rangeStart)\",\"rangeEnd\":\"$(node.slice.rangeEnd)\","
+          + "\"gateway\":\"10.200.16.1\"}]]}}";
+
+  private static CniNetwork sliced(String plugin) {
+    CniNetwork n = network("sliced", plugin);
+    n.getSpec().setNodeSlices(new NodeSlices().withSubnet("10.200.16.0/24").withPrefixLength(26));
+    return n;
+  }
+
+  private static final List<NodeSlice> SLICES =
+      List.of(
+          new NodeSlice().withNode("a").withSlice("10.200.16.0/26"),
+          new NodeSlice().withNode("b").withSlice("10.200.16.64/26"),
+          new NodeSlice().withNode("d").withSlice("10.200.16.192/26"));
+
+  private static NodeConflist forNode(RenderedConfig revision, String node) {
+    return NodeConflist.of(revision, NodeValues.of(node(node, List.of(), Map.of())), SLICES);
+  }
+
+  private static JsonNode range(NodeConflist c) {
+    assertThat(c).isInstanceOf(NodeConflist.Ready.class);
+    return object(((NodeConflist.Ready) c).content()).at("/plugins/0/ipam/ranges/0/0");
+  }
+
+  @Test
+  void eachNodeGetsItsSliceAndTheRangeHostLocalMayHandOutOfIt() {
+    RenderedConfig revision = accepted(sliced(SLICED));
+    assertThat(revision.getNodeSlices()).isEqualTo(sliced(SLICED).getSpec().getNodeSlices());
+
+    NodeConflist a = forNode(revision, "a");
+    NodeConflist b = forNode(revision, "b");
+
+    assertThat(object(((NodeConflist.Ready) a).content()).at("/plugins/0/slice").textValue())
+        .isEqualTo("10.200.16.0/26");
+    assertThat(range(a).get("subnet").textValue()).isEqualTo("10.200.16.0/24");
+    assertThat(range(a).get("rangeStart").textValue())
+        .as("the subnet's network address is no host")
+        .isEqualTo("10.200.16.1");
+    assertThat(range(a).get("rangeEnd").textValue()).isEqualTo("10.200.16.63");
+    assertThat(range(b).get("rangeStart").textValue()).isEqualTo("10.200.16.64");
+    assertThat(range(b).get("rangeEnd").textValue()).isEqualTo("10.200.16.127");
+    assertThat(range(forNode(revision, "d")).get("rangeEnd").textValue())
+        .as("nor its broadcast address")
+        .isEqualTo("10.200.16.254");
+  }
+
+  @Test
+  void aNodeWithoutASliceWaitsAndSaysWhyOnce() {
+    RenderedConfig revision = accepted(sliced(SLICED));
+
+    NodeConflist waiting = forNode(revision, "c");
+    NodeConflist full =
+        NodeConflist.of(
+            revision,
+            NodeValues.of(node("e", List.of(), Map.of())),
+            List.of(
+                SLICES.get(0),
+                SLICES.get(1),
+                SLICES.get(2),
+                new NodeSlice().withNode("c").withSlice("10.200.16.128/26")));
+
+    assertThat(((NodeConflist.Waiting) waiting).message())
+        .isEqualTo("node c has no slice: waiting for a slice of 10.200.16.0/24");
+    assertThat(((NodeConflist.Waiting) full).message())
+        .isEqualTo(
+            "node e has no slice: no free /26 slice left in 10.200.16.0/24: all 4 are held by"
+                + " other nodes");
+  }
+
+  @Test
+  void aNetworkThatDeclaresSlicesGoesOnlyToNodesWithOneEvenWhenItUsesNone() {
+    RenderedConfig plain = accepted(sliced("{\"type\":\"bridge\"}"));
+
+    assertThat(forNode(plain, "a")).isInstanceOf(NodeConflist.Ready.class);
+    assertThat(forNode(plain, "c"))
+        .isEqualTo(
+            new NodeConflist.Waiting("node c has no slice: waiting for a slice of 10.200.16.0/24"));
+  }
+
+  @Test
+  void aSliceValueOfANetworkWithoutNodeSlicesIsRefusedNamingThePluginField() {
+    assertThat(refusals(SLICED))
+        .extracting(ConfigProblem::path, ConfigProblem::message)
+        .containsExactly(
+            tuple(
+                "spec.plugins[0].ipam.ranges[0][0].rangeEnd",
+                "$(node.slice.rangeEnd) is the node's slice of spec.nodeSlices, which this network"
+                    + " does not declare: add spec.nodeSlices (subnet, prefixLength)"),
+            tuple(
+                "spec.plugins[0].ipam.ranges[0][0].rangeStart",
+                "$(node.slice.rangeStart) is the node's slice of spec.nodeSlices, which this"
+                    + " network does not declare: add spec.nodeSlices (subnet, prefixLength)"),
+            tuple(
+                "spec.plugins[0].slice",
+                "$(node.slice) is the node's slice of spec.nodeSlices, which this network does"
+                    + " not declare: add spec.nodeSlices (subnet, prefixLength)"));
+    assertThat(refusals("{\"type\":\"bridge\",\"x\":\"$(node.slices)\"}"))
+        .singleElement()
+        .satisfies(
+            p ->
+                assertThat(p.message())
+                    .endsWith("node.slice, node.slice.rangeStart, node.slice.rangeEnd"));
   }
 
   @Test

@@ -1,0 +1,94 @@
+package dev.cnioperator.operator.network;
+
+import static dev.cnioperator.operator.TestNetworks.network;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cnioperator.api.v1alpha1.CniNetwork;
+import dev.cnioperator.api.v1alpha1.CniNetworkStatus;
+import dev.cnioperator.api.v1alpha1.CniNode;
+import dev.cnioperator.api.v1alpha1.CniNodeSpec;
+import dev.cnioperator.api.v1alpha1.CniNodeStatus;
+import dev.cnioperator.api.v1alpha1.NetworkState;
+import dev.cnioperator.api.v1alpha1.NodeNetwork;
+import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
+import dev.cnioperator.api.v1alpha1.NodeSlice;
+import dev.cnioperator.api.v1alpha1.NodeSlices;
+import dev.cnioperator.api.v1alpha1.RenderedConfig;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The release rule as the network's reconciler applies it to a node the network left. */
+class NetworkSlicesTest {
+  private static final NodeSlice A = new NodeSlice().withNode("a").withSlice("10.200.16.0/26");
+  private static final NodeSlice B = new NodeSlice().withNode("b").withSlice("10.200.16.64/26");
+
+  /** A network cut into two /26 slices, a and b holding one each; a has left ("c" waits). */
+  private static CniNetwork settled() {
+    CniNetwork n = network("net", "{\"type\":\"bridge\"}");
+    n.getSpec().setNodeSlices(new NodeSlices().withSubnet("10.200.16.0/25").withPrefixLength(26));
+    RenderedConfig rendered = ((Rendering.Accepted) new NetworkRenderer().render(n)).rendered();
+    n.setStatus(new CniNetworkStatus().withRendered(rendered).withSlices(List.of(A, B)));
+    return n;
+  }
+
+  /** a's CniNode at generation 5, listing the network in its spec or not, with this report. */
+  private static CniNode cniNodeOfA(boolean inSpec, NetworkState reported, Long observed) {
+    CniNode node = new CniNode();
+    node.setMetadata(new ObjectMetaBuilder().withName("a").withGeneration(5L).build());
+    node.setSpec(
+        new CniNodeSpec()
+            .withNetworks(inSpec ? List.of(new NodeNetwork().withName("net")) : List.of()));
+    if (reported != null) {
+      node.setStatus(
+          new CniNodeStatus()
+              .withObservedGeneration(observed)
+              .withNetworks(List.of(new NodeNetworkStatus().withName("net").withState(reported))));
+    }
+    return node;
+  }
+
+  private static List<NodeSlice> next(CniNode a, boolean nodeExists) {
+    CniNetwork n = settled();
+    return NetworkSlices.next(
+        n, n.getStatus().getRendered(), List.of("b", "c"), node -> nodeExists, node -> a);
+  }
+
+  @Test
+  void aNodeThatLeftKeepsItsSliceWhileItsCniNodeMayHoldTheNetwork() {
+    assertThat(next(cniNodeOfA(true, NetworkState.Applied, 4L), true))
+        .as("its spec still lists the network")
+        .containsExactly(A, B);
+    assertThat(next(cniNodeOfA(false, NetworkState.Applied, 5L), true))
+        .as("taken off its spec, but its agent still reports the file applied")
+        .containsExactly(A, B);
+    assertThat(next(cniNodeOfA(false, NetworkState.Removed, 4L), true))
+        .as("Removed, but reported before the agent read the spec that took it off")
+        .containsExactly(A, B);
+  }
+
+  @Test
+  void itsSliceGoesToTheNextNodeOnceItsAgentRemovedTheFileOrTheNodeIsGone() {
+    List<NodeSlice> handedOn =
+        List.of(B, new NodeSlice().withNode("c").withSlice("10.200.16.0/26"));
+
+    assertThat(next(cniNodeOfA(false, NetworkState.Removed, 5L), true)).isEqualTo(handedOn);
+    assertThat(next(cniNodeOfA(false, null, null), true))
+        .as("no agent ever reported: nothing was written there")
+        .isEqualTo(handedOn);
+    assertThat(next(cniNodeOfA(true, NetworkState.Applied, 5L), false))
+        .as("the Node is deleted")
+        .isEqualTo(handedOn);
+  }
+
+  @Test
+  void withoutAnAcceptedRevisionTheSlicesStayAndWithoutNodeSlicesThereAreNone() {
+    CniNetwork n = settled();
+    CniNode a = cniNodeOfA(false, null, null);
+
+    assertThat(NetworkSlices.next(n, null, List.of(), node -> true, node -> a))
+        .containsExactly(A, B);
+    RenderedConfig unsliced = n.getStatus().getRendered().withNodeSlices(null);
+    assertThat(NetworkSlices.next(n, unsliced, List.of("b"), node -> true, node -> a)).isEmpty();
+  }
+}
