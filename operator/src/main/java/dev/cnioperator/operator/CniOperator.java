@@ -1,6 +1,7 @@
 package dev.cnioperator.operator;
 
 import dev.cnioperator.operator.metrics.OperatorMetrics;
+import dev.cnioperator.operator.multus.AttachmentDefinitions;
 import dev.cnioperator.operator.network.CniNetworkReconciler;
 import dev.cnioperator.operator.network.NetworkEvents;
 import dev.cnioperator.operator.network.NetworkRenderer;
@@ -66,7 +67,8 @@ public final class CniOperator implements AutoCloseable {
             settings.finalizerTimeout(),
             clock,
             metrics,
-            cniNodes));
+            cniNodes,
+            new AttachmentDefinitions(client, clock)));
     operator.register(new NodeReconciler(new CniNodeWriter(client, metrics), cniNodes));
   }
 

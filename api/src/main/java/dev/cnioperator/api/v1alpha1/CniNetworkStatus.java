@@ -29,7 +29,7 @@ public class CniNetworkStatus {
   private NodeCounts nodes;
 
   @JsonPropertyDescription(
-      "Accepted (the spec is valid and not in conflict), Ready (every selected node holds the current rendering and reports no failure), Degraded (some node reports a failed apply or failing attachments) and RolledOut (every selected node holds and proved the current rendering; False with reason Progressing, Paused or RolledBack otherwise).")
+      "Accepted (the spec is valid and not in conflict), Ready (every selected node holds the current rendering and reports no failure), Degraded (some node reports a failed apply or failing attachments) and RolledOut (every selected node holds and proved the current rendering; False with reason Progressing, Paused or RolledBack otherwise); for a Multus network also AttachmentDefinitions (every chosen namespace holds its NetworkAttachmentDefinition; False with reason Conflict, InvalidNamespaces, Failed, NotInstalled or NotAccepted otherwise), which Ready then also needs.")
   private List<Condition> conditions;
 
   @JsonPropertyDescription(

@@ -354,6 +354,9 @@ class ChartLintIT {
             "cnioperator.dev/cninodes: get,list,watch,create,update,patch,delete",
             "cnioperator.dev/cniplugins: get,list,watch",
             "/nodes: get,list,watch",
+            "/namespaces: get,list,watch",
+            "k8s.cni.cncf.io/network-attachment-definitions:"
+                + " get,list,watch,create,update,patch,delete",
             "/events: create,patch",
             "events.k8s.io/events: create,patch");
     assertThat(rules(inItsNamespace.getRules()))

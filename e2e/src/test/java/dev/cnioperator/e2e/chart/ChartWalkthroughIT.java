@@ -101,6 +101,7 @@ class ChartWalkthroughIT {
         assertThat(written.at("/plugins/0/ipam/ranges/0/0/subnet").asText())
             .as("the node's own pod CIDR")
             .isEqualTo(podCidr);
+        keepsAMultusNetworksDefinition(controlPlane, release.namespace(), run);
         assertThat(operator.log() + standby.log() + agent.log())
             .doesNotContainIgnoringCase("forbidden");
         assertThat(sandbox.resolve("var/lib/cni/networks").resolve(network))
@@ -115,6 +116,62 @@ class ChartWalkthroughIT {
       controlPlane.kubectl("delete", "cninetwork", network, "--ignore-not-found", "--wait=false");
       admin.nodes().withName(node.getMetadata().getName()).delete();
       deleteTree(sandbox);
+    }
+  }
+
+  /**
+   * The chart's RBAC lets the operator keep a Multus network's NetworkAttachmentDefinition: with
+   * the CRD installed (the operator test's copy, of the shape Multus installs; removed after, if
+   * installed here), a Multus network on no node gets its definition in the namespace it names.
+   */
+  private static void keepsAMultusNetworksDefinition(
+      LocalControlPlane controlPlane, String namespace, String run) {
+    String crd = "network-attachment-definitions.k8s.cni.cncf.io";
+    boolean installedHere = !controlPlane.kubectl("get", "crd", crd).ok();
+    String network = run + "-sec";
+    try {
+      if (installedHere) {
+        controlPlane
+            .kubectl(
+                "apply",
+                "-f",
+                ToolPaths.repoRoot()
+                    .resolve(
+                        "operator/src/test/resources/multus/network-attachment-definition-crd.yaml")
+                    .toString())
+            .orThrow("apply the NetworkAttachmentDefinition CRD");
+        controlPlane
+            .kubectl("wait", "--for=condition=Established", "--timeout=60s", "crd/" + crd)
+            .orThrow("wait for the CRD");
+      }
+      controlPlane
+          .kubectlWithInput(
+              "apiVersion: cnioperator.dev/v1alpha1\nkind: CniNetwork\nmetadata: {name: "
+                  + network
+                  + "}\nspec:\n  nodeSelector: {matchLabels: {cnioperator.dev/walkthrough: none}}\n"
+                  + "  plugins: [{type: macvlan, master: eth0}]\n"
+                  + "  attachment: {multus: {namespaces: ["
+                  + namespace
+                  + "]}}\n",
+              "apply",
+              "-f",
+              "-")
+          .orThrow("apply a Multus network");
+      controlPlane
+          .kubectl(
+              "wait",
+              "--for=condition=AttachmentDefinitions",
+              "cninetwork/" + network,
+              "--timeout=60s")
+          .orThrow("wait for its NetworkAttachmentDefinitions");
+      controlPlane
+          .kubectl("get", "-n", namespace, "network-attachment-definitions", network)
+          .orThrow("its NetworkAttachmentDefinition");
+    } finally {
+      controlPlane.kubectl("delete", "cninetwork", network, "--ignore-not-found", "--wait=true");
+      if (installedHere) {
+        controlPlane.kubectl("delete", "crd", crd, "--ignore-not-found");
+      }
     }
   }
 

@@ -9,6 +9,9 @@ import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
 import dev.cnioperator.api.v1alpha1.NodeSlice;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
 import dev.cnioperator.operator.metrics.OperatorMetrics;
+import dev.cnioperator.operator.multus.AttachmentDefinitions;
+import dev.cnioperator.operator.multus.AttachmentReport;
+import dev.cnioperator.operator.multus.MultusNamespaces;
 import dev.cnioperator.operator.node.CniNodeEventSource;
 import dev.cnioperator.operator.node.CniNodeInformer;
 import dev.cnioperator.operator.node.CniNodeWriter;
@@ -20,6 +23,7 @@ import dev.cnioperator.operator.rollout.RolloutMachine;
 import dev.cnioperator.operator.template.NodeConflist;
 import dev.cnioperator.operator.template.NodeValues;
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -40,6 +44,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -49,6 +54,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -75,6 +81,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
   private final Clock clock;
   private final OperatorMetrics metrics;
   private final CniNodeInformer cniNodeInformer;
+  private final AttachmentDefinitions attachmentDefinitions;
 
   public CniNetworkReconciler(
       NetworkRenderer renderer,
@@ -83,8 +90,10 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
       Duration finalizerTimeout,
       Clock clock,
       OperatorMetrics metrics,
-      CniNodeInformer cniNodeInformer) {
+      CniNodeInformer cniNodeInformer,
+      AttachmentDefinitions attachmentDefinitions) {
     this.cniNodeInformer = cniNodeInformer;
+    this.attachmentDefinitions = attachmentDefinitions;
     this.renderer = renderer;
     this.folder = folder;
     this.events = events;
@@ -109,7 +118,8 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
             .build();
     return List.of(
         new InformerEventSource<>(nodes, context),
-        new CniNodeEventSource<CniNetwork>(cniNodeInformer, CniNetworkReconciler::networksNamedIn));
+        new CniNodeEventSource<CniNetwork>(cniNodeInformer, CniNetworkReconciler::networksNamedIn),
+        MultusNamespaces.eventSource(context));
   }
 
   @Override
@@ -117,7 +127,8 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
     String name = network.getMetadata().getName();
     InformerEventSource<Node, CniNetwork> nodes = nodes(context);
     CniNodeEventSource<CniNetwork> cniNodes = cniNodes(context);
-    if (!serving(nodes) || !serving(cniNodes)) {
+    boolean multus = network.getSpec().isMultus();
+    if (!serving(nodes) || !serving(cniNodes) || (multus && !serving(namespaces(context)))) {
       // A reconcile while the operator stops (or before its informers have synced) would read
       // empty caches: no node selected, so a rollout would "complete" with 0/0 nodes and take an
       // unproven revision for the stable one. Decide nothing now, and look again: informers that
@@ -186,7 +197,12 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
                 })
             .toList();
 
-    NetworkStatusFolder.Folded folded =
+    Optional<AttachmentReport> definitions =
+        attachmentDefinitions.reconcile(
+            network,
+            accepted == null ? null : accepted.getNetworkName(),
+            () -> namespaces(context).list().toList());
+    NetworkStatusFolder.Folded nodesFolded =
         folder.fold(
             network,
             rendering,
@@ -195,9 +211,16 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
             placement.clashes(),
             rollout == null ? null : rollout.status(),
             now);
+    NetworkStatusFolder.Folded folded =
+        definitions
+            .map(d -> AttachmentDefinitionsCondition.fold(nodesFolded, network, d, now))
+            .orElse(nodesFolded);
     CniNetworkStatus status = folded.status().withSlices(slices.isEmpty() ? null : slices);
     metrics.networkObserved(name, folded.health());
-    Optional<Duration> recheck = rollout == null ? Optional.empty() : rollout.recheckAfter();
+    Optional<Duration> recheck =
+        earliest(
+            rollout == null ? Optional.empty() : rollout.recheckAfter(),
+            definitions.flatMap(AttachmentReport::recheckAfter));
     if (status.equals(network.getStatus())) {
       return recheck
           .map(UpdateControl.<CniNetwork>noUpdate()::rescheduleAfter)
@@ -248,9 +271,14 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
     return candidates;
   }
 
+  private static Optional<Duration> earliest(Optional<Duration> a, Optional<Duration> b) {
+    return Stream.of(a, b).flatMap(Optional::stream).min(Comparator.naturalOrder());
+  }
+
   @Override
   public DeleteControl cleanup(CniNetwork network, Context<CniNetwork> context) {
     String name = network.getMetadata().getName();
+    attachmentDefinitions.networkDeleted(network);
     List<String> pending =
         cniNodes(context)
             .list()
@@ -339,6 +367,13 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
   private static InformerEventSource<Node, CniNetwork> nodes(Context<CniNetwork> context) {
     return (InformerEventSource<Node, CniNetwork>)
         context.eventSourceRetriever().getEventSourceFor(Node.class);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static InformerEventSource<Namespace, CniNetwork> namespaces(
+      Context<CniNetwork> context) {
+    return (InformerEventSource<Namespace, CniNetwork>)
+        context.eventSourceRetriever().getEventSourceFor(Namespace.class);
   }
 
   @SuppressWarnings("unchecked")

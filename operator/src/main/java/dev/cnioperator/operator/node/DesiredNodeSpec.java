@@ -5,6 +5,7 @@ import dev.cnioperator.api.v1alpha1.CniNetworkDefaults;
 import dev.cnioperator.api.v1alpha1.CniNetworkSpec;
 import dev.cnioperator.api.v1alpha1.CniNodeSpec;
 import dev.cnioperator.api.v1alpha1.CniPlugin;
+import dev.cnioperator.api.v1alpha1.ConfigDirectory;
 import dev.cnioperator.api.v1alpha1.NodeNetwork;
 import dev.cnioperator.api.v1alpha1.NodePlugin;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
@@ -91,7 +92,9 @@ public final class DesiredNodeSpec {
         .withCheck(CniNetworkDefaults.check(spec.getCheck()))
         .withIpamCleanup(CniNetworkDefaults.ipamCleanup(spec.getIpamCleanup()))
         .withRevision(revision.rendered().getSha256())
-        .withProbe(probe(revision, resource, held));
+        .withProbe(probe(revision, resource, held))
+        // Null for other networks: specs written before Multus networks existed stay equal.
+        .withDirectory(spec.isMultus() ? ConfigDirectory.Multus : null);
   }
 
   /**

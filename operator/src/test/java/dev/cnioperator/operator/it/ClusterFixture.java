@@ -134,6 +134,25 @@ final class ClusterFixture implements AutoCloseable {
     return condition(network, type).orElseThrow();
   }
 
+  /**
+   * The Events about {@code network} (all, or of {@code type} "Warning" or "Normal"), one "REASON
+   * MESSAGE" line each.
+   */
+  String events(String network, String type) {
+    return controlPlane
+        .kubectl(
+            "get",
+            "events",
+            "-n",
+            "default",
+            "--field-selector",
+            "involvedObject.name=" + network + (type == null ? "" : ",type=" + type),
+            "-o",
+            "custom-columns=REASON:.reason,MESSAGE:.message")
+        .orThrow("get events")
+        .stdout();
+  }
+
   CniNode cniNode(String node) {
     return client.resources(CniNode.class).withName(node).get();
   }

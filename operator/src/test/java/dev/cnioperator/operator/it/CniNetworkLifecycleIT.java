@@ -266,20 +266,7 @@ class CniNetworkLifecycleIT {
     Duration took = Duration.ofNanos(System.nanoTime() - start);
     assertThat(took).isGreaterThanOrEqualTo(TestOperator.FINALIZER_TIMEOUT.minusSeconds(2));
     assertThat(cluster.networksOn(silent)).isEmpty();
-    String events =
-        cluster
-            .controlPlane
-            .kubectl(
-                "get",
-                "events",
-                "-n",
-                "default",
-                "--field-selector",
-                "involvedObject.name=" + name,
-                "-o",
-                "custom-columns=REASON:.reason,MESSAGE:.message")
-            .orThrow("get events")
-            .stdout();
+    String events = cluster.events(name, null);
     assertThat(events).contains("RemovalTimedOut").contains(silent);
   }
 

@@ -145,6 +145,7 @@ class OperatorProcessIT {
         .atMost(ClusterFixture.WAIT)
         .until(() -> cluster.networksOn(node).containsAll(List.of(two, one)));
     assertThat(Files.readString(standby.log())).contains("event=started");
+    keepsTheDefinitionsOfAMultusNetwork(node);
     // The least RBAC is enough for everything, Events included, and every meter registers.
     for (Replica r : List.of(leader, standby)) {
       assertThat(Files.readString(r.log()))
@@ -152,6 +153,28 @@ class OperatorProcessIT {
           .doesNotContainIgnoringCase("forbidden")
           .doesNotContain("event=event-not-recorded")
           .doesNotContain("registration has failed");
+    }
+  }
+
+  /** With the NetworkAttachmentDefinition CRD installed, a Multus network gets its definition. */
+  private void keepsTheDefinitionsOfAMultusNetwork(String node) {
+    AttachmentDefinitionCrd crd = AttachmentDefinitionCrd.install(cluster.controlPlane);
+    try {
+      String secondary = "proc-sec-" + cluster.pool;
+      cluster
+          .apply(
+              secondary,
+              cluster.bridgeSpec("ct-proc2", "10.200.50.0/24")
+                  + "  attachment: {multus: {namespaces: ["
+                  + namespace
+                  + "]}}\n")
+          .orThrow("apply");
+      await().atMost(ClusterFixture.WAIT).until(() -> cluster.networksOn(node).contains(secondary));
+      cluster.awaitCondition(secondary, "AttachmentDefinitions", "True");
+      assertThat(AttachmentDefinitionCrd.named(cluster.client, secondary))
+          .containsExactly(namespace + "/" + secondary);
+    } finally {
+      crd.close();
     }
   }
 

@@ -10,6 +10,9 @@ import dev.cnioperator.api.v1alpha1.CniNetworkStatus;
 import dev.cnioperator.api.v1alpha1.CniNodeSpec;
 import dev.cnioperator.api.v1alpha1.CniPlugin;
 import dev.cnioperator.api.v1alpha1.CniPluginSpec;
+import dev.cnioperator.api.v1alpha1.ConfigDirectory;
+import dev.cnioperator.api.v1alpha1.MultusAttachment;
+import dev.cnioperator.api.v1alpha1.NetworkAttachment;
 import dev.cnioperator.api.v1alpha1.NodeNetwork;
 import dev.cnioperator.api.v1alpha1.NodePlugin;
 import dev.cnioperator.api.v1alpha1.NodeSlice;
@@ -69,6 +72,27 @@ class DesiredNodeSpecTest {
     assertThat(first.getCheck().getEnabled()).isTrue();
     assertThat(first.getCheck().getIntervalSeconds()).isEqualTo(60);
     assertThat(first.getIpamCleanup().getMaxDeleteFraction()).isEqualTo(0.5);
+  }
+
+  /**
+   * A Multus network's file goes to Multus's directory; every other network's entry names none, so
+   * the CniNode specs written before Multus networks existed do not change.
+   */
+  @Test
+  void aMultusNetworkGoesToMultussDirectoryAndOthersNameNone() {
+    CniNetwork secondary = accepted("sec", "2026-01-01T00:00:00Z", 50, "{\"type\":\"macvlan\"}");
+    secondary
+        .getSpec()
+        .setAttachment(
+            new NetworkAttachment()
+                .withMultus(new MultusAttachment().withNamespaces(List.of("shop"))));
+    CniNetwork primary = accepted("pod", "2026-01-01T00:00:00Z", 10, "{\"type\":\"bridge\"}");
+
+    CniNodeSpec spec = DesiredNodeSpec.compute(NODE, List.of(secondary, primary), List.of(), null);
+
+    assertThat(spec.getNetworks())
+        .extracting(NodeNetwork::getName, NodeNetwork::getDirectory)
+        .containsExactly(tuple("pod", null), tuple("sec", ConfigDirectory.Multus));
   }
 
   /**
