@@ -80,13 +80,16 @@ public final class NodeSync {
       String defaultNetwork,
       List<UnparsableFile> unparsableFiles) {}
 
-  /** Prepares the directories and removes temporary files a killed agent left behind. */
+  /**
+   * Prepares the directories and removes temporary files a killed agent left behind. Multus's
+   * directory is made only when a network is first written there: a node without Multus gets none.
+   */
   public void prepare() throws IOException {
-    for (Path dir :
-        List.of(paths.confDir(), paths.multusConfDir(), paths.binDir(), paths.stateDir())) {
+    for (Path dir : List.of(paths.confDir(), paths.binDir(), paths.stateDir())) {
       files.createDirectories(dir);
       files.removeLeftoverTemporaryFiles(dir);
     }
+    files.removeLeftoverTemporaryFiles(paths.multusConfDir());
   }
 
   /** One pass over the node's files. */
