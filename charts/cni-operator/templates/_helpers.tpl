@@ -90,6 +90,8 @@ cniBinDir: {{ default $profile.cniBinDir $hp.cniBinDir | clean }}
 cniCacheDir: {{ $hp.cniCacheDir | clean }}
 netnsDir: {{ $hp.netnsDir | clean }}
 stateDir: {{ $hp.stateDir | clean }}
+multusConfDir: {{ $hp.multusConfDir | clean }}
+multusCacheDir: {{ $hp.multusCacheDir | clean }}
 criSocket: {{ default $profile.criSocket .Values.agent.criSocket.path | clean }}
 {{- end }}
 

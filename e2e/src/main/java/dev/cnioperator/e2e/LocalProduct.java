@@ -191,6 +191,11 @@ public final class LocalProduct implements AutoCloseable {
                 dir(layout.cacheDir()).toString(),
                 "--state-dir",
                 dir(layout.stateDir()).toString(),
+                // Never the machine's own: the agent writes and reads Multus's dirs.
+                "--multus-conf-dir",
+                layout.multusConfDir().toString(),
+                "--multus-cache-dir",
+                layout.multusCacheDir().toString(),
                 "--netns-dir",
                 "/var/run/netns",
                 "--bundled-plugin-dir",

@@ -6,13 +6,14 @@ import dev.cnioperator.agent.cleanup.StaleAttachmentCleaner;
 import dev.cnioperator.agent.host.DiskHostFiles;
 import dev.cnioperator.agent.host.HostPaths;
 import dev.cnioperator.agent.host.ManifestStore;
+import dev.cnioperator.agent.kube.AgentEvents;
 import dev.cnioperator.agent.kube.CriConnection;
 import dev.cnioperator.agent.kube.CriSandboxNetns;
 import dev.cnioperator.agent.kube.LazyCriSource;
-import dev.cnioperator.agent.kube.PodEvents;
 import dev.cnioperator.agent.kube.PodSource;
 import dev.cnioperator.agent.kube.RuntimeCniSupport;
 import dev.cnioperator.agent.kube.RuntimeNetworkWatch;
+import dev.cnioperator.agent.network.AttachmentRuntimes;
 import dev.cnioperator.agent.network.HostLocalReservations;
 import dev.cnioperator.agent.network.ProbeIdentity;
 import dev.cnioperator.agent.network.SandboxNetns;
@@ -33,6 +34,7 @@ import dev.cnioperator.agent.probe.ProbeDiagnosis;
 import dev.cnioperator.agent.probe.ProbeNamespaces;
 import dev.cnioperator.agent.probe.RevisionProbe;
 import dev.cnioperator.api.health.HealthServer;
+import dev.cnioperator.api.v1alpha1.ConfigDirectory;
 import dev.cnioperator.cni.cache.ResultCache;
 import dev.cnioperator.cni.exec.ProcessPluginExecutor;
 import dev.cnioperator.cni.runtime.CniRuntime;
@@ -89,16 +91,18 @@ public final class AgentProgram implements AutoCloseable {
 
   public static AgentProgram start(AgentSettings s) throws IOException {
     HostPaths paths = s.paths();
+    if (paths.multusConfDir().equals(paths.confDir())) {
+      LOG.warn(
+          "event=multus-conf-dir-is-conf-dir dir={} reason=\"the runtime loads the files of Multus"
+              + " networks too, and takes the first for its pod network when it sorts first\"",
+          paths.confDir());
+    }
     AgentMetrics metrics = new AgentMetrics();
     DiskHostFiles files = new DiskHostFiles();
     ManifestStore store = new ManifestStore(files, paths.manifestFile());
-    ResultCache cache = new ResultCache(paths.cacheDir());
-    CniRuntime runtime =
-        new CniRuntime(
-            new TimedPluginExecutor(new ProcessPluginExecutor(), metrics),
-            List.of(paths.binDir()),
-            cache,
-            s.pluginTimeout());
+    CniRuntime runtime = runtime(s, ConfigDirectory.Runtime, metrics);
+    AttachmentRuntimes attachments =
+        new AttachmentRuntimes(runtime, runtime(s, ConfigDirectory.Multus, metrics));
     PluginInstaller installer =
         new PluginInstaller(
             files,
@@ -121,6 +125,7 @@ public final class AgentProgram implements AutoCloseable {
     Clock clock = Clock.systemUTC();
     ExecutorService pluginWorkers =
         Executors.newFixedThreadPool(PLUGIN_WORKERS, r -> new Thread(r, "plugin-worker"));
+    AgentEvents events = new AgentEvents(client, s.nodeName(), clock);
     HostLocalReservations hostLocal =
         new HostLocalReservations(HostLocalReservations.DEFAULT_DATA_DIR, paths.cacheDir());
     NetworkOwners owners =
@@ -135,10 +140,9 @@ public final class AgentProgram implements AutoCloseable {
                     new ProbeDiagnosis(),
                     cri == null ? list -> Optional.empty() : new RuntimeCniSupport(cri)::refuses),
                 new AttachmentChecker(
-                    runtime,
-                    cache,
+                    attachments,
                     pluginWorkers,
-                    new PodEvents(client, s.nodeName(), clock),
+                    events,
                     metrics,
                     cri != null
                         ? new CriSandboxNetns(cri)
@@ -146,8 +150,7 @@ public final class AgentProgram implements AutoCloseable {
                             ? SandboxNetns.NONE
                             : SandboxNetns.noSocketAt(s.criSocket())),
                 new StaleAttachmentCleaner(
-                    runtime,
-                    cache,
+                    attachments,
                     hostLocal,
                     sourceOfTruth(s, client, cri),
                     paths.netnsDir(),
@@ -164,6 +167,7 @@ public final class AgentProgram implements AutoCloseable {
             new NodeStatusBuilder(clock, runtimeWatch == null ? () -> null : runtimeWatch::latest),
             owners,
             metrics,
+            events,
             s.resync());
     HealthServer server =
         new HealthServer(
@@ -183,12 +187,26 @@ public final class AgentProgram implements AutoCloseable {
       runtimeWatch.start(RUNTIME_WATCH_PERIOD, agent::requestStatus);
     }
     LOG.info(
-        "event=agent-listening node={} port={} confDir={} binDir={}",
+        "event=agent-listening node={} port={} confDir={} binDir={} multusConfDir={}",
         s.nodeName(),
         server.port(),
         paths.confDir(),
-        paths.binDir());
+        paths.binDir(),
+        paths.multusConfDir());
     return new AgentProgram(client, agent, owners, pluginWorkers, server, cri, runtimeWatch);
+  }
+
+  /**
+   * The agent's libcni runtime on the cache of the attachments of {@code directory}'s networks:
+   * plugins from the bin dir either way (Multus looks there first too).
+   */
+  private static CniRuntime runtime(
+      AgentSettings s, ConfigDirectory directory, AgentMetrics metrics) {
+    return new CniRuntime(
+        new TimedPluginExecutor(new ProcessPluginExecutor(), metrics),
+        List.of(s.paths().binDir()),
+        new ResultCache(s.paths().cacheDir(directory)),
+        s.pluginTimeout());
   }
 
   /**

@@ -78,6 +78,26 @@ public final class RunCommand implements Callable<Integer> {
   Path bundledPluginDir;
 
   @Option(
+      names = "--multus-conf-dir",
+      defaultValue = "${env:AGENT_MULTUS_CONF_DIR:-/etc/cni/multus/net.d}",
+      description =
+          "Multus's configuration directory (its confDir), where the files of networks that are"
+              + " Multus secondary networks go: Multus reads a config-less"
+              + " NetworkAttachmentDefinition from there, and the runtime never loads them as its"
+              + " pod network. Files there that are not the agent's and that Multus cannot parse"
+              + " are reported (env AGENT_MULTUS_CONF_DIR; default: ${DEFAULT-VALUE}).")
+  Path multusConfDir;
+
+  @Option(
+      names = "--multus-cache-dir",
+      defaultValue = "${env:AGENT_MULTUS_CACHE_DIR:-/var/lib/cni/multus}",
+      description =
+          "The libcni cache Multus gives the plugins of the attachments it makes (its cniDir):"
+              + " CHECK and cleanup of Multus secondary networks read their attachments there"
+              + " (env AGENT_MULTUS_CACHE_DIR; default: ${DEFAULT-VALUE}).")
+  Path multusCacheDir;
+
+  @Option(
       names = "--cri-socket",
       defaultValue = "${env:AGENT_CRI_SOCKET}",
       description =
@@ -144,7 +164,15 @@ public final class RunCommand implements Callable<Integer> {
 
   /** The node directories the flags (or their environment variables and defaults) name. */
   public HostPaths paths() {
-    return new HostPaths(confDir, binDir, cacheDir, netnsDir, stateDir, bundledPluginDir);
+    return new HostPaths(
+        confDir,
+        binDir,
+        cacheDir,
+        netnsDir,
+        stateDir,
+        bundledPluginDir,
+        multusConfDir,
+        multusCacheDir);
   }
 
   private static InetSocketAddress listenAddress(String hostPort) {

@@ -35,6 +35,8 @@ class MainTest {
             "--netns-dir=/x/netns",
             "--state-dir=/x/state",
             "--bundled-plugin-dir=/x/plugins",
+            "--multus-conf-dir=/x/multus/net.d",
+            "--multus-cache-dir=/x/multus/cache",
             "--cri-socket=/x/cri.sock");
     assertThat(run.nodeName).isEqualTo("n1");
     assertThat(run.confDir).hasToString("/x/net.d");
@@ -43,7 +45,17 @@ class MainTest {
     assertThat(run.netnsDir).hasToString("/x/netns");
     assertThat(run.stateDir).hasToString("/x/state");
     assertThat(run.bundledPluginDir).hasToString("/x/plugins");
+    assertThat(run.multusConfDir).hasToString("/x/multus/net.d");
+    assertThat(run.multusCacheDir).hasToString("/x/multus/cache");
     assertThat(run.criSocket).hasToString("/x/cri.sock");
+  }
+
+  @Test
+  void multusDirectoriesDefaultToMultussOwn() {
+    RunCommand run = new RunCommand();
+    new CommandLine(run).parseArgs("--node-name=n1");
+    assertThat(run.paths().multusConfDir()).hasToString("/etc/cni/multus/net.d");
+    assertThat(run.paths().multusCacheDir()).hasToString("/var/lib/cni/multus");
   }
 
   @Test

@@ -19,6 +19,8 @@ class OptionsDocumentedTest {
     assertThat(help)
         .contains("CNI_BIN_DIR; default: /opt/cni/bin")
         .contains("CNI_CONF_DIR; default: /etc/cni/net.d")
+        .contains("AGENT_MULTUS_CONF_DIR; default: /etc/cni/multus/net.d")
+        .contains("AGENT_MULTUS_CACHE_DIR; default: /var/lib/cni/multus")
         .contains("AGENT_RESYNC_SECONDS; default: 60")
         .contains("AGENT_PLUGIN_TIMEOUT_SECONDS; default: 30");
   }

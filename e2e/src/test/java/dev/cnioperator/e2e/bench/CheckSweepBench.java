@@ -2,7 +2,8 @@ package dev.cnioperator.e2e.bench;
 
 import dev.cnioperator.agent.check.AttachmentChecker;
 import dev.cnioperator.agent.check.ReportedFailures;
-import dev.cnioperator.agent.kube.PodEvents;
+import dev.cnioperator.agent.kube.AgentEvents;
+import dev.cnioperator.agent.network.AttachmentRuntimes;
 import dev.cnioperator.agent.network.SandboxNetns;
 import dev.cnioperator.agent.observe.AgentMetrics;
 import dev.cnioperator.api.v1alpha1.AttachmentSummary;
@@ -116,10 +117,9 @@ public final class CheckSweepBench {
               return t;
             });
     return new AttachmentChecker(
-        runtime,
-        net.cache,
+        new AttachmentRuntimes(runtime, runtime),
         workers,
-        new PodEvents(client, "bench-node", Clock.systemUTC()),
+        new AgentEvents(client, "bench-node", Clock.systemUTC()),
         metrics,
         SandboxNetns.NONE);
   }

@@ -4,9 +4,11 @@ import dev.cnioperator.agent.AgentProgram;
 import dev.cnioperator.agent.cleanup.CleanupHistory;
 import dev.cnioperator.agent.cleanup.StaleAttachmentCleaner;
 import dev.cnioperator.agent.kube.PodSource;
+import dev.cnioperator.agent.network.AttachmentRuntimes;
 import dev.cnioperator.agent.network.HostLocalReservations;
 import dev.cnioperator.agent.observe.AgentMetrics;
 import dev.cnioperator.cni.cache.ResultCache;
+import dev.cnioperator.cni.runtime.CniRuntime;
 import dev.cnioperator.testkit.LocalControlPlane;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -103,10 +105,10 @@ public final class CleanupBench {
     net.killSandboxes();
     AgentMetrics metrics = new AgentMetrics();
     ExecutorService workers = Executors.newFixedThreadPool(workerCount);
+    CniRuntime runtime = net.agentRuntime(metrics);
     StaleAttachmentCleaner cleaner =
         new StaleAttachmentCleaner(
-            net.agentRuntime(metrics),
-            net.cache,
+            new AttachmentRuntimes(runtime, runtime),
             new HostLocalReservations(
                 HostLocalReservations.DEFAULT_DATA_DIR, ResultCache.DEFAULT_DIR),
             new PodSource(cp.client(), NODE),

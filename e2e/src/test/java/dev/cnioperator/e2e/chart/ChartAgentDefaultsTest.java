@@ -38,5 +38,7 @@ class ChartAgentDefaultsTest {
     assertThat(paths.path("stateDir").asText()).isEqualTo(agent.stateDir().toString());
     assertThat(paths.path("cniCacheDir").asText()).isEqualTo(agent.cacheDir().toString());
     assertThat(paths.path("netnsDir").asText()).isEqualTo(agent.netnsDir().toString());
+    assertThat(paths.path("multusConfDir").asText()).isEqualTo(agent.multusConfDir().toString());
+    assertThat(paths.path("multusCacheDir").asText()).isEqualTo(agent.multusCacheDir().toString());
   }
 }

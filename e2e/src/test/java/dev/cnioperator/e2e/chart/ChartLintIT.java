@@ -250,7 +250,14 @@ class ChartLintIT {
         .containsEntry("/var/lib/cni", "/var/lib/cni")
         .containsEntry("/var/run/netns", "/var/run/netns")
         .containsEntry("/var/lib/cni-operator", "/var/lib/cni-operator")
+        .containsEntry("/etc/cni/multus/net.d", "/etc/cni/multus/net.d")
+        .containsEntry("/var/lib/cni/multus", "/var/lib/cni/multus")
         .containsEntry("/run/containerd", "/run/containerd");
+    // Multus's dirs are made where Multus has not run yet, as the others are.
+    assertThat(hostPathVolume(pod, agent, "/etc/cni/multus/net.d").getType())
+        .isEqualTo("DirectoryOrCreate");
+    assertThat(hostPathVolume(pod, agent, "/var/lib/cni/multus").getType())
+        .isEqualTo("DirectoryOrCreate");
     assertThat(mount(agent, "/var/run/netns").getMountPropagation()).isEqualTo("HostToContainer");
     // containerd's socket by default: the netns of attachments containerd 1.6 and 1.7 cache none
     // for comes from the runtime; a node whose runtime is elsewhere still starts the pod.
@@ -259,6 +266,8 @@ class ChartLintIT {
         .isEqualTo("DirectoryOrCreate");
     assertThat(agent.getArgs())
         .contains("--conf-dir=/etc/cni/net.d", "--bin-dir=/opt/cni/bin")
+        .contains(
+            "--multus-conf-dir=/etc/cni/multus/net.d", "--multus-cache-dir=/var/lib/cni/multus")
         .contains("run", "--listen=0.0.0.0:9464")
         .contains("--cri-socket=/run/containerd/containerd.sock");
   }
@@ -316,11 +325,48 @@ class ChartLintIT {
     String socketDir = socket.substring(0, socket.lastIndexOf('/'));
 
     assertThat(agent.getArgs())
-        .contains("--conf-dir=" + confDir, "--bin-dir=" + binDir, "--cri-socket=" + socket);
+        .contains("--conf-dir=" + confDir, "--bin-dir=" + binDir, "--cri-socket=" + socket)
+        // Multus keeps its own defaults on every one of them (values.yaml says why).
+        .contains(
+            "--multus-conf-dir=/etc/cni/multus/net.d", "--multus-cache-dir=/var/lib/cni/multus");
     assertThat(hostPathsByMount(pod, agent))
         .containsEntry(confDir, confDir)
         .containsEntry(binDir, binDir)
         .containsEntry(socketDir, socketDir);
+  }
+
+  @Test
+  void multusDirsSetElsewhereArePassedAndMountedThere() {
+    PodSpec pod =
+        RenderedChart.render(
+                helm,
+                "--set",
+                "agent.hostPaths.multusConfDir=/var/lib/rancher/multus/net.d",
+                "--set",
+                "agent.hostPaths.multusCacheDir=/var/lib/rancher/multus/cache")
+            .single("DaemonSet", DaemonSet.class)
+            .getSpec()
+            .getTemplate()
+            .getSpec();
+    Container agent = onlyContainer(pod);
+
+    assertThat(agent.getArgs())
+        .contains(
+            "--multus-conf-dir=/var/lib/rancher/multus/net.d",
+            "--multus-cache-dir=/var/lib/rancher/multus/cache");
+    assertThat(hostPathsByMount(pod, agent))
+        .containsEntry("/var/lib/rancher/multus/net.d", "/var/lib/rancher/multus/net.d")
+        .containsEntry("/var/lib/rancher/multus/cache", "/var/lib/rancher/multus/cache");
+  }
+
+  @Test
+  void aMultusConfDirThatIsTheRuntimesIsRefused() {
+    CommandResult result = helm.template("--set", "agent.hostPaths.multusConfDir=/etc/cni/net.d");
+
+    assertThat(result.exitCode()).isNotZero();
+    assertThat(result.stderr())
+        .contains("multusConfDir and multusCacheDir must differ from the conf, bin, cache")
+        .contains("got /etc/cni/net.d among /etc/cni/net.d, /opt/cni/bin");
   }
 
   @Test
@@ -572,6 +618,7 @@ class ChartLintIT {
         "operator.httpPort|80|/operator/httpPort",
         "agent.hostPaths.cniConfDir|etc/cni/net.d|/agent/hostPaths/cniConfDir",
         "agent.hostPaths.stateDir|/var/lib/../../etc|/agent/hostPaths/stateDir",
+        "agent.hostPaths.multusConfDir|etc/cni/multus/net.d|/agent/hostPaths/multusConfDir",
         "agent.hostPaths.profile|microk8s|/agent/hostPaths/profile",
         "agent.criSocket.path|run/containerd.sock|/agent/criSocket/path",
         "agent.resources.limits.memory|lots|/agent/resources/limits/memory",

@@ -1,6 +1,7 @@
 package dev.cnioperator.agent.check;
 
-import dev.cnioperator.agent.kube.PodEvents;
+import dev.cnioperator.agent.kube.AgentEvents;
+import dev.cnioperator.agent.network.AttachmentRuntimes;
 import dev.cnioperator.agent.network.CachedConfig;
 import dev.cnioperator.agent.network.ManagedNetwork;
 import dev.cnioperator.agent.network.PodRef;
@@ -11,7 +12,6 @@ import dev.cnioperator.api.v1alpha1.AttachmentSummary;
 import dev.cnioperator.api.v1alpha1.FailingAttachment;
 import dev.cnioperator.cni.CniException;
 import dev.cnioperator.cni.cache.CachedAttachment;
-import dev.cnioperator.cni.cache.ResultCache;
 import dev.cnioperator.cni.config.NetworkConfigList;
 import dev.cnioperator.cni.exec.Attachment;
 import dev.cnioperator.cni.runtime.CniRuntime;
@@ -39,25 +39,23 @@ public final class AttachmentChecker {
 
   private static final Logger LOG = LoggerFactory.getLogger(AttachmentChecker.class);
 
-  private final CniRuntime runtime;
-  private final ResultCache cache;
+  private final AttachmentRuntimes runtimes;
   private final ExecutorService workers;
-  private final PodEvents events;
+  private final AgentEvents events;
   private final AgentMetrics metrics;
   private final SandboxNetns sandboxNetns;
 
   /**
+   * @param runtimes the runtime each network's attachments are cached by, which CHECKs them
    * @param sandboxNetns where to find the netns of an entry that caches none
    */
   public AttachmentChecker(
-      CniRuntime runtime,
-      ResultCache cache,
+      AttachmentRuntimes runtimes,
       ExecutorService workers,
-      PodEvents events,
+      AgentEvents events,
       AgentMetrics metrics,
       SandboxNetns sandboxNetns) {
-    this.runtime = runtime;
-    this.cache = cache;
+    this.runtimes = runtimes;
     this.workers = workers;
     this.events = events;
     this.metrics = metrics;
@@ -86,13 +84,14 @@ public final class AttachmentChecker {
       throws InterruptedException {
     // libcni keys its cache by the conflist's own name, which may differ from the CniNetwork's.
     // A probe's attachment is the agent's own, never a pod's (RevisionProbe runs its CHECK).
+    CniRuntime runtime = runtimes.of(network);
     List<CachedAttachment> entries =
-        cache.list(network.list().name()).stream()
+        runtime.cache().list(network.list().name()).stream()
             .filter(e -> !ProbeIdentity.isProbe(e.containerId()))
             .toList();
     List<Callable<Outcome>> tasks = new ArrayList<>();
     for (CachedAttachment entry : entries) {
-      tasks.add(() -> checkOne(network, entry));
+      tasks.add(() -> checkOne(runtime, network, entry));
     }
     List<FailingAttachment> failing = new ArrayList<>();
     List<Unchecked> unchecked = new ArrayList<>();
@@ -150,7 +149,7 @@ public final class AttachmentChecker {
     return first.reason() + others;
   }
 
-  private Outcome checkOne(ManagedNetwork network, CachedAttachment entry) {
+  private Outcome checkOne(CniRuntime runtime, ManagedNetwork network, CachedAttachment entry) {
     Optional<NetworkConfigList> list = CachedConfig.of(network, entry);
     if (list.isEmpty()) {
       metrics.check(network.name(), "failing");
@@ -215,7 +214,7 @@ public final class AttachmentChecker {
       String key = f.getContainerId() + "/" + f.getIfName();
       now.add(key);
       if (!before.contains(key) && f.getPod() != null && f.getNamespace() != null) {
-        events.warn(
+        events.warnPod(
             f.getNamespace(),
             f.getPod(),
             null,

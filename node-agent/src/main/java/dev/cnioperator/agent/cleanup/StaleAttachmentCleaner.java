@@ -2,6 +2,7 @@ package dev.cnioperator.agent.cleanup;
 
 import dev.cnioperator.agent.cleanup.StaleAttachmentFinder.Limits;
 import dev.cnioperator.agent.cleanup.StaleAttachmentFinder.Observation;
+import dev.cnioperator.agent.network.AttachmentRuntimes;
 import dev.cnioperator.agent.network.CachedConfig;
 import dev.cnioperator.agent.network.HostLocalReservations;
 import dev.cnioperator.agent.network.HostLocalReservations.Reading;
@@ -14,7 +15,6 @@ import dev.cnioperator.agent.observe.AgentMetrics;
 import dev.cnioperator.api.v1alpha1.IpamSummary;
 import dev.cnioperator.cni.CniException;
 import dev.cnioperator.cni.cache.CachedAttachment;
-import dev.cnioperator.cni.cache.ResultCache;
 import dev.cnioperator.cni.config.NetworkConfigList;
 import dev.cnioperator.cni.exec.Attachment;
 import dev.cnioperator.cni.runtime.CniRuntime;
@@ -52,8 +52,7 @@ import org.slf4j.LoggerFactory;
 public final class StaleAttachmentCleaner {
   private static final Logger LOG = LoggerFactory.getLogger(StaleAttachmentCleaner.class);
 
-  private final CniRuntime runtime;
-  private final ResultCache cache;
+  private final AttachmentRuntimes runtimes;
   private final HostLocalReservations hostLocal;
   private final SourceOfTruth source;
   private final Path netnsDir;
@@ -62,9 +61,11 @@ public final class StaleAttachmentCleaner {
   private final ExecutorService workers;
   private final StaleAttachmentFinder finder = new StaleAttachmentFinder();
 
+  /**
+   * @param runtimes the runtime each network's attachments are cached by, which DELs them
+   */
   public StaleAttachmentCleaner(
-      CniRuntime runtime,
-      ResultCache cache,
+      AttachmentRuntimes runtimes,
       HostLocalReservations hostLocal,
       SourceOfTruth source,
       Path netnsDir,
@@ -72,8 +73,7 @@ public final class StaleAttachmentCleaner {
       Clock clock,
       ExecutorService workers) {
     this.workers = workers;
-    this.runtime = runtime;
-    this.cache = cache;
+    this.runtimes = runtimes;
     this.hostLocal = hostLocal;
     this.source = source;
     this.netnsDir = netnsDir;
@@ -102,7 +102,8 @@ public final class StaleAttachmentCleaner {
     // libcni keys its cache by the conflist's own name, which may differ from the CniNetwork's.
     // A probe's attachment and reservation are the probe's to remove (RevisionProbe sweeps them),
     // never a pod's: neither stale nor counted.
-    List<CachedAttachment> all = cache.list(network.list().name());
+    CniRuntime runtime = runtimes.of(network);
+    List<CachedAttachment> all = runtime.cache().list(network.list().name());
     List<CachedAttachment> entries =
         all.stream().filter(e -> !ProbeIdentity.isProbe(e.containerId())).toList();
     Map<String, CachedAttachment> byKey = new HashMap<>();
@@ -165,8 +166,8 @@ public final class StaleAttachmentCleaner {
       }
     } else {
       List<String> unusable = new ArrayList<>();
-      released = release(network, d, byKey, stores, unusable, history);
-      left = hostLocal.read(network, cache.list(network.list().name()));
+      released = release(runtime, network, d, byKey, stores, unusable, history);
+      left = hostLocal.read(network, runtime.cache().list(network.list().name()));
       if (!unusable.isEmpty()) {
         message =
             join(
@@ -202,6 +203,7 @@ public final class StaleAttachmentCleaner {
    * DELed through a configuration naming its own store, so that host-local releases it there.
    */
   private int release(
+      CniRuntime runtime,
       ManagedNetwork network,
       StaleDecision d,
       Map<String, CachedAttachment> byKey,

@@ -1,6 +1,7 @@
 package dev.cnioperator.agent.conflist;
 
 import dev.cnioperator.agent.host.WriteReason;
+import dev.cnioperator.api.v1alpha1.ConfigDirectory;
 
 /** One step {@link ConflistSync} decided; {@link ConflistApplier} carries it out. */
 public sealed interface ConflistAction {
@@ -72,7 +73,7 @@ public sealed interface ConflistAction {
   }
 
   /** The spec no longer lists this managed file: delete it and drop it from the manifest. */
-  record Remove(String fileName) implements ConflistAction {
+  record Remove(ConfigDirectory directory, String fileName) implements ConflistAction {
     @Override
     public <R> R accept(Visitor<R> visitor) {
       return visitor.remove(this);
@@ -83,7 +84,7 @@ public sealed interface ConflistAction {
    * Drop a manifest entry without touching the disk: the file is already gone, or someone else's
    * content replaced it, which makes it theirs.
    */
-  record Forget(String fileName, String why) implements ConflistAction {
+  record Forget(ConfigDirectory directory, String fileName, String why) implements ConflistAction {
     @Override
     public <R> R accept(Visitor<R> visitor) {
       return visitor.forget(this);

@@ -8,9 +8,11 @@ import dev.cnioperator.agent.conflist.ConflistAction.Reject;
 import dev.cnioperator.agent.conflist.ConflistAction.Remove;
 import dev.cnioperator.agent.conflist.ConflistAction.Write;
 import dev.cnioperator.agent.host.HostFiles;
+import dev.cnioperator.agent.host.HostPaths;
 import dev.cnioperator.agent.host.Manifest;
 import dev.cnioperator.agent.host.ManifestException;
 import dev.cnioperator.agent.host.ManifestStore;
+import dev.cnioperator.api.v1alpha1.ConfigDirectory;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,22 +21,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Carries out {@link ConflistSync}'s actions on the conf dir. The manifest is saved before a file
- * is renamed into place and after one is deleted, so after a kill at any point the manifest still
- * names every file the agent may have written. A write that fails (a full disk, say) fails only its
- * network, which keeps its previous file and is reported Failed with the reason.
+ * Carries out {@link ConflistSync}'s actions in the configuration directories. The manifest is
+ * saved before a file is renamed into place and after one is deleted, so after a kill at any point
+ * the manifest still names every file the agent may have written. A write that fails (a full disk,
+ * say) fails only its network, which keeps its previous file and is reported Failed with the
+ * reason.
  */
 public final class ConflistApplier {
   private static final Logger LOG = LoggerFactory.getLogger(ConflistApplier.class);
 
   private final HostFiles files;
   private final ManifestStore store;
-  private final Path confDir;
+  private final HostPaths paths;
 
-  public ConflistApplier(HostFiles files, ManifestStore store, Path confDir) {
+  public ConflistApplier(HostFiles files, ManifestStore store, HostPaths paths) {
     this.files = files;
     this.store = store;
-    this.confDir = confDir;
+    this.paths = paths;
   }
 
   /** Applies {@code actions} and returns one outcome per desired network, in action order. */
@@ -87,9 +90,10 @@ public final class ConflistApplier {
     @Override
     public Manifest conflict(Conflict c) {
       LOG.warn(
-          "event=conflist-conflict network={} file={}",
+          "event=conflist-conflict network={} file={} directory={}",
           c.desired().network(),
-          c.desired().fileName());
+          c.desired().fileName(),
+          c.desired().directory());
       outcomes.add(NetworkOutcome.conflict(c.desired(), c.message()));
       return current;
     }
@@ -110,25 +114,30 @@ public final class ConflistApplier {
 
     @Override
     public Manifest remove(Remove r) {
-      return ConflistApplier.this.remove(r.fileName(), current);
+      return ConflistApplier.this.remove(r.directory(), r.fileName(), current);
     }
 
     @Override
     public Manifest forget(Forget f) {
-      LOG.info("event=conflist-forgotten file={} reason=\"{}\"", f.fileName(), f.why());
-      return saved(current, current.withoutConflist(f.fileName()));
+      LOG.info(
+          "event=conflist-forgotten file={} directory={} reason=\"{}\"",
+          f.fileName(),
+          f.directory(),
+          f.why());
+      return saved(current, current.withoutConflist(f.directory(), f.fileName()));
     }
   }
 
   private Manifest write(Write w, Manifest manifest) throws IOException {
     DesiredConflist d = w.desired();
-    Manifest next = manifest.withConflist(d.fileName(), d.sha256(), d.network());
+    Manifest next = manifest.withConflist(d.directory(), d.fileName(), d.sha256(), d.network());
     store.save(next);
-    files.writeAtomically(confDir.resolve(d.fileName()), d.bytes(), false);
+    files.writeAtomically(file(d), d.bytes(), false);
     LOG.info(
-        "event=conflist-written network={} file={} sha256={} reason={}",
+        "event=conflist-written network={} file={} directory={} sha256={} reason={}",
         d.network(),
         d.fileName(),
+        d.directory(),
         d.sha256(),
         w.reason());
     return next;
@@ -143,15 +152,21 @@ public final class ConflistApplier {
     }
   }
 
-  private Manifest remove(String fileName, Manifest manifest) {
+  private Manifest remove(ConfigDirectory dir, String fileName, Manifest manifest) {
+    Path file = paths.confDir(dir).resolve(fileName);
     try {
-      files.delete(confDir.resolve(fileName));
+      files.delete(file);
     } catch (IOException e) {
-      LOG.warn("event=conflist-remove-failed file={} error=\"{}\"", fileName, e.getMessage());
+      LOG.warn("event=conflist-remove-failed file={} error=\"{}\"", file, e.getMessage());
       return manifest;
     }
-    LOG.info("event=conflist-removed file={}", fileName);
-    return saved(manifest, manifest.withoutConflist(fileName));
+    LOG.info("event=conflist-removed file={} directory={}", fileName, dir);
+    return saved(manifest, manifest.withoutConflist(dir, fileName));
+  }
+
+  /** Where {@code d}'s file is. */
+  private Path file(DesiredConflist d) {
+    return paths.confDir(d.directory()).resolve(d.fileName());
   }
 
   /** {@code next} once saved; {@code before} when the manifest cannot be written now. */
@@ -168,8 +183,11 @@ public final class ConflistApplier {
   /** The sha256 of the agent's own file on disk for {@code d}, or null. */
   private String ownedSha(Manifest manifest, DesiredConflist d) {
     try {
-      String disk = files.sha256(confDir.resolve(d.fileName())).orElse(null);
-      return manifest.conflist(d.fileName()).filter(m -> m.isOwnVersion(disk)).isPresent()
+      String disk = files.sha256(file(d)).orElse(null);
+      return manifest
+              .conflist(d.directory(), d.fileName())
+              .filter(m -> m.isOwnVersion(disk))
+              .isPresent()
           ? disk
           : null;
     } catch (IOException e) {

@@ -27,7 +27,10 @@ public final class ConflistFileName {
     return Optional.empty();
   }
 
-  /** True for a file a container runtime would load as a network configuration. */
+  /**
+   * True for a file a container runtime would load as a network configuration, and Multus as the
+   * configuration of a config-less NetworkAttachmentDefinition: libcni's last extension.
+   */
   public static boolean isReadByRuntimes(String name) {
     // libcni matches the extension only; it does not skip dot files.
     return RUNTIME_EXTENSIONS.stream().anyMatch(name::endsWith);

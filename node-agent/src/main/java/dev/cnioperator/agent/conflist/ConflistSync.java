@@ -10,8 +10,10 @@ import dev.cnioperator.agent.conflist.ConflistAction.Write;
 import dev.cnioperator.agent.host.ManagedFile;
 import dev.cnioperator.agent.host.Manifest;
 import dev.cnioperator.agent.host.WriteReason;
+import dev.cnioperator.api.v1alpha1.ConfigDirectory;
 import dev.cnioperator.cni.io.Sha256;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -19,8 +21,13 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Decides what to do with the conf dir: desired conflists + the manifest of what the agent owns +
- * what is on disk in, actions out. Pure, so every ownership rule is a unit test.
+ * Decides what to do with the configuration directories: desired conflists + the manifest of what
+ * the agent owns + what is on disk in, actions out. Pure, so every ownership rule is a unit test.
+ *
+ * <p>The same rules hold in each directory (the runtime's, and Multus's for secondary networks),
+ * and each is its own name space: a file is claimed, owned and found on disk in its directory, so a
+ * network that moves from one directory to the other is written in the new one and removed from the
+ * old one like any file the spec no longer lists there.
  */
 public final class ConflistSync {
 
@@ -28,20 +35,23 @@ public final class ConflistSync {
    * @param desired what the CniNode spec lists, in spec order
    * @param heldBack networks that must not be (re)written now, with the reason
    * @param manifest what the agent owns
-   * @param onDisk sha256 of every file present in the conf dir, by file name
+   * @param onDisk sha256 of every file present, by directory and file name
    */
   public List<ConflistAction> plan(
       List<DesiredConflist> desired,
       Map<String, String> heldBack,
       Manifest manifest,
-      Map<String, String> onDisk) {
+      Map<ConfigDirectory, Map<String, String>> onDisk) {
     List<ConflistAction> actions = new ArrayList<>();
-    Set<String> claimed = new HashSet<>();
+    Map<ConfigDirectory, Set<String>> claimed = new EnumMap<>(ConfigDirectory.class);
+    for (ConfigDirectory dir : ConfigDirectory.values()) {
+      claimed.put(dir, new HashSet<>());
+    }
     for (DesiredConflist d : desired) {
       Optional<String> problem = ConflistFileName.problem(d.fileName());
       if (problem.isPresent()) {
         actions.add(new Reject(d, problem.get()));
-      } else if (!claimed.add(d.fileName())) {
+      } else if (!claimed.get(d.directory()).add(d.fileName())) {
         actions.add(new Reject(d, "fileName " + d.fileName() + " is listed twice in the spec"));
       } else if (heldBack.containsKey(d.network())) {
         // Before the sha256 check: an entry the node cannot have yet carries no content at all.
@@ -49,15 +59,27 @@ public final class ConflistSync {
       } else if (!Sha256.hex(d.bytes()).equals(d.sha256())) {
         actions.add(new Reject(d, "content does not match its sha256 " + d.sha256()));
       } else {
-        actions.add(decide(d, manifest.conflist(d.fileName()), onDisk.get(d.fileName())));
+        actions.add(
+            decide(
+                d,
+                manifest.conflist(d.directory(), d.fileName()),
+                disk(onDisk, d.directory()).get(d.fileName())));
       }
     }
-    for (String fileName : manifest.conflists().keySet()) {
-      if (!claimed.contains(fileName)) {
-        actions.add(leave(fileName, manifest.conflists().get(fileName), onDisk.get(fileName)));
+    for (ConfigDirectory dir : ConfigDirectory.values()) {
+      for (Map.Entry<String, ManagedFile> owned : manifest.conflists(dir).entrySet()) {
+        String fileName = owned.getKey();
+        if (!claimed.get(dir).contains(fileName)) {
+          actions.add(leave(dir, fileName, owned.getValue(), disk(onDisk, dir).get(fileName)));
+        }
       }
     }
     return actions;
+  }
+
+  private static Map<String, String> disk(
+      Map<ConfigDirectory, Map<String, String>> onDisk, ConfigDirectory dir) {
+    return onDisk.getOrDefault(dir, Map.of());
   }
 
   private static ConflistAction decide(
@@ -66,7 +88,13 @@ public final class ConflistSync {
       return diskSha256 == null
           ? new Write(d, WriteReason.CREATE)
           : new Conflict(
-              d, "a file named " + d.fileName() + " that this agent did not write is in the way");
+              d,
+              "a file named "
+                  + d.fileName()
+                  + " that this agent did not write is in the way"
+                  + (d.directory() == ConfigDirectory.Multus
+                      ? " in Multus's configuration directory"
+                      : ""));
     }
     if (diskSha256 == null) {
       return new Write(d, WriteReason.RESTORE_REMOVED);
@@ -77,13 +105,15 @@ public final class ConflistSync {
     return diskSha256.equals(d.sha256()) ? new Keep(d) : new Write(d, WriteReason.UPDATE);
   }
 
-  private static ConflistAction leave(String fileName, ManagedFile owned, String diskSha256) {
+  private static ConflistAction leave(
+      ConfigDirectory dir, String fileName, ManagedFile owned, String diskSha256) {
     if (diskSha256 == null) {
-      return new Forget(fileName, "already gone from disk");
+      return new Forget(dir, fileName, "already gone from disk");
     }
     if (!owned.isOwnVersion(diskSha256)) {
-      return new Forget(fileName, "changed by someone else, so it is theirs now; left in place");
+      return new Forget(
+          dir, fileName, "changed by someone else, so it is theirs now; left in place");
     }
-    return new Remove(fileName);
+    return new Remove(dir, fileName);
   }
 }

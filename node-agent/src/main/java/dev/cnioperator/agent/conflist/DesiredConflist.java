@@ -1,16 +1,29 @@
 package dev.cnioperator.agent.conflist;
 
+import dev.cnioperator.api.v1alpha1.ConfigDirectory;
 import java.nio.charset.StandardCharsets;
 
 /**
  * One conflist the CniNode spec says this node must hold, byte for byte.
  *
  * @param network the CniNetwork's name
- * @param fileName the file name in the conf dir, e.g. {@code 50-dbnet.conflist}
+ * @param fileName the file name in its directory, e.g. {@code 50-dbnet.conflist}
  * @param sha256 the sha256 the operator computed over {@code content}
  * @param content the rendered conflist
+ * @param directory the configuration directory it goes to: the runtime's, or Multus's for a
+ *     secondary network
  */
-public record DesiredConflist(String network, String fileName, String sha256, String content) {
+public record DesiredConflist(
+    String network, String fileName, String sha256, String content, ConfigDirectory directory) {
+
+  public DesiredConflist {
+    directory = directory == null ? ConfigDirectory.Runtime : directory;
+  }
+
+  /** A conflist of the runtime's directory. */
+  public DesiredConflist(String network, String fileName, String sha256, String content) {
+    this(network, fileName, sha256, content, ConfigDirectory.Runtime);
+  }
 
   public byte[] bytes() {
     return content.getBytes(StandardCharsets.UTF_8);

@@ -1,10 +1,14 @@
 package dev.cnioperator.agent.conflist;
 
+import dev.cnioperator.api.v1alpha1.ConfigDirectory;
+
 /**
  * What became of one network on this node in a pass; becomes its entry in the CniNode status.
  *
  * @param appliedSha256 the sha256 of the agent's file on disk for this network, or null
  * @param drift true when the pass restored a file someone else changed or removed
+ * @param directory where the network's file is: only the runtime's directory holds a network the
+ *     runtime can take for its pod network
  */
 public record NetworkOutcome(
     String network,
@@ -12,7 +16,17 @@ public record NetworkOutcome(
     State state,
     String appliedSha256,
     String message,
-    boolean drift) {
+    boolean drift,
+    ConfigDirectory directory) {
+
+  public NetworkOutcome {
+    directory = directory == null ? ConfigDirectory.Runtime : directory;
+  }
+
+  /** Whether the network's file is in the runtime's directory, where its pod network comes from. */
+  public boolean inRuntimeDirectory() {
+    return directory == ConfigDirectory.Runtime;
+  }
 
   /** The states a CniNode status reports for a network. */
   public enum State {
@@ -24,15 +38,17 @@ public record NetworkOutcome(
   public static NetworkOutcome applied(DesiredConflist d, boolean drift) {
     String message =
         drift ? "restored " + d.fileName() + " after someone changed or removed it" : "";
-    return new NetworkOutcome(d.network(), d.fileName(), State.Applied, d.sha256(), message, drift);
+    return new NetworkOutcome(
+        d.network(), d.fileName(), State.Applied, d.sha256(), message, drift, d.directory());
   }
 
   public static NetworkOutcome failed(DesiredConflist d, String appliedSha256, String message) {
     return new NetworkOutcome(
-        d.network(), d.fileName(), State.Failed, appliedSha256, message, false);
+        d.network(), d.fileName(), State.Failed, appliedSha256, message, false, d.directory());
   }
 
   public static NetworkOutcome conflict(DesiredConflist d, String message) {
-    return new NetworkOutcome(d.network(), d.fileName(), State.Conflict, null, message, false);
+    return new NetworkOutcome(
+        d.network(), d.fileName(), State.Conflict, null, message, false, d.directory());
   }
 }

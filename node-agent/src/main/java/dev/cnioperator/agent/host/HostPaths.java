@@ -1,5 +1,6 @@
 package dev.cnioperator.agent.host;
 
+import dev.cnioperator.api.v1alpha1.ConfigDirectory;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -14,9 +15,21 @@ import java.util.Map;
  * @param stateDir the agent's own state: its manifest ({@code /var/lib/cni-operator})
  * @param bundledPluginDir the plugin binaries shipped with the agent ({@code
  *     /opt/cni-node-agent/plugins})
+ * @param multusConfDir Multus's own configuration directory, where the files of its config-less
+ *     NetworkAttachmentDefinitions live ({@code /etc/cni/multus/net.d}, Multus's {@code confDir})
+ * @param multusCacheDir the libcni cache Multus gives the plugins of its attachments ({@code
+ *     /var/lib/cni/multus}, Multus's {@code cniDir}): their results are under its {@code results/},
+ *     not the runtime's
  */
 public record HostPaths(
-    Path confDir, Path binDir, Path cacheDir, Path netnsDir, Path stateDir, Path bundledPluginDir) {
+    Path confDir,
+    Path binDir,
+    Path cacheDir,
+    Path netnsDir,
+    Path stateDir,
+    Path bundledPluginDir,
+    Path multusConfDir,
+    Path multusCacheDir) {
 
   /** Named network namespaces are mounted here ({@code ip netns}); real even in a sandbox. */
   public static final Path DEFAULT_NETNS_DIR = Path.of("/var/run/netns");
@@ -33,7 +46,9 @@ public record HostPaths(
         root.resolve("var/lib/cni"),
         DEFAULT_NETNS_DIR,
         root.resolve("var/lib/cni-operator"),
-        bundledPluginDir);
+        bundledPluginDir,
+        root.resolve("etc/cni/multus/net.d"),
+        root.resolve("var/lib/cni/multus"));
   }
 
   /**
@@ -47,15 +62,29 @@ public record HostPaths(
         "--cache-dir", cacheDir.toString(),
         "--netns-dir", netnsDir.toString(),
         "--state-dir", stateDir.toString(),
-        "--bundled-plugin-dir", bundledPluginDir.toString());
+        "--bundled-plugin-dir", bundledPluginDir.toString(),
+        "--multus-conf-dir", multusConfDir.toString(),
+        "--multus-cache-dir", multusCacheDir.toString());
   }
 
   public HostPaths withCacheDir(Path dir) {
-    return new HostPaths(confDir, binDir, dir, netnsDir, stateDir, bundledPluginDir);
+    return new HostPaths(
+        confDir, binDir, dir, netnsDir, stateDir, bundledPluginDir, multusConfDir, multusCacheDir);
   }
 
   public HostPaths withNetnsDir(Path dir) {
-    return new HostPaths(confDir, binDir, cacheDir, dir, stateDir, bundledPluginDir);
+    return new HostPaths(
+        confDir, binDir, cacheDir, dir, stateDir, bundledPluginDir, multusConfDir, multusCacheDir);
+  }
+
+  /** Where a network of {@code directory} has its file. */
+  public Path confDir(ConfigDirectory directory) {
+    return directory == ConfigDirectory.Multus ? multusConfDir : confDir;
+  }
+
+  /** The libcni cache the attachments of a network of {@code directory} are in. */
+  public Path cacheDir(ConfigDirectory directory) {
+    return directory == ConfigDirectory.Multus ? multusCacheDir : cacheDir;
   }
 
   /** The manifest of what the agent wrote on this node. */

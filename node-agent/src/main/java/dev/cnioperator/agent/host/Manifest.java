@@ -1,51 +1,77 @@
 package dev.cnioperator.agent.host;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.cnioperator.api.v1alpha1.ConfigDirectory;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * What this agent wrote on the node: conflists by file name and plugin binaries by name. Anything
- * not listed here is not the agent's, and the agent never modifies or deletes it.
+ * What this agent wrote on the node: conflists by file name, one map per configuration directory,
+ * and plugin binaries by name. Anything not listed here is not the agent's, and the agent never
+ * modifies or deletes it.
+ *
+ * <p>The runtime's conflists keep the key {@code conflists} they always had, so a manifest written
+ * before Multus's directory existed loads unchanged; {@code multusConflists} is left out while
+ * empty, so an agent of that earlier version (whose reader refuses unknown keys) can still load the
+ * manifest of a node that holds no Multus network.
  */
 public record Manifest(
     @JsonProperty("conflists") Map<String, ManagedFile> conflists,
-    @JsonProperty("binaries") Map<String, ManagedFile> binaries) {
+    @JsonProperty("binaries") Map<String, ManagedFile> binaries,
+    @JsonProperty("multusConflists") @JsonInclude(JsonInclude.Include.NON_EMPTY)
+        Map<String, ManagedFile> multusConflists) {
 
   public Manifest {
-    conflists =
-        Collections.unmodifiableMap(new TreeMap<>(conflists == null ? Map.of() : conflists));
-    binaries = Collections.unmodifiableMap(new TreeMap<>(binaries == null ? Map.of() : binaries));
+    conflists = sorted(conflists);
+    binaries = sorted(binaries);
+    multusConflists = sorted(multusConflists);
   }
 
   public static Manifest empty() {
-    return new Manifest(Map.of(), Map.of());
+    return new Manifest(Map.of(), Map.of(), Map.of());
   }
 
-  public Optional<ManagedFile> conflist(String fileName) {
-    return Optional.ofNullable(conflists.get(fileName));
+  /** The conflists the agent wrote into {@code directory}, by file name. */
+  public Map<String, ManagedFile> conflists(ConfigDirectory directory) {
+    return directory == ConfigDirectory.Multus ? multusConflists : conflists;
+  }
+
+  public Optional<ManagedFile> conflist(ConfigDirectory directory, String fileName) {
+    return Optional.ofNullable(conflists(directory).get(fileName));
   }
 
   public Optional<ManagedFile> binary(String name) {
     return Optional.ofNullable(binaries.get(name));
   }
 
-  /** This manifest with {@code fileName} recorded at {@code sha256}. */
-  public Manifest withConflist(String fileName, String sha256, String network) {
-    return new Manifest(put(conflists, fileName, sha256, network), binaries);
+  /** This manifest with {@code fileName} of {@code directory} recorded at {@code sha256}. */
+  public Manifest withConflist(
+      ConfigDirectory directory, String fileName, String sha256, String network) {
+    return withConflists(directory, put(conflists(directory), fileName, sha256, network));
   }
 
-  public Manifest withoutConflist(String fileName) {
-    Map<String, ManagedFile> m = new TreeMap<>(conflists);
+  public Manifest withoutConflist(ConfigDirectory directory, String fileName) {
+    Map<String, ManagedFile> m = new TreeMap<>(conflists(directory));
     m.remove(fileName);
-    return new Manifest(m, binaries);
+    return withConflists(directory, m);
   }
 
   /** This manifest with binary {@code name} recorded at {@code sha256}. */
   public Manifest withBinary(String name, String sha256, String source) {
-    return new Manifest(conflists, put(binaries, name, sha256, source));
+    return new Manifest(conflists, put(binaries, name, sha256, source), multusConflists);
+  }
+
+  private Manifest withConflists(ConfigDirectory directory, Map<String, ManagedFile> files) {
+    return directory == ConfigDirectory.Multus
+        ? new Manifest(conflists, binaries, files)
+        : new Manifest(files, binaries, multusConflists);
+  }
+
+  private static Map<String, ManagedFile> sorted(Map<String, ManagedFile> files) {
+    return Collections.unmodifiableMap(new TreeMap<>(files == null ? Map.of() : files));
   }
 
   private static Map<String, ManagedFile> put(

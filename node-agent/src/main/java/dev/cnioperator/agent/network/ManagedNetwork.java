@@ -2,6 +2,7 @@ package dev.cnioperator.agent.network;
 
 import dev.cnioperator.agent.conflist.DesiredConflist;
 import dev.cnioperator.agent.plugin.NetworkPlugins;
+import dev.cnioperator.api.v1alpha1.ConfigDirectory;
 import dev.cnioperator.cni.config.NetworkConfigList;
 import java.time.Duration;
 
@@ -26,6 +27,11 @@ public record ManagedNetwork(
 
   public String name() {
     return conflist.network();
+  }
+
+  /** The configuration directory the network's file is in. */
+  public ConfigDirectory directory() {
+    return conflist.directory();
   }
 
   /** How the agent proves a new content of the network. */

@@ -2,6 +2,7 @@ package dev.cnioperator.agent.node;
 
 import dev.cnioperator.agent.conflist.NetworkOutcome;
 import dev.cnioperator.api.v1alpha1.RuntimeNetwork;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -12,8 +13,9 @@ import java.util.Optional;
  *
  * <ul>
  *   <li>No pass has completed: not ready.
- *   <li>No file of the agent's on this node (no network selects it yet): ready, there is nothing
- *       for the runtime to load.
+ *   <li>No file of the agent's in the runtime's directory (no network selects this node yet, or
+ *       only Multus secondary networks do, whose files are in Multus's directory): ready, there is
+ *       nothing for the runtime to load.
  *   <li>No CRI socket: ready once the files are written; the agent cannot see what the runtime
  *       loaded, and says so in its log at start.
  *   <li>With a CRI socket: the runtime's NetworkReady must be true, and where the runtime says what
@@ -37,8 +39,14 @@ public final class AgentReadiness {
     if (pass == null) {
       return Optional.of("no pass over the node's files has completed yet");
     }
-    boolean anyOfOurs =
-        pass.networks().stream().anyMatch(o -> o.state() == NetworkOutcome.State.Applied);
+    // Multus's files are no business of the runtime's: it never loads them, so it cannot have
+    // loaded them or not, and none of them is its pod network.
+    List<NetworkOutcome> runtimeApplied =
+        pass.networks().stream()
+            .filter(NetworkOutcome::inRuntimeDirectory)
+            .filter(o -> o.state() == NetworkOutcome.State.Applied)
+            .toList();
+    boolean anyOfOurs = !runtimeApplied.isEmpty();
     if (!anyOfOurs || !criConfigured) {
       return Optional.empty();
     }
@@ -51,10 +59,7 @@ public final class AgentReadiness {
               .formatted(runtime.getEndpoint(), runtime.getReason(), runtime.getMessage()));
     }
     Optional<NetworkOutcome> ours =
-        pass.networks().stream()
-            .filter(o -> o.state() == NetworkOutcome.State.Applied)
-            .filter(o -> o.network().equals(pass.defaultNetwork()))
-            .findFirst();
+        runtimeApplied.stream().filter(o -> o.network().equals(pass.defaultNetwork())).findFirst();
     if (ours.isEmpty() || runtime.getLoadedSha256() == null) {
       return Optional.empty();
     }

@@ -1,6 +1,7 @@
 package dev.cnioperator.agent.node;
 
 import dev.cnioperator.agent.conflist.NetworkOutcome;
+import dev.cnioperator.agent.kube.AgentEvents;
 import dev.cnioperator.agent.network.ManagedNetwork;
 import dev.cnioperator.agent.observe.AgentMetrics;
 import dev.cnioperator.api.v1alpha1.CniNode;
@@ -59,7 +60,9 @@ public final class NodeAgent implements AutoCloseable {
   private final NodeStatusBuilder statusBuilder;
   private final NetworkFollowUp networks;
   private final AgentMetrics metrics;
+  private final AgentEvents events;
   private final Duration resync;
+  private final UnparsableFileAlerts unparsable = new UnparsableFileAlerts();
   private final ScheduledExecutorService loop = passThread();
   private final AtomicBoolean passPending = new AtomicBoolean();
   private final AtomicBoolean readPending = new AtomicBoolean();
@@ -89,6 +92,7 @@ public final class NodeAgent implements AutoCloseable {
       NodeStatusBuilder statusBuilder,
       NetworkFollowUp networks,
       AgentMetrics metrics,
+      AgentEvents events,
       Duration resync) {
     this.api = api;
     this.reader = reader;
@@ -96,6 +100,7 @@ public final class NodeAgent implements AutoCloseable {
     this.statusBuilder = statusBuilder;
     this.networks = networks;
     this.metrics = metrics;
+    this.events = events;
     this.resync = resync;
   }
 
@@ -180,6 +185,9 @@ public final class NodeAgent implements AutoCloseable {
       NodeSync.Result result = sync.sync(current, reader.plugins(seen.getSpec()));
       lastPass.set(new AppliedPass(result, seen.getMetadata().getGeneration()));
       record(result);
+      String uid = seen.getMetadata().getUid();
+      unparsable.update(
+          result.unparsableFiles(), (reason, message) -> events.warnCniNode(uid, reason, message));
       if (networks.afterPass(
           current, applied(current, result), probeReports(seen), this::requestStatus)) {
         loop.schedule(this::publish, FOLLOW_UP_WAIT.toMillis(), TimeUnit.MILLISECONDS);

@@ -55,7 +55,7 @@ public final class NodeSpecReader {
   private static ManagedNetwork network(NodeNetwork n) {
     String content = n.getContent() == null ? "" : n.getContent();
     DesiredConflist conflist =
-        new DesiredConflist(n.getName(), n.getFileName(), n.getSha256(), content);
+        new DesiredConflist(n.getName(), n.getFileName(), n.getSha256(), content, n.getDirectory());
     NetworkConfigList list = null;
     String invalid = null;
     List<String> types = List.of();

@@ -84,7 +84,9 @@ public final class NodeStatusBuilder {
                 .withUncheckedAttachments(unchecked == 0 ? null : unchecked)
                 .withStaleReservations(stale))
         .withObservedGeneration(generation)
-        .withConditions(List.of(ready(applied == desired, pass, list, previous)));
+        .withConditions(List.of(ready(applied == desired, pass, list, previous)))
+        .withUnparsableFiles(
+            pass.unparsableFiles().isEmpty() ? null : List.copyOf(pass.unparsableFiles()));
   }
 
   private static NodeNetworkStatus network(NetworkOutcome o, NetworkHealth h) {

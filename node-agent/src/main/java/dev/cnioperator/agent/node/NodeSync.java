@@ -9,8 +9,10 @@ import dev.cnioperator.agent.conflist.ConflistFileName;
 import dev.cnioperator.agent.conflist.ConflistSync;
 import dev.cnioperator.agent.conflist.DesiredConflist;
 import dev.cnioperator.agent.conflist.NetworkOutcome;
+import dev.cnioperator.agent.conflist.UnparsableFiles;
 import dev.cnioperator.agent.host.HostFiles;
 import dev.cnioperator.agent.host.HostPaths;
+import dev.cnioperator.agent.host.ManagedFile;
 import dev.cnioperator.agent.host.Manifest;
 import dev.cnioperator.agent.host.ManifestStore;
 import dev.cnioperator.agent.network.ManagedNetwork;
@@ -20,9 +22,12 @@ import dev.cnioperator.agent.plugin.PluginInstaller;
 import dev.cnioperator.agent.plugin.PluginOutcome;
 import dev.cnioperator.agent.plugin.PluginRequest;
 import dev.cnioperator.agent.plugin.PluginVersions;
+import dev.cnioperator.api.v1alpha1.ConfigDirectory;
+import dev.cnioperator.api.v1alpha1.UnparsableFile;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,8 +37,10 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Makes the node's conf dir and bin dir match a CniNode spec: plugin binaries first (a network is
- * only written once its plugins are present and speak its version), then the conflists.
+ * Makes the node's conf dirs and bin dir match a CniNode spec: plugin binaries first (a network is
+ * only written once its plugins are present and speak its version), then the conflists, each in its
+ * directory (the runtime's, or Multus's for a secondary network). Then it looks for the files in
+ * Multus's directory that Multus cannot parse.
  */
 public final class NodeSync {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -59,19 +66,30 @@ public final class NodeSync {
     this.versions = versions;
   }
 
-  /** What one pass found and did. */
+  /**
+   * What one pass found and did.
+   *
+   * @param defaultNetwork the network of the runtime's directory the runtime takes by default
+   * @param unparsableFiles the files of Multus's directory that are not the agent's and that Multus
+   *     cannot parse, in the order Multus reads them
+   */
   public record Result(
       List<NetworkOutcome> networks,
       List<PluginOutcome> plugins,
       List<String> removedNetworks,
-      String defaultNetwork) {}
+      String defaultNetwork,
+      List<UnparsableFile> unparsableFiles) {}
 
-  /** Prepares the directories and removes temporary files a killed agent left behind. */
+  /**
+   * Prepares the directories and removes temporary files a killed agent left behind. Multus's
+   * directory is made only when a network is first written there: a node without Multus gets none.
+   */
   public void prepare() throws IOException {
     for (Path dir : List.of(paths.confDir(), paths.binDir(), paths.stateDir())) {
       files.createDirectories(dir);
       files.removeLeftoverTemporaryFiles(dir);
     }
+    files.removeLeftoverTemporaryFiles(paths.multusConfDir());
   }
 
   /** One pass over the node's files. */
@@ -94,15 +112,47 @@ public final class NodeSync {
     Manifest manifest = installed.manifest();
     List<ConflistAction> actions =
         conflistSync.plan(desired, heldBack, manifest, conflistShas(desired, manifest));
+    Set<String> listed = new TreeSet<>();
+    networks.forEach(n -> listed.add(n.name()));
     List<String> removed = new ArrayList<>();
     for (ConflistAction a : actions) {
       if (a instanceof Remove r) {
-        manifest.conflist(r.fileName()).map(f -> f.source()).ifPresent(removed::add);
+        // A network that moved to the other directory is not removed from the node.
+        manifest
+            .conflist(r.directory(), r.fileName())
+            .map(ManagedFile::source)
+            .filter(network -> !listed.contains(network))
+            .ifPresent(removed::add);
       }
     }
     List<NetworkOutcome> outcomes =
-        new ConflistApplier(files, store, paths.confDir()).apply(actions, manifest);
-    return new Result(outcomes, plugins, removed, defaultNetwork());
+        new ConflistApplier(files, store, paths).apply(actions, manifest);
+    return new Result(outcomes, plugins, removed, defaultNetwork(), unparsableMultusFiles());
+  }
+
+  /**
+   * The files of Multus's directory that are not the agent's (as it wrote them) and that Multus
+   * cannot parse. Read after the pass's writes: the manifest as they left it.
+   */
+  private List<UnparsableFile> unparsableMultusFiles() {
+    Manifest manifest = store.load();
+    List<Map<String, ManagedFile>> owners = new ArrayList<>();
+    owners.add(manifest.conflists(ConfigDirectory.Multus));
+    if (paths.multusConfDir().equals(paths.confDir())) {
+      owners.add(manifest.conflists(ConfigDirectory.Runtime));
+    }
+    return UnparsableFiles.in(
+        paths.multusConfDir(),
+        name -> owners.stream().anyMatch(owned -> isOwn(owned.get(name), name)));
+  }
+
+  private boolean isOwn(ManagedFile owned, String name) {
+    try {
+      return owned != null
+          && owned.isOwnVersion(files.sha256(paths.multusConfDir().resolve(name)).orElse(null));
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   private PluginInstaller.Applied syncPlugins(
@@ -125,15 +175,20 @@ public final class NodeSync {
     return installer.apply(actions, manifest);
   }
 
-  private Map<String, String> conflistShas(List<DesiredConflist> desired, Manifest manifest)
-      throws IOException {
-    Set<String> names = new TreeSet<>(manifest.conflists().keySet());
-    desired.forEach(d -> names.add(d.fileName()));
-    Map<String, String> shas = new HashMap<>();
-    for (String name : names) {
-      if (ConflistFileName.problem(name).isEmpty()) {
-        files.sha256(paths.confDir().resolve(name)).ifPresent(s -> shas.put(name, s));
+  /** sha256 of the files of each directory the manifest or the spec names. */
+  private Map<ConfigDirectory, Map<String, String>> conflistShas(
+      List<DesiredConflist> desired, Manifest manifest) throws IOException {
+    Map<ConfigDirectory, Map<String, String>> shas = new EnumMap<>(ConfigDirectory.class);
+    for (ConfigDirectory dir : ConfigDirectory.values()) {
+      Set<String> names = new TreeSet<>(manifest.conflists(dir).keySet());
+      desired.stream().filter(d -> d.directory() == dir).forEach(d -> names.add(d.fileName()));
+      Map<String, String> inDir = new HashMap<>();
+      for (String name : names) {
+        if (ConflistFileName.problem(name).isEmpty()) {
+          files.sha256(paths.confDir(dir).resolve(name)).ifPresent(s -> inDir.put(name, s));
+        }
       }
+      shas.put(dir, inDir);
     }
     return shas;
   }

@@ -6,6 +6,7 @@ import dev.cnioperator.agent.network.ManagedNetwork;
 import dev.cnioperator.agent.network.ProbeIdentity;
 import dev.cnioperator.agent.network.Reservation;
 import dev.cnioperator.api.v1alpha1.AttachmentSummary;
+import dev.cnioperator.api.v1alpha1.ConfigDirectory;
 import dev.cnioperator.api.v1alpha1.FailingAttachment;
 import dev.cnioperator.api.v1alpha1.ProbeReport;
 import dev.cnioperator.api.v1alpha1.ProbeResult;
@@ -48,10 +49,13 @@ public final class RevisionProbe {
   private final Function<NetworkConfigList, Optional<String>> runtimeRefuses;
 
   /**
+   * @param runtime the agent's own runtime: a probe's attachment is cached in its cache, whichever
+   *     directory the network's file is in, and swept from there
    * @param diagnosis says what to do about a failure whose cause it knows; its advice comes first
    *     in the report
    * @param runtimeRefuses why the node's container runtime cannot ADD a network, where it is known
-   *     that it cannot (the probe's own ADD would pass and prove nothing)
+   *     that it cannot (the probe's own ADD would pass and prove nothing); asked only of networks
+   *     of the runtime's directory
    */
   public RevisionProbe(
       CniRuntime runtime,
@@ -136,7 +140,11 @@ public final class RevisionProbe {
     NetworkConfigList list = network.list();
     try {
       sweep(network);
-      Optional<String> refused = runtimeRefuses.apply(list);
+      // The container runtime's libcni never runs a Multus network: Multus does, with its own.
+      Optional<String> refused =
+          network.directory() == ConfigDirectory.Runtime
+              ? runtimeRefuses.apply(list)
+              : Optional.empty();
       if (refused.isPresent()) {
         throw new Failure("runtime: " + refused.get());
       }

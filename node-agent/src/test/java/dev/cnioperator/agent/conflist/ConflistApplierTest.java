@@ -1,10 +1,12 @@
 package dev.cnioperator.agent.conflist;
 
+import static dev.cnioperator.api.v1alpha1.ConfigDirectory.Runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cnioperator.agent.conflist.NetworkOutcome.State;
 import dev.cnioperator.agent.host.DiskHostFiles;
 import dev.cnioperator.agent.host.HostFiles;
+import dev.cnioperator.agent.host.HostPaths;
 import dev.cnioperator.agent.host.Manifest;
 import dev.cnioperator.agent.host.ManifestStore;
 import dev.cnioperator.agent.host.WriteReason;
@@ -86,17 +88,18 @@ class ConflistApplierTest {
   @Test
   void failedWriteFailsOnlyItsNetworkKeepsTheOldFileAndNamesTheReason(@TempDir Path root)
       throws Exception {
-    Path conf = Files.createDirectories(root.resolve("conf"));
+    HostPaths paths = HostPaths.under(root, root.resolve("plugins"));
+    Path conf = Files.createDirectories(paths.confDir());
     ManifestStore store =
         new ManifestStore(new DiskHostFiles(), root.resolve("state/manifest.json"));
     DesiredConflist v1 = net("a", "{1}");
     DesiredConflist v2 = net("a", "{2}");
     DesiredConflist other = net("b", "{b}");
     Files.writeString(conf.resolve(v1.fileName()), "{1}");
-    store.save(Manifest.empty().withConflist(v1.fileName(), v1.sha256(), "a"));
+    store.save(Manifest.empty().withConflist(Runtime, v1.fileName(), v1.sha256(), "a"));
 
     List<NetworkOutcome> outcomes =
-        new ConflistApplier(new FullConfDir(conf), store, conf)
+        new ConflistApplier(new FullConfDir(conf), store, paths)
             .apply(
                 List.of(
                     new ConflistAction.Write(v2, WriteReason.UPDATE),
@@ -109,7 +112,8 @@ class ConflistApplierTest {
     assertThat(outcomes.get(1).state()).isEqualTo(State.Applied);
     assertThat(Files.readString(conf.resolve(v1.fileName()))).isEqualTo("{1}");
     // The manifest still owns the old version, so the next pass updates rather than conflicts.
-    assertThat(store.load().conflist(v1.fileName()).orElseThrow().isOwnVersion(v1.sha256()))
+    assertThat(
+            store.load().conflist(Runtime, v1.fileName()).orElseThrow().isOwnVersion(v1.sha256()))
         .isTrue();
   }
 }

@@ -11,6 +11,7 @@ import dev.cnioperator.agent.conflist.ConflistAction.Remove;
 import dev.cnioperator.agent.conflist.ConflistAction.Write;
 import dev.cnioperator.agent.host.Manifest;
 import dev.cnioperator.agent.host.WriteReason;
+import dev.cnioperator.api.v1alpha1.ConfigDirectory;
 import dev.cnioperator.cni.io.Sha256;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -18,6 +19,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ConflistSyncTest {
+  private static final ConfigDirectory RUNTIME = ConfigDirectory.Runtime;
+  private static final ConfigDirectory MULTUS = ConfigDirectory.Multus;
   private final ConflistSync sync = new ConflistSync();
 
   private static DesiredConflist net(String name, String content) {
@@ -30,7 +33,7 @@ class ConflistSyncTest {
 
   private List<ConflistAction> plan(
       List<DesiredConflist> desired, Manifest manifest, Map<String, String> disk) {
-    return sync.plan(desired, Map.of(), manifest, disk);
+    return sync.plan(desired, Map.of(), manifest, Map.of(RUNTIME, disk));
   }
 
   @Test
@@ -59,14 +62,14 @@ class ConflistSyncTest {
   @Test
   void ownedFileInSyncIsKept() {
     DesiredConflist a = net("a", "{1}");
-    Manifest m = Manifest.empty().withConflist(a.fileName(), a.sha256(), "a");
+    Manifest m = Manifest.empty().withConflist(RUNTIME, a.fileName(), a.sha256(), "a");
     assertThat(plan(List.of(a), m, Map.of(a.fileName(), a.sha256()))).containsExactly(new Keep(a));
   }
 
   @Test
   void ownedFileAtAnOlderVersionIsUpdated() {
     DesiredConflist a = net("a", "{2}");
-    Manifest m = Manifest.empty().withConflist(a.fileName(), sha("{1}"), "a");
+    Manifest m = Manifest.empty().withConflist(RUNTIME, a.fileName(), sha("{1}"), "a");
     assertThat(plan(List.of(a), m, Map.of(a.fileName(), sha("{1}"))))
         .containsExactly(new Write(a, WriteReason.UPDATE));
   }
@@ -74,7 +77,7 @@ class ConflistSyncTest {
   @Test
   void ownedFileChangedBySomeoneElseIsRestoredAsDrift() {
     DesiredConflist a = net("a", "{1}");
-    Manifest m = Manifest.empty().withConflist(a.fileName(), a.sha256(), "a");
+    Manifest m = Manifest.empty().withConflist(RUNTIME, a.fileName(), a.sha256(), "a");
     List<ConflistAction> actions = plan(List.of(a), m, Map.of(a.fileName(), sha("{edited}")));
     assertThat(actions).containsExactly(new Write(a, WriteReason.RESTORE_CHANGED));
     assertThat(((Write) actions.get(0)).reason().isDrift()).isTrue();
@@ -83,7 +86,7 @@ class ConflistSyncTest {
   @Test
   void ownedFileRemovedBySomeoneElseIsRestoredAsDrift() {
     DesiredConflist a = net("a", "{1}");
-    Manifest m = Manifest.empty().withConflist(a.fileName(), a.sha256(), "a");
+    Manifest m = Manifest.empty().withConflist(RUNTIME, a.fileName(), a.sha256(), "a");
     assertThat(plan(List.of(a), m, Map.of()))
         .containsExactly(new Write(a, WriteReason.RESTORE_REMOVED));
   }
@@ -94,22 +97,22 @@ class ConflistSyncTest {
     // The manifest already names {2} (saved before the rename), the disk still holds {1}.
     Manifest m =
         Manifest.empty()
-            .withConflist(a.fileName(), sha("{1}"), "a")
-            .withConflist(a.fileName(), a.sha256(), "a");
+            .withConflist(RUNTIME, a.fileName(), sha("{1}"), "a")
+            .withConflist(RUNTIME, a.fileName(), a.sha256(), "a");
     assertThat(plan(List.of(a), m, Map.of(a.fileName(), sha("{1}"))))
         .containsExactly(new Write(a, WriteReason.UPDATE));
   }
 
   @Test
   void managedFileNoLongerListedIsRemoved() {
-    Manifest m = Manifest.empty().withConflist("50-old.conflist", sha("{1}"), "old");
+    Manifest m = Manifest.empty().withConflist(RUNTIME, "50-old.conflist", sha("{1}"), "old");
     assertThat(plan(List.of(), m, Map.of("50-old.conflist", sha("{1}"))))
-        .containsExactly(new Remove("50-old.conflist"));
+        .containsExactly(new Remove(RUNTIME, "50-old.conflist"));
   }
 
   @Test
   void managedFileNoLongerListedAndAlreadyGoneIsForgotten() {
-    Manifest m = Manifest.empty().withConflist("50-old.conflist", sha("{1}"), "old");
+    Manifest m = Manifest.empty().withConflist(RUNTIME, "50-old.conflist", sha("{1}"), "old");
     assertThat(plan(List.of(), m, Map.of()))
         .singleElement()
         .isInstanceOfSatisfying(
@@ -118,7 +121,7 @@ class ConflistSyncTest {
 
   @Test
   void managedFileNoLongerListedButEditedBySomeoneElseIsLeftInPlace() {
-    Manifest m = Manifest.empty().withConflist("50-old.conflist", sha("{1}"), "old");
+    Manifest m = Manifest.empty().withConflist(RUNTIME, "50-old.conflist", sha("{1}"), "old");
     assertThat(plan(List.of(), m, Map.of("50-old.conflist", sha("{edited}"))))
         .singleElement()
         .isInstanceOf(Forget.class);
@@ -158,10 +161,13 @@ class ConflistSyncTest {
   @Test
   void heldBackNetworkKeepsItsOldFileAndIsNotRemoved() {
     DesiredConflist a = net("a", "{2}");
-    Manifest m = Manifest.empty().withConflist(a.fileName(), sha("{1}"), "a");
+    Manifest m = Manifest.empty().withConflist(RUNTIME, a.fileName(), sha("{1}"), "a");
     List<ConflistAction> actions =
         sync.plan(
-            List.of(a), Map.of("a", "plugin macvlan missing"), m, Map.of(a.fileName(), sha("{1}")));
+            List.of(a),
+            Map.of("a", "plugin macvlan missing"),
+            m,
+            Map.of(RUNTIME, Map.of(a.fileName(), sha("{1}"))));
     assertThat(actions).containsExactly(new Hold(a, "plugin macvlan missing"));
   }
 
@@ -169,10 +175,106 @@ class ConflistSyncTest {
   void anEntryTheNodeCannotHaveYetHasNoContentAndKeepsTheOldFile() {
     // The operator could not render it for this node (a value is missing): no content, no sha256.
     DesiredConflist a = new DesiredConflist("a", "50-a.conflist", null, "");
-    Manifest m = Manifest.empty().withConflist(a.fileName(), sha("{1}"), "a");
+    Manifest m = Manifest.empty().withConflist(RUNTIME, a.fileName(), sha("{1}"), "a");
     String why = "node n1 has no spec.podCIDR";
     List<ConflistAction> actions =
-        sync.plan(List.of(a), Map.of("a", why), m, Map.of(a.fileName(), sha("{1}")));
+        sync.plan(
+            List.of(a), Map.of("a", why), m, Map.of(RUNTIME, Map.of(a.fileName(), sha("{1}"))));
     assertThat(actions).containsExactly(new Hold(a, why));
+  }
+
+  private static DesiredConflist multus(String name, String content) {
+    return new DesiredConflist(name, "50-" + name + ".conflist", sha(content), content, MULTUS);
+  }
+
+  @Test
+  void aMultusNetworkIsPlannedInMultussDirectoryOnly() {
+    DesiredConflist m = multus("m", "{1}");
+    // A foreign file of that name in the runtime's directory is none of its business.
+    assertThat(
+            sync.plan(
+                List.of(m),
+                Map.of(),
+                Manifest.empty(),
+                Map.of(RUNTIME, Map.of(m.fileName(), sha("{theirs}")))))
+        .containsExactly(new Write(m, WriteReason.CREATE));
+  }
+
+  @Test
+  void aForeignFileOfTheSameNameInMultussDirectoryIsAConflictNamingTheDirectory() {
+    DesiredConflist m = multus("m", "{1}");
+    // The agent owning that name in the runtime's directory does not make Multus's file its own.
+    Manifest owned = Manifest.empty().withConflist(RUNTIME, m.fileName(), sha("{theirs}"), "x");
+    assertThat(
+            sync.plan(
+                List.of(m),
+                Map.of(),
+                owned,
+                Map.of(
+                    RUNTIME, Map.of(m.fileName(), sha("{theirs}")),
+                    MULTUS, Map.of(m.fileName(), sha("{theirs}")))))
+        .first()
+        .isInstanceOfSatisfying(
+            Conflict.class,
+            c -> assertThat(c.message()).contains("Multus's configuration directory"));
+  }
+
+  @Test
+  void ownershipRulesHoldInMultussDirectory() {
+    DesiredConflist m = multus("m", "{2}");
+    Manifest owned =
+        Manifest.empty()
+            .withConflist(MULTUS, m.fileName(), sha("{1}"), "m")
+            .withConflist(MULTUS, "50-old.conflist", sha("{o}"), "old")
+            .withConflist(MULTUS, "50-gone.conflist", sha("{g}"), "gone");
+    assertThat(
+            sync.plan(
+                List.of(m),
+                Map.of(),
+                owned,
+                Map.of(MULTUS, Map.of(m.fileName(), sha("{1}"), "50-old.conflist", sha("{o}")))))
+        .containsExactly(
+            new Write(m, WriteReason.UPDATE),
+            new Forget(MULTUS, "50-gone.conflist", "already gone from disk"),
+            new Remove(MULTUS, "50-old.conflist"));
+    assertThat(
+            sync.plan(
+                List.of(m), Map.of(), owned, Map.of(MULTUS, Map.of(m.fileName(), sha("{edited}")))))
+        .first()
+        .isEqualTo(new Write(m, WriteReason.RESTORE_CHANGED));
+  }
+
+  @Test
+  void aNetworkThatMovesToTheOtherDirectoryIsWrittenThereAndRemovedFromTheOldOne() {
+    DesiredConflist runtime = net("a", "{1}");
+    DesiredConflist moved = multus("a", "{1}");
+    Manifest inRuntime =
+        Manifest.empty().withConflist(RUNTIME, runtime.fileName(), sha("{1}"), "a");
+    assertThat(
+            sync.plan(
+                List.of(moved),
+                Map.of(),
+                inRuntime,
+                Map.of(RUNTIME, Map.of(runtime.fileName(), sha("{1}")))))
+        .containsExactly(
+            new Write(moved, WriteReason.CREATE), new Remove(RUNTIME, runtime.fileName()));
+
+    Manifest inMultus = Manifest.empty().withConflist(MULTUS, moved.fileName(), sha("{1}"), "a");
+    assertThat(
+            sync.plan(
+                List.of(runtime),
+                Map.of(),
+                inMultus,
+                Map.of(MULTUS, Map.of(moved.fileName(), sha("{1}")))))
+        .containsExactly(
+            new Write(runtime, WriteReason.CREATE), new Remove(MULTUS, moved.fileName()));
+  }
+
+  @Test
+  void theSameFileNameInBothDirectoriesIsNotListedTwice() {
+    DesiredConflist a = net("a", "{1}");
+    DesiredConflist b = new DesiredConflist("b", a.fileName(), sha("{2}"), "{2}", MULTUS);
+    assertThat(plan(List.of(a, b), Manifest.empty(), Map.of()))
+        .containsExactly(new Write(a, WriteReason.CREATE), new Write(b, WriteReason.CREATE));
   }
 }

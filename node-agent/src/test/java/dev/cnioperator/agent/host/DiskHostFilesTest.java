@@ -3,6 +3,7 @@ package dev.cnioperator.agent.host;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cnioperator.api.v1alpha1.ConfigDirectory;
 import dev.cnioperator.cni.io.Sha256;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -129,7 +130,9 @@ class DiskHostFilesTest {
     ManifestStore store = new ManifestStore(files, dir.resolve("state/manifest.json"));
     assertThat(store.load()).isEqualTo(Manifest.empty());
     Manifest m =
-        Manifest.empty().withConflist("50-a.conflist", "aa", "a").withBinary("bridge", "bb", "x");
+        Manifest.empty()
+            .withConflist(ConfigDirectory.Runtime, "50-a.conflist", "aa", "a")
+            .withBinary("bridge", "bb", "x");
     store.save(m);
     assertThat(store.load()).isEqualTo(m);
     Files.writeString(store.file(), "{not json");

@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cnioperator.api.v1alpha1.CniNode;
+import dev.cnioperator.api.v1alpha1.CniNodeStatus;
+import dev.cnioperator.api.v1alpha1.ConfigDirectory;
 import dev.cnioperator.api.v1alpha1.InstalledPlugin;
 import dev.cnioperator.api.v1alpha1.NetworkState;
 import dev.cnioperator.api.v1alpha1.NodeNetwork;
@@ -13,6 +15,7 @@ import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
 import dev.cnioperator.cni.io.Sha256;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.ToolPaths;
+import io.fabric8.kubernetes.api.model.Event;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -209,6 +212,105 @@ class NodeAgentLifecycleIT {
     assertThat(a.conflist(n1.getFileName())).exists();
   }
 
+  /**
+   * Issue 29: a Multus secondary network goes into Multus's directory, never the runtime's, under
+   * the same ownership rules; it is never the node's default network; a foreign file there that
+   * Multus cannot parse (it would stop every config-less NetworkAttachmentDefinition) is reported
+   * until it is removed, and left alone; a network moved between the directories ends up only in
+   * the new one.
+   */
+  @Test
+  void aMultusNetworkGoesIntoMultussDirectoryOnlyAndUnparsableForeignFilesThereAreReported()
+      throws Exception {
+    Path multusDir = Files.createDirectories(a.paths.multusConfDir());
+    // The runtime's pod network, someone else's: "zz" in 99-, after anything of ours.
+    byte[] podNetwork =
+        ("{\"cniVersion\":\"1.0.0\",\"name\":\"zz\",\"plugins\":[{\"type\":\"bridge\"}]}")
+            .getBytes();
+    Files.write(a.conflist("99-pods.conflist"), podNetwork);
+    // In Multus's directory: a file in the way of m2, a broken one, a killed agent's temporary.
+    NodeNetwork m1 = CniNodes.network("m1", 10, 41, "1.0.0").withDirectory(ConfigDirectory.Multus);
+    NodeNetwork m2 = CniNodes.network("m2", 20, 42, "1.0.0").withDirectory(ConfigDirectory.Multus);
+    byte[] theirs =
+        "{\"cniVersion\":\"1.0.0\",\"name\":\"theirs\",\"plugins\":[{\"type\":\"macvlan\"}]}"
+            .getBytes();
+    Files.write(multusDir.resolve(m2.getFileName()), theirs);
+    // A conflist saved as .conf: libcni reads a .conf as one plugin, which has no type.
+    Path broken = multusDir.resolve("05-broken.conf");
+    Files.write(broken, podNetwork);
+    Path leftover = multusDir.resolve(".10-m1.conflist.cni-node-agent-0000.tmp");
+    Files.writeString(leftover, "{");
+
+    cniNodes.put(a.name, List.of(m1, m2));
+    agentA = AgentProcess.start(a.name, a.paths, cniNodes.controlPlane.kubeconfigFile(), a.log());
+
+    awaitApplied(a, m1);
+    await()
+        .atMost(CONVERGE)
+        .until(() -> state(cniNodes.get(a.name), "m2") == NetworkState.Conflict);
+    assertThat(status(cniNodes.get(a.name), "m2").orElseThrow().getMessage())
+        .contains("Multus's configuration directory");
+    assertThat(Files.readAllBytes(multusDir.resolve(m2.getFileName()))).isEqualTo(theirs);
+    assertThat(a.conflist(m1.getFileName())).doesNotExist();
+    assertThat(a.conflist(m2.getFileName())).doesNotExist();
+    assertThat(leftover).doesNotExist();
+    assertManifestAgreesWithDisk(a, m1);
+    await()
+        .atMost(CONVERGE)
+        .ignoreExceptions()
+        .untilAsserted(
+            () -> {
+              CniNodeStatus st = cniNodes.get(a.name).getStatus();
+              // m1 sorts first, but in Multus's directory: the runtime's default is still zz.
+              assertThat(st.getDefaultNetwork()).isEqualTo("zz");
+              assertThat(st.getUnparsableFiles())
+                  .singleElement()
+                  .satisfies(
+                      f -> {
+                        assertThat(f.getFile()).isEqualTo(broken.toString());
+                        assertThat(f.getError()).contains("missing 'type'");
+                      });
+            });
+    await().atMost(CONVERGE).until(() -> !unparsableEvents(a).isEmpty());
+    assertThat(unparsableEvents(a).get(0).getMessage()).contains(broken.toString());
+    assertThat(Files.readAllBytes(broken)).isEqualTo(podNetwork);
+    assertThat(agentA.log()).contains("event=unparsable-foreign-file file=" + broken);
+
+    Files.delete(broken);
+    await()
+        .atMost(CONVERGE)
+        .until(() -> cniNodes.get(a.name).getStatus().getUnparsableFiles() == null);
+
+    // m1 becomes the runtime's: written there, gone from Multus's directory, and now the default.
+    NodeNetwork m1InRuntime = CniNodes.network("m1", 10, 41, "1.0.0");
+    cniNodes.put(a.name, List.of(m1InRuntime, m2));
+    awaitApplied(a, m1InRuntime);
+    await().atMost(CONVERGE).until(() -> !Files.exists(multusDir.resolve(m1.getFileName())));
+    assertManifestAgreesWithDisk(a, m1InRuntime);
+    await()
+        .atMost(CONVERGE)
+        .until(() -> "m1".equals(cniNodes.get(a.name).getStatus().getDefaultNetwork()));
+    // And back.
+    cniNodes.put(a.name, List.of(m1, m2));
+    awaitApplied(a, m1);
+    await().atMost(CONVERGE).until(() -> !Files.exists(a.conflist(m1.getFileName())));
+    assertManifestAgreesWithDisk(a, m1);
+
+    // Dropped from the spec: only their file is left in Multus's directory.
+    cniNodes.put(a.name, List.of());
+    await().atMost(CONVERGE).until(() -> !Files.exists(multusDir.resolve(m1.getFileName())));
+    assertThat(new TreeSet<>(List.of(multusDir.toFile().list()))).containsExactly(m2.getFileName());
+    assertThat(Files.readAllBytes(multusDir.resolve(m2.getFileName()))).isEqualTo(theirs);
+  }
+
+  private List<Event> unparsableEvents(SimulatedNode node) {
+    return cniNodes.client.v1().events().inNamespace("default").list().getItems().stream()
+        .filter(e -> "CniNode".equals(e.getInvolvedObject().getKind()))
+        .filter(e -> node.name.equals(e.getInvolvedObject().getName()))
+        .filter(e -> "UnparsableMultusConfig".equals(e.getReason()))
+        .toList();
+  }
+
   private void awaitApplied(SimulatedNode node, NodeNetwork... networks) {
     await()
         .atMost(CONVERGE)
@@ -227,11 +329,14 @@ class NodeAgentLifecycleIT {
   }
 
   private static String content(SimulatedNode node, NodeNetwork n) throws IOException {
-    Path p = node.conflist(n.getFileName());
+    Path p = node.conflist(n);
     return Files.exists(p) ? Files.readString(p) : "";
   }
 
-  /** The manifest comes to list exactly these conflists, at the sha256 that is on disk. */
+  /**
+   * The manifest comes to list exactly these conflists, each under its directory's key, at the
+   * sha256 that is on disk.
+   */
   private static void assertManifestAgreesWithDisk(SimulatedNode node, NodeNetwork... networks) {
     await()
         .atMost(CONVERGE)
@@ -242,15 +347,20 @@ class NodeAgentLifecycleIT {
   private static void manifestAgreesWithDisk(SimulatedNode node, NodeNetwork... networks)
       throws IOException {
     JsonNode manifest = JSON.readTree(node.paths.manifestFile().toFile());
-    TreeSet<String> listed = new TreeSet<>();
-    manifest.get("conflists").fieldNames().forEachRemaining(listed::add);
-    TreeSet<String> expected = new TreeSet<>();
-    for (NodeNetwork n : networks) {
-      expected.add(n.getFileName());
-      assertThat(manifest.get("conflists").get(n.getFileName()).get("sha256").asText())
-          .isEqualTo(sha(node.conflist(n.getFileName())));
+    for (ConfigDirectory dir : ConfigDirectory.values()) {
+      String key = dir == ConfigDirectory.Multus ? "multusConflists" : "conflists";
+      TreeSet<String> listed = new TreeSet<>();
+      manifest.path(key).fieldNames().forEachRemaining(listed::add);
+      TreeSet<String> expected = new TreeSet<>();
+      for (NodeNetwork n : networks) {
+        if (node.paths.confDir(n.getDirectory()).equals(node.paths.confDir(dir))) {
+          expected.add(n.getFileName());
+          assertThat(manifest.get(key).get(n.getFileName()).get("sha256").asText())
+              .isEqualTo(sha(node.conflist(n)));
+        }
+      }
+      assertThat(listed).as(key).isEqualTo(expected);
     }
-    assertThat(listed).isEqualTo(expected);
     manifest
         .get("binaries")
         .fields()

@@ -1,6 +1,7 @@
 package dev.cnioperator.agent.it;
 
 import dev.cnioperator.agent.host.HostPaths;
+import dev.cnioperator.api.v1alpha1.NodeNetwork;
 import dev.cnioperator.cni.io.Sha256;
 import dev.cnioperator.testkit.TestNames;
 import java.io.IOException;
@@ -28,6 +29,11 @@ final class SimulatedNode implements AutoCloseable {
 
   Path conflist(String fileName) {
     return paths.confDir().resolve(fileName);
+  }
+
+  /** Where {@code network}'s file is: its directory, the runtime's or Multus's. */
+  Path conflist(NodeNetwork network) {
+    return paths.confDir(network.getDirectory()).resolve(network.getFileName());
   }
 
   /** sha256 of every file under the node's root, by relative path: what "nothing changed" means. */

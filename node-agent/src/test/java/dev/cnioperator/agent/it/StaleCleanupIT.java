@@ -3,7 +3,9 @@ package dev.cnioperator.agent.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.cnioperator.api.v1alpha1.ConfigDirectory;
 import dev.cnioperator.api.v1alpha1.IpamCleanup;
+import dev.cnioperator.api.v1alpha1.NetworkCheck;
 import dev.cnioperator.api.v1alpha1.NodeNetwork;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
 import dev.cnioperator.cni.cache.CachedAttachment;
@@ -39,6 +41,10 @@ class StaleCleanupIT {
   private String network;
   private String content;
   private Attachments attachments;
+
+  /** The libcni cache the network's attachments are in: the runtime's, or Multus's. */
+  private Path cacheDir;
+
   private final List<Pod> pods = new ArrayList<>();
   private final List<NetworkNamespace> namespaces = new ArrayList<>();
   private final List<Pod> live = new ArrayList<>();
@@ -92,8 +98,9 @@ class StaleCleanupIT {
     agent =
         AgentProcess.start(
             node.name, node.paths.withNetnsDir(netnsDir), cp.kubeconfigFile(), node.log());
-    await().atMost(CONVERGE).until(() -> node.conflist(spec.getFileName()).toFile().exists());
-    attachments = new Attachments(node.paths.binDir(), node.paths.cacheDir(), content);
+    await().atMost(CONVERGE).until(() -> node.conflist(spec).toFile().exists());
+    cacheDir = node.paths.cacheDir(spec.getDirectory());
+    attachments = new Attachments(node.paths.binDir(), cacheDir, content);
     addAttachments(liveCount, staleCount);
   }
 
@@ -118,7 +125,7 @@ class StaleCleanupIT {
   }
 
   private Set<String> cachedContainers() {
-    return new ResultCache(node.paths.cacheDir())
+    return new ResultCache(cacheDir)
         .list(network).stream().map(CachedAttachment::containerId).collect(Collectors.toSet());
   }
 
@@ -181,6 +188,41 @@ class StaleCleanupIT {
     assertThat(count("event=stale-released")).isEqualTo(20);
     System.out.printf(
         "stale-cleanup: live=20 stale=20 released=%d%n", count("event=stale-released"));
+  }
+
+  /**
+   * Issue 29: Multus makes a secondary network's attachments with libcni on a cache of its own (its
+   * cniDir, --multus-cache-dir), not the runtime's. The agent CHECKs them there and releases the
+   * stale ones there, as for any network.
+   */
+  @Test
+  void aMultusNetworksAttachmentsAreCheckedAndReleasedInMultussOwnCache() throws Exception {
+    NodeNetwork spec =
+        spec(0, false)
+            .withDirectory(ConfigDirectory.Multus)
+            .withCheck(new NetworkCheck().withEnabled(true).withIntervalSeconds(5));
+    attach(spec, Path.of("/var/run/netns"), 2, 2);
+    assertThat(cacheDir).isEqualTo(node.paths.multusCacheDir());
+    assertThat(node.conflist(spec.getFileName())).doesNotExist();
+    assertThat(cachedContainers()).hasSize(4);
+
+    await()
+        .atMost(CONVERGE)
+        .untilAsserted(
+            () -> {
+              assertThat(node.reservations(network)).isEqualTo(2);
+              assertThat(cachedContainers()).isEqualTo(liveContainers());
+            });
+    await()
+        .atMost(CONVERGE)
+        .ignoreExceptions()
+        .untilAsserted(
+            () -> {
+              assertThat(status().getIpam().getReclaimed()).isEqualTo(2);
+              assertThat(status().getAttachments().getTotal()).isEqualTo(2);
+              assertThat(status().getAttachments().getHealthy()).isEqualTo(2);
+            });
+    assertThat(new ResultCache(node.paths.cacheDir()).list(network)).isEmpty();
   }
 
   @Test

@@ -1,5 +1,7 @@
 package dev.cnioperator.agent.node;
 
+import static dev.cnioperator.api.v1alpha1.ConfigDirectory.Multus;
+import static dev.cnioperator.api.v1alpha1.ConfigDirectory.Runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cnioperator.agent.conflist.NetworkOutcome;
@@ -11,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class AgentReadinessTest {
   private static final String SHA = "a".repeat(64);
   private static final NetworkOutcome POD_NETWORK =
-      new NetworkOutcome("pods", "10-pods.conflist", State.Applied, SHA, "", false);
+      new NetworkOutcome("pods", "10-pods.conflist", State.Applied, SHA, "", false, Runtime);
 
   @Test
   void notReadyBeforeTheFirstPass() {
@@ -22,7 +24,10 @@ class AgentReadinessTest {
   @Test
   void readyWithNothingOfOursToLoadEvenWhileTheRuntimeHasNoNetwork() {
     NodeSync.Result pass =
-        pass(null, new NetworkOutcome("held", "10-held.conflist", State.Failed, null, "x", false));
+        pass(
+            null,
+            new NetworkOutcome(
+                "held", "10-held.conflist", State.Failed, null, "x", false, Runtime));
     assertThat(AgentReadiness.notReady(pass, true, notReady())).isEmpty();
   }
 
@@ -64,8 +69,25 @@ class AgentReadinessTest {
     assertThat(AgentReadiness.notReady(pass("pods", POD_NETWORK), true, crio)).isEmpty();
   }
 
+  @Test
+  void aNodeWithOnlyMultusNetworksHasNothingForTheRuntimeToLoad() {
+    NetworkOutcome secondary =
+        new NetworkOutcome("sec", "50-sec.conflist", State.Applied, SHA, "", false, Multus);
+    assertThat(AgentReadiness.notReady(pass(null, secondary), true, notReady())).isEmpty();
+  }
+
+  @Test
+  void aMultusNetworkIsNeverTakenForTheDefaultNetworkTheRuntimeMustHaveLoaded() {
+    // A foreign file in the runtime's directory names the network "sec" too: the runtime's
+    // business, whatever the agent wrote into Multus's directory under that name.
+    NetworkOutcome secondary =
+        new NetworkOutcome("sec", "50-sec.conflist", State.Applied, SHA, "", false, Multus);
+    NodeSync.Result pass = pass("sec", POD_NETWORK, secondary);
+    assertThat(AgentReadiness.notReady(pass, true, loaded("sec", "b".repeat(64)))).isEmpty();
+  }
+
   private static NodeSync.Result pass(String defaultNetwork, NetworkOutcome... outcomes) {
-    return new NodeSync.Result(List.of(outcomes), List.of(), List.of(), defaultNetwork);
+    return new NodeSync.Result(List.of(outcomes), List.of(), List.of(), defaultNetwork, List.of());
   }
 
   private static RuntimeNetwork loaded(String network, String sha) {

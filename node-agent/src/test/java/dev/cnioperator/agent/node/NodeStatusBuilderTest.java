@@ -1,5 +1,6 @@
 package dev.cnioperator.agent.node;
 
+import static dev.cnioperator.api.v1alpha1.ConfigDirectory.Runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cnioperator.agent.conflist.NetworkOutcome;
@@ -14,6 +15,7 @@ import dev.cnioperator.api.v1alpha1.NetworkState;
 import dev.cnioperator.api.v1alpha1.ProbeReport;
 import dev.cnioperator.api.v1alpha1.ProbeResult;
 import dev.cnioperator.api.v1alpha1.RuntimeNetwork;
+import dev.cnioperator.api.v1alpha1.UnparsableFile;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -29,14 +31,16 @@ class NodeStatusBuilderTest {
   private static final NodeSync.Result PASS =
       new NodeSync.Result(
           List.of(
-              new NetworkOutcome("b", "60-b.conflist", State.Applied, "bb", "", false),
-              new NetworkOutcome("a", "50-a.conflist", State.Conflict, null, "in the way", false)),
+              new NetworkOutcome("b", "60-b.conflist", State.Applied, "bb", "", false, Runtime),
+              new NetworkOutcome(
+                  "a", "50-a.conflist", State.Conflict, null, "in the way", false, Runtime)),
           List.of(
               new PluginOutcome("host-local", "22", Owner.external, List.of("1.0.0"), null),
               new PluginOutcome("bridge", "11", Owner.agent, List.of("1.0.0"), null),
               new PluginOutcome("macvlan", null, null, List.of(), "missing")),
           List.of("old"),
-          "a");
+          "a",
+          List.of());
 
   private static NodeStatusBuilder at(String instant) {
     return new NodeStatusBuilder(Clock.fixed(Instant.parse(instant), ZoneOffset.UTC));
@@ -97,9 +101,25 @@ class NodeStatusBuilderTest {
   }
 
   @Test
+  void unparsableFilesAreReportedAndTheListIsLeftOutOnceThereAreNone() {
+    UnparsableFile bad =
+        new UnparsableFile()
+            .withFile("/etc/cni/multus/net.d/10-bad.conf")
+            .withError("error parsing configuration: missing 'type'");
+    NodeSync.Result withBad =
+        new NodeSync.Result(PASS.networks(), PASS.plugins(), List.of(), "a", List.of(bad));
+    CniNodeStatus reported = at("2026-01-01T00:00:00Z").build(withBad, new Health(), null, 1L);
+    assertThat(reported.getUnparsableFiles()).containsExactly(bad);
+    assertThat(at("2026-01-01T00:01:00Z").build(PASS, new Health(), reported, 1L))
+        .extracting(CniNodeStatus::getUnparsableFiles)
+        .isNull();
+  }
+
+  @Test
   void removedNetworksStayReportedUntilTheyComeBack() {
     CniNodeStatus first = at("2026-01-01T00:00:00Z").build(PASS, new Health(), null, 3L);
-    NodeSync.Result later = new NodeSync.Result(PASS.networks(), PASS.plugins(), List.of(), "a");
+    NodeSync.Result later =
+        new NodeSync.Result(PASS.networks(), PASS.plugins(), List.of(), "a", List.of());
     assertThat(at("2026-01-01T00:01:00Z").build(later, new Health(), first, 3L).getNetworks())
         .extracting("name")
         .contains("old");
@@ -129,10 +149,12 @@ class NodeStatusBuilderTest {
   void aNetworkWhoseAppliedContentFailedItsProbeMakesTheNodeNotReadyNamingIt() {
     NodeSync.Result applied =
         new NodeSync.Result(
-            List.of(new NetworkOutcome("b", "60-b.conflist", State.Applied, "bb", "", false)),
+            List.of(
+                new NetworkOutcome("b", "60-b.conflist", State.Applied, "bb", "", false, Runtime)),
             List.of(),
             List.of(),
-            "b");
+            "b",
+            List.of());
     Health health = new Health();
     health.update(
         "b",

@@ -5,7 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cnioperator.agent.check.AttachmentChecker;
 import dev.cnioperator.agent.check.ReportedFailures;
 import dev.cnioperator.agent.conflist.DesiredConflist;
-import dev.cnioperator.agent.kube.PodEvents;
+import dev.cnioperator.agent.kube.AgentEvents;
+import dev.cnioperator.agent.network.AttachmentRuntimes;
 import dev.cnioperator.agent.network.HostLocalReservations;
 import dev.cnioperator.agent.network.ManagedNetwork;
 import dev.cnioperator.agent.network.ManagedNetwork.CheckSettings;
@@ -97,10 +98,9 @@ class RevisionProbeIT {
   private RevisionProbe.LiveCheck liveCheck(CniRuntime runtime) {
     AttachmentChecker checker =
         new AttachmentChecker(
-            runtime,
-            cache,
+            new AttachmentRuntimes(runtime, runtime),
             workers,
-            new PodEvents(null, "probe-node", Clock.systemUTC()),
+            new AgentEvents(null, "probe-node", Clock.systemUTC()),
             new AgentMetrics(),
             SandboxNetns.NONE);
     ReportedFailures reported = new ReportedFailures();
