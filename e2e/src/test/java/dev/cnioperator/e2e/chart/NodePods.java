@@ -97,22 +97,31 @@ final class NodePods {
    * nor nc). Returns what the client read.
    */
   static String tcpAnswer(KubeletNode node, Pod from, Pod to) {
+    return tcpAnswer(node, from, node, to, to.getStatus().getPodIP());
+  }
+
+  /**
+   * Real traffic to {@code toIp}, an address of {@code to} on {@code toNode}, from {@code from} on
+   * {@code fromNode} (the same node, or another).
+   */
+  static String tcpAnswer(KubeletNode fromNode, Pod from, KubeletNode toNode, Pod to, String toIp) {
     String listener =
         "alarm 30; my $s = IO::Socket::INET->new(LocalPort => 18082, Listen => 1, ReuseAddr => 1)"
             + " or die $!; my $c = $s->accept; print $c \"pong\\n\";";
-    node.exec(
+    toNode
+        .exec(
             "sh",
             "-c",
             "nsenter --net=\"$1\" perl -MIO::Socket::INET -e \"$2\" >/dev/null 2>&1 &",
             "sh",
-            netns(node, to),
+            netns(toNode, to),
             listener)
         .orThrow("start a listener in " + to.getMetadata().getName());
     String client =
         "alarm 5; my $c = IO::Socket::INET->new(PeerAddr => '"
-            + to.getStatus().getPodIP()
+            + toIp
             + "', PeerPort => 18082, Timeout => 2) or die \"connect: $!\"; print scalar <$c>;";
-    String fromNetns = netns(node, from);
+    String fromNetns = netns(fromNode, from);
     String[] answer = {""};
     await()
         .atMost(Duration.ofSeconds(20))
@@ -120,7 +129,7 @@ final class NodePods {
         .until(
             () -> {
               CommandResult r =
-                  node.exec(
+                  fromNode.exec(
                       "nsenter", "--net=" + fromNetns, "perl", "-MIO::Socket::INET", "-e", client);
               answer[0] = r.stdout().trim();
               return r.ok();

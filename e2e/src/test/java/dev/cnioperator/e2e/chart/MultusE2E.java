@@ -1,0 +1,791 @@
+package dev.cnioperator.e2e.chart;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cnioperator.api.v1alpha1.AttachmentSummary;
+import dev.cnioperator.api.v1alpha1.CniNetwork;
+import dev.cnioperator.api.v1alpha1.CniNode;
+import dev.cnioperator.api.v1alpha1.NodeNetwork;
+import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
+import dev.cnioperator.api.v1alpha1.NodeSlice;
+import dev.cnioperator.e2e.Helm;
+import dev.cnioperator.testkit.CommandResult;
+import dev.cnioperator.testkit.Commands;
+import dev.cnioperator.testkit.HostLocalStore;
+import dev.cnioperator.testkit.LocalControlPlane;
+import dev.cnioperator.testkit.TestNames;
+import dev.cnioperator.testkit.ToolPaths;
+import dev.cnioperator.testkit.containerd.ContainerdFixture;
+import dev.cnioperator.testkit.node.KubeletCluster;
+import dev.cnioperator.testkit.node.KubeletNode;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigInteger;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * A secondary network through Multus on two real nodes ({@link KubeletCluster}), as a Multus user
+ * runs one: Multus 4.2.2's thin plugin (built from the Go module proxy) is each node's first
+ * configuration, delegating to the product's pod network, with the real NetworkAttachmentDefinition
+ * CRD; the product installed from its published chart; a macvlan network whose uplink is each
+ * node's own (the nodes' uplinks have different names, {@code eth1} and {@code ens5f0}, joined by a
+ * bridge of the test's, the "L2 segment") and whose host-local range is each node's slice of one
+ * shared subnet.
+ *
+ * <p>Set up once: the scenarios run in order on what it left running.
+ *
+ * <ul>
+ *   <li>Pods annotated with the network get {@code net1} on their node's uplink with an address
+ *       from their node's slice; no two pods share one, and two pods on different nodes reach each
+ *       other over it; Multus's {@code network-status} annotation shows the interface; the operator
+ *       made the config-less NAD; the pod network's attachments, now Multus's delegates, are still
+ *       CHECKed.
+ *   <li>A flushed {@code net1} makes the network Degraded naming the pod.
+ *   <li>An edit goes through the staged rollout to both nodes' Multus directories.
+ *   <li>After containerd loses a node's pods, no reservation of the secondary network is left for
+ *       them.
+ *   <li>A node without the uplink label does not get the network, and the status says why.
+ *   <li>{@code helm uninstall} leaves the files.
+ * </ul>
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class MultusE2E {
+  private static final Duration ROLLOUT = Duration.ofMinutes(4);
+  private static final String POD_NETWORK = "mpod";
+  private static final String POD_NETWORK_FILE = "10-" + POD_NETWORK + ".conflist";
+  private static final String POD_BRIDGE = "cbmts0";
+  private static final String LAN = "lan";
+  private static final String LAN_FILE = "50-" + LAN + ".conflist";
+  private static final String UPLINK_LABEL = "e2e.cnioperator.dev/uplink";
+
+  /** Each node's uplink, by node index: names differ, as on nodes of two hardware generations. */
+  private static final List<String> UPLINKS = List.of("eth1", "ens5f0");
+
+  /** The segment's subnet: the test's own (the cluster's pods are in 10.232.0.0/16). */
+  private static final String SUBNET = "10.234.0.0/24";
+
+  private static final String MULTUS_CONF_DIR = "/etc/cni/multus/net.d";
+  private static final String MULTUS_FILE = "00-multus.conflist";
+  private static final ResourceDefinitionContext NAD =
+      new ResourceDefinitionContext.Builder()
+          .withGroup("k8s.cni.cncf.io")
+          .withVersion("v1")
+          .withPlural("network-attachment-definitions")
+          .withKind("NetworkAttachmentDefinition")
+          .withNamespaced(true)
+          .build();
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static KubeletCluster cluster;
+  private static LocalControlPlane cp;
+  private static ChartRelease release;
+  private static String apps;
+  private static String segment;
+  private static final List<String> hostEnds = new ArrayList<>();
+
+  @BeforeAll
+  static void startCluster() throws IOException {
+    cluster = KubeletCluster.start(2);
+    cp = cluster.controlPlane();
+    PublishedProduct product = PublishedProduct.publish(cluster, Helm.provisioned());
+    cp.kubectl("apply", "-f", ToolPaths.multusDir().resolve("networks-crd.yaml").toString())
+        .orThrow("kubectl apply of the NetworkAttachmentDefinition CRD");
+    makeUplinks();
+
+    URI api = URI.create(cluster.bridge().apiServerUrl());
+    release =
+        ChartRelease.install(
+            cp,
+            product,
+            "mts",
+            "--set-string",
+            "apiServer.host=" + api.getHost(),
+            "--set",
+            "apiServer.port=" + api.getPort(),
+            "--set-string",
+            "agent.hostPaths.stateDir=/opt/cni-operator/state");
+    cp.kubectlWithInput(POD_NETWORK_YAML, "apply", "-f", "-").orThrow("apply the pod network");
+    String fullname = release.name() + "-cni-operator";
+    rollout("daemonset/" + fullname + "-agent");
+    rollout("deployment/" + fullname + "-operator");
+    for (KubeletNode node : cluster.nodes()) {
+      await("the pod network's file on " + node.name())
+          .atMost(Duration.ofSeconds(60))
+          .until(() -> Files.exists(node.cniConfDir().resolve(POD_NETWORK_FILE)));
+    }
+    installMultus();
+
+    apps = TestNames.unique("apps");
+    cp.client()
+        .namespaces()
+        .resource(new NamespaceBuilder().withNewMetadata().withName(apps).endMetadata().build())
+        .create();
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                cp.client().serviceAccounts().inNamespace(apps).withName("default").get() != null);
+    cp.kubectlWithInput(lanYaml(""), "apply", "-f", "-").orThrow("apply lan");
+    cp.kubectl("wait", "--for=condition=Ready", "cninetwork/" + LAN, "--timeout=120s")
+        .orThrow("kubectl wait Ready lan: " + cp.kubectl("describe", "cninetwork", LAN).stdout());
+    cp.client().apps().deployments().inNamespace(apps).resource(annotatedPauses(4)).create();
+    awaitRunningPods(4);
+  }
+
+  @AfterAll
+  static void stopCluster() {
+    try {
+      if (release != null) {
+        release.close();
+      }
+    } finally {
+      try {
+        if (cluster != null) {
+          cluster.close();
+        }
+      } finally {
+        for (String end : hostEnds) {
+          Commands.run("ip", "link", "del", end);
+        }
+        if (segment != null) {
+          Commands.run("ip", "link", "del", segment);
+        }
+      }
+    }
+  }
+
+  @Test
+  @Order(1)
+  void podsGetNet1OnTheirNodesUplinkWithAnAddressFromTheirNodesSlice() throws IOException {
+    KubernetesClient client = cp.client();
+    GenericKubernetesResource nad =
+        client.genericKubernetesResources(NAD).inNamespace(apps).withName(LAN).get();
+    assertThat(nad).as("the NetworkAttachmentDefinition %s/%s", apps, LAN).isNotNull();
+    assertThat(nad.getAdditionalProperties().get("spec"))
+        .as("its spec: config-less, so Multus reads the node's file")
+        .satisfiesAnyOf(
+            s -> assertThat(s).isNull(),
+            s -> assertThat(String.valueOf(((Map<?, ?>) s).get("config"))).isIn("null", ""));
+
+    Map<String, String> slices = slices(client);
+    assertThat(slices.keySet())
+        .containsExactlyInAnyOrderElementsOf(
+            cluster.nodes().stream().map(KubeletNode::name).toList());
+    assertThat(new TreeSet<>(slices.values())).as("slices are disjoint").hasSize(2);
+
+    Set<String> seen = new TreeSet<>();
+    Map<String, Pod> oneOnEachNode = new LinkedHashMap<>();
+    for (Pod pod : pods()) {
+      String nodeName = pod.getSpec().getNodeName();
+      KubeletNode node = node(nodeName);
+      JsonNode net1 = networkStatus(pod, "net1");
+      String ip = net1.path("ips").path(0).asText();
+      assertThat(inSlice(ip, slices.get(nodeName)))
+          .as("net1 address %s of %s within %s's slice %s", ip, name(pod), nodeName, slices)
+          .isTrue();
+      assertThat(seen.add(ip)).as("%s is handed out once", ip).isTrue();
+      assertThat(uplinkOf(node, pod)).as("master of net1 in %s", name(pod)).isEqualTo(uplink(node));
+      oneOnEachNode.putIfAbsent(nodeName, pod);
+    }
+    assertThat(oneOnEachNode).as("a pod on each node").hasSize(2);
+
+    List<Pod> pair = new ArrayList<>(oneOnEachNode.values());
+    assertThat(
+            NodePods.tcpAnswer(
+                node(pair.get(0).getSpec().getNodeName()),
+                pair.get(0),
+                node(pair.get(1).getSpec().getNodeName()),
+                pair.get(1),
+                networkStatus(pair.get(1), "net1").path("ips").path(0).asText()))
+        .as("TCP over net1 from a pod on one node to a pod on the other")
+        .isEqualTo("pong");
+
+    for (KubeletNode node : cluster.nodes()) {
+      assertThat(node.hostPath(MULTUS_CONF_DIR).resolve(LAN_FILE)).exists();
+      assertThat(node.cniConfDir().resolve(LAN_FILE))
+          .as("a secondary network never in the runtime's directory")
+          .doesNotExist();
+    }
+    awaitAttachmentsHealthy(POD_NETWORK);
+    awaitAttachmentsHealthy(LAN);
+  }
+
+  @Test
+  @Order(2)
+  void aFlushedNet1DegradesTheNetworkNamingThePod() {
+    KubernetesClient client = cp.client();
+    awaitAttachmentsHealthy(LAN);
+    Pod broken = pods().get(0);
+    KubeletNode node = node(broken.getSpec().getNodeName());
+    NodePods.inPodNetwork(node, broken, "ip", "addr", "flush", "dev", "net1")
+        .orThrow("ip addr flush dev net1 in " + name(broken));
+    await("Degraded naming " + name(broken))
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () -> {
+              Condition degraded = condition(network(client, LAN), "Degraded");
+              assertThat(degraded.getStatus()).isEqualTo("True");
+              assertThat(degraded.getMessage())
+                  .contains(node.name())
+                  .contains("pod " + apps + "/" + name(broken));
+            });
+    assertThat(condition(network(client, POD_NETWORK), "Degraded").getStatus())
+        .as("the pod network's eth0 is untouched")
+        .isEqualTo("False");
+    client.pods().inNamespace(apps).withName(name(broken)).withGracePeriod(0).delete();
+    await()
+        .atMost(Duration.ofSeconds(90))
+        .until(() -> client.pods().inNamespace(apps).withName(name(broken)).get() == null);
+    awaitRunningPods(4);
+    awaitAttachmentsHealthy(LAN);
+  }
+
+  @Test
+  @Order(3)
+  void anEditGoesThroughTheStagedRolloutToBothNodesMultusDirectories() {
+    KubernetesClient client = cp.client();
+    Map<String, String> before = new HashMap<>();
+    for (KubeletNode node : cluster.nodes()) {
+      before.put(node.name(), read(node.hostPath(MULTUS_CONF_DIR).resolve(LAN_FILE)));
+    }
+    String stable = network(client, LAN).getStatus().getRendered().getSha256();
+    cp.kubectlWithInput(lanYaml("      mtu: 1400\n"), "apply", "-f", "-").orThrow("apply the edit");
+    await("a rollout of the edit, with its own revision")
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> !stable.equals(network(client, LAN).getStatus().getRendered().getSha256()));
+    cp.kubectl("wait", "--for=condition=RolledOut", "cninetwork/" + LAN, "--timeout=150s")
+        .orThrow("kubectl wait RolledOut: " + cp.kubectl("describe", "cninetwork", LAN).stdout());
+    CniNetwork edited = network(client, LAN);
+    assertThat(edited.getStatus().getRollout().getUpdated()).isEqualTo(2);
+    for (KubeletNode node : cluster.nodes()) {
+      String now = read(node.hostPath(MULTUS_CONF_DIR).resolve(LAN_FILE));
+      assertThat(now).as("the file on %s", node.name()).isNotEqualTo(before.get(node.name()));
+      assertThat(now).contains("\"mtu\":1400");
+    }
+  }
+
+  @Test
+  @Order(4)
+  void afterContainerdLostANodesPodsNoReservationOfTheSecondaryNetworkIsLeftForThem() {
+    KubernetesClient client = cp.client();
+    KubeletNode node = cluster.nodes().get(1);
+    awaitAttachmentsHealthy(LAN);
+    List<Pod> lost = podsOn(node);
+    Set<String> lostIps = new TreeSet<>();
+    for (Pod p : lost) {
+      lostIps.add(networkStatus(p, "net1").path("ips").path(0).asText());
+    }
+    assertThat(reservations(node)).as("reservations of %s before", LAN).isEqualTo(lostIps);
+    List<String> sandboxes = lost.stream().map(p -> NodePods.sandboxId(node, p)).toList();
+    node.withKubeletFrozen(() -> sandboxes.forEach(id -> node.containerd().loseSandbox(id)));
+    assertThat(reservations(node)).as("no DEL ran for the lost sandboxes").containsAll(lostIps);
+    await("the lost pods' sandboxes are recreated on " + node.name())
+        .atMost(Duration.ofSeconds(120))
+        .until(
+            () ->
+                podsOn(node).size() == lost.size()
+                    && podsOn(node).stream()
+                        .noneMatch(p -> sandboxes.contains(NodePods.sandboxId(node, p))));
+    await("only running pods' net1 addresses stay reserved on " + node.name())
+        .atMost(Duration.ofSeconds(120))
+        .untilAsserted(
+            () -> {
+              Set<String> running = new TreeSet<>();
+              for (Pod p : podsOn(node)) {
+                running.add(
+                    networkStatus(client.pods().resource(p).get(), "net1")
+                        .path("ips")
+                        .path(0)
+                        .asText());
+              }
+              assertThat(reservations(node))
+                  .isEqualTo(running)
+                  .doesNotContainAnyElementsOf(lostIps);
+            });
+  }
+
+  @Test
+  @Order(5)
+  void aNodeWithoutTheUplinkLabelDoesNotGetTheNetworkAndTheStatusSaysWhy() {
+    KubernetesClient client = cp.client();
+    KubeletNode node = cluster.nodes().get(1);
+    client
+        .nodes()
+        .withName(node.name())
+        .edit(
+            n -> {
+              n.getMetadata().getLabels().remove(UPLINK_LABEL);
+              return n;
+            });
+    try {
+      await("the CniNode of " + node.name() + " says why it has no " + LAN)
+          .atMost(Duration.ofSeconds(60))
+          .untilAsserted(
+              () -> {
+                NodeNetwork entry =
+                    client
+                        .resources(CniNode.class)
+                        .withName(node.name())
+                        .get()
+                        .getSpec()
+                        .getNetworks()
+                        .stream()
+                        .filter(n -> LAN.equals(n.getName()))
+                        .findFirst()
+                        .orElseThrow();
+                assertThat(entry.getContent()).isNull();
+                assertThat(entry.getUnavailable()).contains(UPLINK_LABEL);
+                assertThat(condition(network(client, LAN), "Ready").getMessage())
+                    .contains(node.name());
+              });
+      System.out.printf(
+          "event=multus-e2e-unlabelled%n%s%n",
+          cp.kubectl("get", "cninetwork", LAN, "-o", "yaml").stdout());
+    } finally {
+      client
+          .nodes()
+          .withName(node.name())
+          .edit(
+              n -> {
+                n.getMetadata().getLabels().put(UPLINK_LABEL, uplink(node));
+                return n;
+              });
+    }
+    cp.kubectl("wait", "--for=condition=Ready", "cninetwork/" + LAN, "--timeout=120s")
+        .orThrow("Ready again: " + cp.kubectl("describe", "cninetwork", LAN).stdout());
+  }
+
+  @Test
+  @Order(6)
+  void uninstallLeavesTheFiles() {
+    System.out.printf(
+        "event=multus-e2e-as-a-user-sees-it%n%s%n%s%n%s%n",
+        cp.kubectl("get", "cninetwork", LAN, "-o", "wide").stdout(),
+        cp.kubectl("get", "network-attachment-definitions", "-A").stdout(),
+        pods().stream()
+            .map(
+                p ->
+                    p.getSpec().getNodeName()
+                        + " "
+                        + name(p)
+                        + " "
+                        + p.getMetadata().getAnnotations().get("k8s.v1.cni.cncf.io/network-status"))
+            .collect(Collectors.joining("\n")));
+    release.uninstall().orThrow("helm uninstall");
+    for (KubeletNode node : cluster.nodes()) {
+      assertThat(node.hostPath(MULTUS_CONF_DIR).resolve(LAN_FILE)).exists();
+      assertThat(node.cniConfDir().resolve(POD_NETWORK_FILE)).exists();
+    }
+  }
+
+  /**
+   * A bridge of the test's joins one veth per node: its node end, renamed to the node's uplink name
+   * inside the node's network namespace, is the macvlan master there.
+   */
+  private static void makeUplinks() {
+    String tag = Long.toString(ProcessHandle.current().pid() % 10000);
+    segment = "mvseg" + tag;
+    Commands.run("ip", "link", "add", segment, "type", "bridge").orThrow("add " + segment);
+    Commands.run("ip", "link", "set", segment, "up").orThrow("up " + segment);
+    for (int i = 0; i < cluster.nodes().size(); i++) {
+      KubeletNode node = cluster.nodes().get(i);
+      String hostEnd = "mvh" + i + "x" + tag;
+      String nodeEnd = "mvn" + i + "x" + tag;
+      Commands.run("ip", "link", "add", hostEnd, "type", "veth", "peer", "name", nodeEnd)
+          .orThrow("add veth " + hostEnd);
+      hostEnds.add(hostEnd);
+      Commands.run("ip", "link", "set", hostEnd, "master", segment, "up").orThrow("enslave");
+      Commands.run("ip", "link", "set", nodeEnd, "netns", node.networkNamespace())
+          .orThrow("move " + nodeEnd);
+      Commands.run(
+              "ip", "-n", node.networkNamespace(), "link", "set", nodeEnd, "name", UPLINKS.get(i))
+          .orThrow("rename to " + UPLINKS.get(i));
+      Commands.run("ip", "-n", node.networkNamespace(), "link", "set", UPLINKS.get(i), "up")
+          .orThrow("up " + UPLINKS.get(i));
+      cp.client()
+          .nodes()
+          .withName(node.name())
+          .edit(
+              n -> {
+                n.getMetadata()
+                    .getLabels()
+                    .put(UPLINK_LABEL, UPLINKS.get(cluster.nodes().indexOf(node)));
+                return n;
+              });
+    }
+  }
+
+  /**
+   * Multus's thin plugin on every node, as its thin installer sets it up: the binary in the node's
+   * bin dir, a kubeconfig for a ServiceAccount with the RBAC Multus needs, and its configuration as
+   * the node's first file, delegating to the pod network's file.
+   */
+  private static void installMultus() throws IOException {
+    cp.kubectlWithInput(MULTUS_RBAC, "apply", "-f", "-").orThrow("apply Multus's RBAC");
+    String token = cp.serviceAccountToken("kube-system", "multus", Duration.ofHours(2));
+    String ca =
+        java.util.Base64.getEncoder()
+            .encodeToString(
+                Files.readAllBytes(Path.of(cp.client().getConfiguration().getCaCertFile())));
+    String kubeconfig =
+        """
+        apiVersion: v1
+        kind: Config
+        clusters:
+        - name: local
+          cluster: {server: "%s", certificate-authority-data: "%s"}
+        users:
+        - name: multus
+          user: {token: "%s"}
+        contexts:
+        - name: local
+          context: {cluster: local, user: multus}
+        current-context: local
+        """
+            .formatted(cluster.bridge().apiServerUrl(), ca, token);
+    for (KubeletNode node : cluster.nodes()) {
+      Path bin = node.hostPath("/opt/cni/bin/multus");
+      Files.copy(ToolPaths.multusDir().resolve("multus"), bin, StandardCopyOption.REPLACE_EXISTING);
+      Files.setPosixFilePermissions(bin, PosixFilePermissions.fromString("rwxr-xr-x"));
+      Path dir = node.cniConfDir().resolve("multus.d");
+      Files.createDirectories(dir);
+      Files.writeString(dir.resolve("multus.kubeconfig"), kubeconfig);
+      Path temp = node.cniConfDir().resolve(".multus.tmp");
+      Files.writeString(temp, MULTUS_CONF);
+      Files.move(temp, node.cniConfDir().resolve(MULTUS_FILE), StandardCopyOption.ATOMIC_MOVE);
+    }
+  }
+
+  private static Deployment annotatedPauses(int replicas) {
+    Map<String, String> labels = Map.of("app", "pause");
+    return new DeploymentBuilder()
+        .withNewMetadata()
+        .withName("pause")
+        .endMetadata()
+        .withNewSpec()
+        .withReplicas(replicas)
+        .withNewSelector()
+        .withMatchLabels(labels)
+        .endSelector()
+        .withNewTemplate()
+        .withNewMetadata()
+        .withLabels(labels)
+        .withAnnotations(Map.of("k8s.v1.cni.cncf.io/networks", LAN))
+        .endMetadata()
+        .withNewSpec()
+        .withTerminationGracePeriodSeconds(0L)
+        .addNewTopologySpreadConstraint()
+        .withMaxSkew(1)
+        .withTopologyKey("kubernetes.io/hostname")
+        .withWhenUnsatisfiable("DoNotSchedule")
+        .withNewLabelSelector()
+        .withMatchLabels(labels)
+        .endLabelSelector()
+        .endTopologySpreadConstraint()
+        .withContainers(
+            new ContainerBuilder()
+                .withName("pause")
+                .withImage(ContainerdFixture.PAUSE_IMAGE)
+                .withImagePullPolicy("Never")
+                .build())
+        .endSpec()
+        .endTemplate()
+        .endSpec()
+        .build();
+  }
+
+  /** Multus's entry for {@code iface} in the pod's network-status annotation. */
+  private static JsonNode networkStatus(Pod pod, String iface) {
+    String text =
+        pod.getMetadata().getAnnotations() == null
+            ? null
+            : pod.getMetadata().getAnnotations().get("k8s.v1.cni.cncf.io/network-status");
+    assertThat(text).as("network-status of %s", name(pod)).isNotNull();
+    try {
+      for (JsonNode entry : JSON.readTree(text)) {
+        if (iface.equals(entry.path("interface").asText())) {
+          return entry;
+        }
+      }
+    } catch (IOException e) {
+      throw new AssertionError("network-status of " + name(pod) + " is not JSON: " + text, e);
+    }
+    throw new AssertionError("network-status of " + name(pod) + " has no " + iface + ": " + text);
+  }
+
+  /** The name, in the node's namespace, of the link that is net1's master in the pod. */
+  private static String uplinkOf(KubeletNode node, Pod pod) throws IOException {
+    JsonNode link =
+        JSON.readTree(
+                NodePods.inPodNetwork(node, pod, "ip", "-j", "-d", "link", "show", "net1")
+                    .orThrow("ip link show net1")
+                    .stdout())
+            .path(0);
+    assertThat(link.path("linkinfo").path("info_kind").asText()).isEqualTo("macvlan");
+    int master = link.path("link_index").asInt();
+    for (JsonNode l :
+        JSON.readTree(node.exec("ip", "-j", "link", "show").orThrow("ip link").stdout())) {
+      if (l.path("ifindex").asInt() == master) {
+        return l.path("ifname").asText();
+      }
+    }
+    throw new AssertionError("no link with index " + master + " on " + node.name());
+  }
+
+  private static Map<String, String> slices(KubernetesClient client) {
+    List<NodeSlice> slices = network(client, LAN).getStatus().getSlices();
+    assertThat(slices).as("status.slices of %s", LAN).isNotNull();
+    return slices.stream().collect(Collectors.toMap(NodeSlice::getNode, NodeSlice::getSlice));
+  }
+
+  static boolean inSlice(String ip, String cidr) {
+    try {
+      String[] parts = cidr.split("/");
+      int len = Integer.parseInt(parts[1]);
+      BigInteger base = new BigInteger(1, InetAddress.getByName(parts[0]).getAddress());
+      BigInteger addr = new BigInteger(1, InetAddress.getByName(ip).getAddress());
+      int bits = InetAddress.getByName(parts[0]).getAddress().length * 8;
+      return addr.shiftRight(bits - len).equals(base.shiftRight(bits - len));
+    } catch (UnknownHostException e) {
+      throw new IllegalArgumentException(ip + " / " + cidr, e);
+    }
+  }
+
+  private static Set<String> reservations(KubeletNode node) {
+    return new TreeSet<>(
+        HostLocalStore.reservedIps(node.cniStateDir().resolve("networks").resolve(LAN)));
+  }
+
+  private static void awaitAttachmentsHealthy(String network) {
+    await("healthy " + network + " attachments as many as running pods on every node")
+        .atMost(Duration.ofSeconds(90))
+        .untilAsserted(
+            () -> {
+              for (KubeletNode node : cluster.nodes()) {
+                int pods = podsOn(node).size();
+                NodeNetworkStatus s =
+                    cp.client()
+                        .resources(CniNode.class)
+                        .withName(node.name())
+                        .get()
+                        .getStatus()
+                        .network(network)
+                        .orElseThrow();
+                AttachmentSummary a = s.getAttachments();
+                assertThat(a).as("%s attachments on %s", network, node.name()).isNotNull();
+                assertThat(a.getTotal()).as("%s on %s", network, node.name()).isEqualTo(pods);
+                assertThat(a.getHealthy()).as("healthy on %s", node.name()).isEqualTo(pods);
+              }
+              assertThat(condition(network(cp.client(), network), "Degraded").getStatus())
+                  .isEqualTo("False");
+            });
+  }
+
+  private static void awaitRunningPods(int count) {
+    await().atMost(Duration.ofSeconds(150)).until(() -> pods().size() == count);
+  }
+
+  /** The running pods of the test namespace, none terminating. */
+  private static List<Pod> pods() {
+    return cp.client().pods().inNamespace(apps).withLabel("app", "pause").list().getItems().stream()
+        .filter(MultusE2E::running)
+        .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+        .toList();
+  }
+
+  private static List<Pod> podsOn(KubeletNode node) {
+    return pods().stream().filter(p -> node.name().equals(p.getSpec().getNodeName())).toList();
+  }
+
+  private static boolean running(Pod p) {
+    return p != null
+        && p.getStatus() != null
+        && "Running".equals(p.getStatus().getPhase())
+        && p.getStatus().getPodIP() != null;
+  }
+
+  private static KubeletNode node(String name) {
+    return cluster.nodes().stream().filter(n -> n.name().equals(name)).findFirst().orElseThrow();
+  }
+
+  private static String uplink(KubeletNode node) {
+    return UPLINKS.get(cluster.nodes().indexOf(node));
+  }
+
+  private static CniNetwork network(KubernetesClient client, String name) {
+    return client.resources(CniNetwork.class).withName(name).get();
+  }
+
+  private static Condition condition(CniNetwork network, String type) {
+    return network.getStatus().getConditions().stream()
+        .filter(c -> type.equals(c.getType()))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError(name(network) + " has no condition " + type));
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void rollout(String workload) {
+    CommandResult status =
+        cp.kubectl(
+            ROLLOUT.plusSeconds(30),
+            "-n",
+            release.namespace(),
+            "rollout",
+            "status",
+            workload,
+            "--timeout=" + ROLLOUT.toSeconds() + "s");
+    assertThat(status.exitCode())
+        .as("kubectl rollout status %s: %s%s", workload, status.stdout(), status.stderr())
+        .isZero();
+  }
+
+  private static String name(HasMetadata object) {
+    return object.getMetadata().getName();
+  }
+
+  private static final String POD_NETWORK_YAML =
+      """
+      apiVersion: cnioperator.dev/v1alpha1
+      kind: CniNetwork
+      metadata:
+        name: %s
+      spec:
+        cniVersion: "1.0.0"
+        priority: 10
+        plugins:
+          - type: bridge
+            bridge: %s
+            isGateway: true
+            ipam:
+              type: host-local
+              ranges: "$(node.hostLocalRanges)"
+        check: {intervalSeconds: 5}
+        ipamCleanup: {gracePeriodSeconds: 30}
+      """
+          .formatted(POD_NETWORK, POD_BRIDGE);
+
+  /**
+   * The secondary network: macvlan on each node's own uplink (from its label), host-local on each
+   * node's slice of one subnet, for pods of the test namespace through Multus ({@link #lanYaml}).
+   */
+  private static final String LAN_YAML =
+      """
+      apiVersion: cnioperator.dev/v1alpha1
+      kind: CniNetwork
+      metadata:
+        name: lan
+      spec:
+        cniVersion: "1.0.0"
+        priority: 50
+        attachment:
+          multus:
+            namespaces: [%s]
+        nodeSlices:
+          subnet: %s
+          prefixLength: 26
+        plugins:
+          - type: macvlan
+            master: "$(node.labels[%s])"
+            mode: bridge
+      %s      ipam:
+              type: host-local
+              ranges:
+                - - subnet: %s
+                    rangeStart: "$(node.slice.rangeStart)"
+                    rangeEnd: "$(node.slice.rangeEnd)"
+        check: {intervalSeconds: 5}
+        ipamCleanup: {gracePeriodSeconds: 30}
+      """;
+
+  /** The secondary network with {@code macvlanLines} added to its macvlan plugin. */
+  private static String lanYaml(String macvlanLines) {
+    return LAN_YAML.formatted(apps, SUBNET, UPLINK_LABEL, macvlanLines, SUBNET);
+  }
+
+  /** Multus's thin configuration: the pod network by path, and nothing before it exists. */
+  private static final String MULTUS_CONF =
+      """
+      {"cniVersion": "1.0.0", "name": "multus-cni-network", "plugins": [{
+        "type": "multus",
+        "kubeconfig": "/etc/cni/net.d/multus.d/multus.kubeconfig",
+        "clusterNetwork": "/etc/cni/net.d/%1$s",
+        "readinessindicatorfile": "/etc/cni/net.d/%1$s",
+        "logLevel": "verbose",
+        "logFile": "/var/log/multus.log"
+      }]}
+      """
+          .formatted(POD_NETWORK_FILE);
+
+  /** What Multus's thin plugin needs of the API server, for its own ServiceAccount. */
+  private static final String MULTUS_RBAC =
+      """
+      apiVersion: v1
+      kind: ServiceAccount
+      metadata: {name: multus, namespace: kube-system}
+      ---
+      apiVersion: rbac.authorization.k8s.io/v1
+      kind: ClusterRole
+      metadata: {name: e2e-multus}
+      rules:
+        - apiGroups: ["k8s.cni.cncf.io"]
+          resources: ["network-attachment-definitions"]
+          verbs: ["get", "list", "watch"]
+        - apiGroups: [""]
+          resources: ["pods"]
+          verbs: ["get"]
+        - apiGroups: [""]
+          resources: ["pods/status"]
+          verbs: ["get", "update"]
+        - apiGroups: ["", "events.k8s.io"]
+          resources: ["events"]
+          verbs: ["create", "patch", "update"]
+      ---
+      apiVersion: rbac.authorization.k8s.io/v1
+      kind: ClusterRoleBinding
+      metadata: {name: e2e-multus}
+      roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: e2e-multus}
+      subjects:
+        - {kind: ServiceAccount, name: multus, namespace: kube-system}
+      """;
+}
