@@ -349,6 +349,14 @@ public final class LocalControlPlane implements AutoCloseable {
 
   /** Writes a kubeconfig for {@code token} into {@code file}, for a process run as that account. */
   public Path writeKubeconfigForToken(String token, Path file) {
+    return writeKubeconfigForToken(token, serverUrl(), file);
+  }
+
+  /**
+   * As {@link #writeKubeconfigForToken(String, Path)}, for a process that reaches the API server at
+   * {@code server} (a node's way to it, {@code NodeBridge.apiServerUrl()}).
+   */
+  public Path writeKubeconfigForToken(String token, String server, Path file) {
     Config admin = client.getConfiguration();
     String yaml =
         """
@@ -368,7 +376,7 @@ public final class LocalControlPlane implements AutoCloseable {
           context: {cluster: local, user: token}
         current-context: local
         """
-            .formatted(admin.getMasterUrl(), admin.getCaCertFile(), token);
+            .formatted(server, admin.getCaCertFile(), token);
     try {
       Files.writeString(file, yaml);
       return file;

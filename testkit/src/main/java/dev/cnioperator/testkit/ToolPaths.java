@@ -3,6 +3,7 @@ package dev.cnioperator.testkit;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -105,6 +106,23 @@ public final class ToolPaths {
   public static Path whereabouts() {
     return Prerequisites.requireExecutable(
         Path.of(value("CNI_OPERATOR_WHEREABOUTS")).resolve("whereabouts"), "whereabouts");
+  }
+
+  /**
+   * The CRDs of the pinned whereabouts release that its plugin writes to (IPPool,
+   * OverlappingRangeIPReservation), kept beside the binary from the module's {@code doc/crds}.
+   */
+  public static List<Path> whereaboutsCrds() {
+    Path dir = whereabouts().getParent();
+    List<Path> crds =
+        List.of(
+            dir.resolve("whereabouts.cni.cncf.io_ippools.yaml"),
+            dir.resolve("whereabouts.cni.cncf.io_overlappingrangeipreservations.yaml"));
+    for (Path crd : crds) {
+      Prerequisites.require(
+          Files.isRegularFile(crd), "whereabouts' CRD " + crd, "run e2e/bin/provision go");
+    }
+    return crds;
   }
 
   /** The reference plugins built from the Go module proxy at the pinned release (CNI 1.1.0). */

@@ -87,7 +87,7 @@ public final class BenchReport {
         System.getProperty("java.version"));
   }
 
-  private static String loadAverage() {
+  static String loadAverage() {
     try {
       String[] f = Files.readString(Path.of("/proc/loadavg")).split(" ");
       return f[0] + "/" + f[1] + "/" + f[2];
