@@ -54,6 +54,33 @@ public final class ClusterNetworks {
         .yaml();
   }
 
+  /**
+   * The pod network of the kubelet-node scenarios: a bridge on each node acting as its pods'
+   * gateway, host-local on the node's own pod CIDR, with a short CHECK interval (5 s) and cleanup
+   * grace period (30 s) so that both show within a test.
+   */
+  public static String podNetwork(String name, String bridge) {
+    return """
+        apiVersion: cnioperator.dev/v1alpha1
+        kind: CniNetwork
+        metadata:
+          name: %s
+        spec:
+          cniVersion: "1.0.0"
+          priority: 10
+          plugins:
+            - type: bridge
+              bridge: %s
+              isGateway: true
+              ipam:
+                type: host-local
+                ranges: "$(node.hostLocalRanges)"
+          check: {intervalSeconds: 5}
+          ipamCleanup: {gracePeriodSeconds: 30}
+        """
+        .formatted(name, bridge);
+  }
+
   public void apply(String yaml) {
     tryApply(yaml).orThrow("kubectl apply");
   }

@@ -9,25 +9,20 @@ import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
 import dev.cnioperator.api.v1alpha1.RolloutPhase;
 import dev.cnioperator.api.v1alpha1.RolloutStatus;
+import dev.cnioperator.e2e.ClusterNetworks;
 import dev.cnioperator.e2e.Helm;
 import dev.cnioperator.operator.OperatorSettings;
 import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.Commands;
 import dev.cnioperator.testkit.LocalControlPlane;
-import dev.cnioperator.testkit.TestNames;
-import dev.cnioperator.testkit.containerd.ContainerdFixture;
 import dev.cnioperator.testkit.node.KubeletCluster;
 import dev.cnioperator.testkit.node.KubeletNode;
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
@@ -164,16 +159,13 @@ class ClusterE2E {
         "after its network was applied", c -> assertThat(c.getStatus()).isEqualTo("True"));
     phase("nodes-ready");
 
-    apps = TestNames.unique("apps");
+    apps = NodePods.appsNamespace(client);
     client
-        .namespaces()
-        .resource(new NamespaceBuilder().withNewMetadata().withName(apps).endMetadata().build())
+        .apps()
+        .deployments()
+        .inNamespace(apps)
+        .resource(NodePods.pauseDeployment(4, Map.of()))
         .create();
-    // ServiceAccount admission is on: a pod needs its namespace's default account first.
-    await()
-        .atMost(Duration.ofSeconds(30))
-        .until(() -> client.serviceAccounts().inNamespace(apps).withName("default").get() != null);
-    client.apps().deployments().inNamespace(apps).resource(pauseDeployment(4)).create();
     bootPods = awaitRunningPods(client, 4);
     phase("pods-running");
   }
@@ -685,7 +677,7 @@ class ClusterE2E {
                     .withNewSpec()
                     .withNodeName(first.name())
                     .withTerminationGracePeriodSeconds(0L)
-                    .withContainers(pauseContainer())
+                    .withContainers(NodePods.pauseContainer())
                     .endSpec()
                     .build())
             .create();
@@ -878,26 +870,7 @@ class ClusterE2E {
    * The pod network: a bridge on every node, host-local addresses from each node's own podCIDR
    * (kube-controller-manager's --allocate-node-cidrs), rendered per node by the operator.
    */
-  private static final String NETWORK =
-      """
-      apiVersion: cnioperator.dev/v1alpha1
-      kind: CniNetwork
-      metadata:
-        name: %s
-      spec:
-        cniVersion: "1.0.0"
-        priority: 10
-        plugins:
-          - type: bridge
-            bridge: %s
-            isGateway: true
-            ipam:
-              type: host-local
-              ranges: "$(node.hostLocalRanges)"
-        check: {intervalSeconds: 5}
-        ipamCleanup: {gracePeriodSeconds: 30}
-      """
-          .formatted(NETWORK_NAME, BRIDGE);
+  private static final String NETWORK = ClusterNetworks.podNetwork(NETWORK_NAME, BRIDGE);
 
   /** A network only on nodes labelled {@link #FAILOVER_LABEL}; never used by a pod. */
   private static final String FAILOVER_NETWORK =
@@ -915,47 +888,6 @@ class ClusterE2E {
           - type: loopback
       """
           .formatted(FAILOVER_LABEL);
-
-  private static io.fabric8.kubernetes.api.model.apps.Deployment pauseDeployment(int replicas) {
-    Map<String, String> labels = Map.of("app", "pause");
-    return new DeploymentBuilder()
-        .withNewMetadata()
-        .withName("pause")
-        .endMetadata()
-        .withNewSpec()
-        .withReplicas(replicas)
-        .withNewSelector()
-        .withMatchLabels(labels)
-        .endSelector()
-        .withNewTemplate()
-        .withNewMetadata()
-        .withLabels(labels)
-        .endMetadata()
-        .withNewSpec()
-        .withTerminationGracePeriodSeconds(0L)
-        .addNewTopologySpreadConstraint()
-        .withMaxSkew(1)
-        .withTopologyKey("kubernetes.io/hostname")
-        .withWhenUnsatisfiable("DoNotSchedule")
-        .withNewLabelSelector()
-        .withMatchLabels(labels)
-        .endLabelSelector()
-        .endTopologySpreadConstraint()
-        .withContainers(pauseContainer())
-        .endSpec()
-        .endTemplate()
-        .endSpec()
-        .build();
-  }
-
-  /** The fixture's pause image, imported into every node, never pulled. */
-  private static Container pauseContainer() {
-    return new ContainerBuilder()
-        .withName("pause")
-        .withImage(ContainerdFixture.PAUSE_IMAGE)
-        .withImagePullPolicy("Never")
-        .build();
-  }
 
   private static List<Pod> awaitRunningPods(KubernetesClient client, int count) {
     await()

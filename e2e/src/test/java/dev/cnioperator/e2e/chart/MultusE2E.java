@@ -11,24 +11,20 @@ import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.NodeNetwork;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
 import dev.cnioperator.api.v1alpha1.NodeSlice;
+import dev.cnioperator.api.v1alpha1.RolloutPhase;
+import dev.cnioperator.e2e.ClusterNetworks;
 import dev.cnioperator.e2e.Helm;
 import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.Commands;
 import dev.cnioperator.testkit.HostLocalStore;
 import dev.cnioperator.testkit.LocalControlPlane;
-import dev.cnioperator.testkit.TestNames;
 import dev.cnioperator.testkit.ToolPaths;
-import dev.cnioperator.testkit.containerd.ContainerdFixture;
 import dev.cnioperator.testkit.node.KubeletCluster;
 import dev.cnioperator.testkit.node.KubeletNode;
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.io.IOException;
@@ -149,25 +145,22 @@ class MultusE2E {
     }
     installMultus();
 
-    apps = TestNames.unique("apps");
-    cp.client()
-        .namespaces()
-        .resource(new NamespaceBuilder().withNewMetadata().withName(apps).endMetadata().build())
-        .create();
-    await()
-        .atMost(Duration.ofSeconds(30))
-        .until(
-            () ->
-                cp.client().serviceAccounts().inNamespace(apps).withName("default").get() != null);
+    apps = NodePods.appsNamespace(cp.client());
     cp.kubectlWithInput(lanYaml(""), "apply", "-f", "-").orThrow("apply lan");
     cp.kubectl("wait", "--for=condition=Ready", "cninetwork/" + LAN, "--timeout=120s")
         .orThrow("kubectl wait Ready lan: " + cp.kubectl("describe", "cninetwork", LAN).stdout());
-    cp.client().apps().deployments().inNamespace(apps).resource(annotatedPauses(4)).create();
+    cp.client()
+        .apps()
+        .deployments()
+        .inNamespace(apps)
+        .resource(NodePods.pauseDeployment(4, Map.of("k8s.v1.cni.cncf.io/networks", LAN)))
+        .create();
     awaitRunningPods(4);
   }
 
   @AfterAll
   static void stopCluster() {
+    keepMultusLogs();
     try {
       if (release != null) {
         release.close();
@@ -290,11 +283,16 @@ class MultusE2E {
     cp.kubectl("wait", "--for=condition=RolledOut", "cninetwork/" + LAN, "--timeout=150s")
         .orThrow("kubectl wait RolledOut: " + cp.kubectl("describe", "cninetwork", LAN).stdout());
     CniNetwork edited = network(client, LAN);
-    assertThat(edited.getStatus().getRollout().getUpdated()).isEqualTo(2);
+    assertThat(edited.getStatus().getRollout().getRevision())
+        .isEqualTo(edited.getStatus().getRendered().getSha256());
+    assertThat(edited.getStatus().getRollout().getPhase()).isEqualTo(RolloutPhase.Complete);
+    assertThat(edited.getStatus().getRollout().getUpdatedNodes()).isEqualTo(2);
     for (KubeletNode node : cluster.nodes()) {
       String now = read(node.hostPath(MULTUS_CONF_DIR).resolve(LAN_FILE));
       assertThat(now).as("the file on %s", node.name()).isNotEqualTo(before.get(node.name()));
-      assertThat(now).contains("\"mtu\":1400");
+      assertThat(json(now).at("/plugins/0/mtu").asInt())
+          .as("mtu on %s", node.name())
+          .isEqualTo(1400);
     }
   }
 
@@ -316,10 +314,10 @@ class MultusE2E {
     await("the lost pods' sandboxes are recreated on " + node.name())
         .atMost(Duration.ofSeconds(120))
         .until(
-            () ->
-                podsOn(node).size() == lost.size()
-                    && podsOn(node).stream()
-                        .noneMatch(p -> sandboxes.contains(NodePods.sandboxId(node, p))));
+            () -> {
+              List<String> ready = NodePods.readySandboxes(node, apps);
+              return ready.size() == lost.size() && ready.stream().noneMatch(sandboxes::contains);
+            });
     await("only running pods' net1 addresses stay reserved on " + node.name())
         .atMost(Duration.ofSeconds(120))
         .untilAsserted(
@@ -412,6 +410,33 @@ class MultusE2E {
     }
   }
 
+  /** Copies Multus's log of every node into {@code target/it-logs/multus-e2e/<node>.log}. */
+  private static void keepMultusLogs() {
+    if (cluster == null) {
+      return;
+    }
+    Path kept = Path.of("target/it-logs/multus-e2e").toAbsolutePath();
+    for (KubeletNode node : cluster.nodes()) {
+      try {
+        Files.createDirectories(kept);
+        Path log = node.hostPath("/var/log/multus.log");
+        if (Files.exists(log)) {
+          Files.copy(log, kept.resolve(node.name() + ".log"), StandardCopyOption.REPLACE_EXISTING);
+        }
+      } catch (IOException e) {
+        System.out.printf("event=multus-log-not-kept node=%s error=%s%n", node.name(), e);
+      }
+    }
+  }
+
+  private static JsonNode json(String text) {
+    try {
+      return JSON.readTree(text);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /**
    * A bridge of the test's joins one veth per node: its node end, renamed to the node's uplink name
    * inside the node's network namespace, is the macvlan master there.
@@ -485,47 +510,12 @@ class MultusE2E {
       Files.createDirectories(dir);
       Files.writeString(dir.resolve("multus.kubeconfig"), kubeconfig);
       Path temp = node.cniConfDir().resolve(".multus.tmp");
-      Files.writeString(temp, MULTUS_CONF);
+      Files.writeString(
+          temp,
+          MULTUS_CONF.formatted(
+              JSON.readTree(node.cniConfDir().resolve(POD_NETWORK_FILE).toFile()).toString()));
       Files.move(temp, node.cniConfDir().resolve(MULTUS_FILE), StandardCopyOption.ATOMIC_MOVE);
     }
-  }
-
-  private static Deployment annotatedPauses(int replicas) {
-    Map<String, String> labels = Map.of("app", "pause");
-    return new DeploymentBuilder()
-        .withNewMetadata()
-        .withName("pause")
-        .endMetadata()
-        .withNewSpec()
-        .withReplicas(replicas)
-        .withNewSelector()
-        .withMatchLabels(labels)
-        .endSelector()
-        .withNewTemplate()
-        .withNewMetadata()
-        .withLabels(labels)
-        .withAnnotations(Map.of("k8s.v1.cni.cncf.io/networks", LAN))
-        .endMetadata()
-        .withNewSpec()
-        .withTerminationGracePeriodSeconds(0L)
-        .addNewTopologySpreadConstraint()
-        .withMaxSkew(1)
-        .withTopologyKey("kubernetes.io/hostname")
-        .withWhenUnsatisfiable("DoNotSchedule")
-        .withNewLabelSelector()
-        .withMatchLabels(labels)
-        .endLabelSelector()
-        .endTopologySpreadConstraint()
-        .withContainers(
-            new ContainerBuilder()
-                .withName("pause")
-                .withImage(ContainerdFixture.PAUSE_IMAGE)
-                .withImagePullPolicy("Never")
-                .build())
-        .endSpec()
-        .endTemplate()
-        .endSpec()
-        .build();
   }
 
   /** Multus's entry for {@code iface} in the pod's network-status annotation. */
@@ -685,25 +675,7 @@ class MultusE2E {
   }
 
   private static final String POD_NETWORK_YAML =
-      """
-      apiVersion: cnioperator.dev/v1alpha1
-      kind: CniNetwork
-      metadata:
-        name: %s
-      spec:
-        cniVersion: "1.0.0"
-        priority: 10
-        plugins:
-          - type: bridge
-            bridge: %s
-            isGateway: true
-            ipam:
-              type: host-local
-              ranges: "$(node.hostLocalRanges)"
-        check: {intervalSeconds: 5}
-        ipamCleanup: {gracePeriodSeconds: 30}
-      """
-          .formatted(POD_NETWORK, POD_BRIDGE);
+      ClusterNetworks.podNetwork(POD_NETWORK, POD_BRIDGE);
 
   /**
    * The secondary network: macvlan on each node's own uplink (from its label), host-local on each
@@ -743,14 +715,20 @@ class MultusE2E {
     return LAN_YAML.formatted(apps, SUBNET, UPLINK_LABEL, macvlanLines, SUBNET);
   }
 
-  /** Multus's thin configuration: the pod network by path, and nothing before it exists. */
+  /**
+   * Multus's thin configuration, as its thin installer writes it: the node's pod network copied
+   * into {@code delegates} ({@code %s}), and nothing before the pod network's file exists. Not
+   * {@code clusterNetwork} with the file's path: Multus 4.2.2 saves such a delegate for DEL
+   * re-marshalled through its generic types, without the plugins' own keys (host-local's ranges),
+   * so every DEL of the pod network fails ("no IP ranges specified").
+   */
   private static final String MULTUS_CONF =
       """
       {"cniVersion": "1.0.0", "name": "multus-cni-network", "plugins": [{
         "type": "multus",
         "kubeconfig": "/etc/cni/net.d/multus.d/multus.kubeconfig",
-        "clusterNetwork": "/etc/cni/net.d/%1$s",
-        "readinessindicatorfile": "/etc/cni/net.d/%1$s",
+        "delegates": [%%s],
+        "readinessindicatorfile": "/etc/cni/net.d/%s",
         "logLevel": "verbose",
         "logFile": "/var/log/multus.log"
       }]}

@@ -7,17 +7,24 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.HostLocalStore;
+import dev.cnioperator.testkit.TestNames;
 import dev.cnioperator.testkit.containerd.ContainerdFixture;
 import dev.cnioperator.testkit.node.KubeletNode;
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
@@ -174,13 +181,70 @@ final class NodePods {
         .withNewSpec()
         .withNodeName(node.name())
         .withTerminationGracePeriodSeconds(0L)
-        .withContainers(
-            new ContainerBuilder()
-                .withName("pause")
-                .withImage(ContainerdFixture.PAUSE_IMAGE)
-                .withImagePullPolicy("Never")
-                .build())
+        .withContainers(pauseContainer())
         .endSpec()
         .build();
+  }
+
+  /**
+   * A Deployment "pause" of {@code replicas} pause pods spread evenly over the nodes (at most one
+   * more on any node), its pods annotated with {@code podAnnotations}.
+   */
+  static Deployment pauseDeployment(int replicas, Map<String, String> podAnnotations) {
+    Map<String, String> labels = Map.of("app", "pause");
+    return new DeploymentBuilder()
+        .withNewMetadata()
+        .withName("pause")
+        .endMetadata()
+        .withNewSpec()
+        .withReplicas(replicas)
+        .withNewSelector()
+        .withMatchLabels(labels)
+        .endSelector()
+        .withNewTemplate()
+        .withNewMetadata()
+        .withLabels(labels)
+        .withAnnotations(podAnnotations)
+        .endMetadata()
+        .withNewSpec()
+        .withTerminationGracePeriodSeconds(0L)
+        .addNewTopologySpreadConstraint()
+        .withMaxSkew(1)
+        .withTopologyKey("kubernetes.io/hostname")
+        .withWhenUnsatisfiable("DoNotSchedule")
+        .withNewLabelSelector()
+        .withMatchLabels(labels)
+        .endLabelSelector()
+        .endTopologySpreadConstraint()
+        .withContainers(pauseContainer())
+        .endSpec()
+        .endTemplate()
+        .endSpec()
+        .build();
+  }
+
+  /** The fixture's pause image, imported into every node, never pulled. */
+  static Container pauseContainer() {
+    return new ContainerBuilder()
+        .withName("pause")
+        .withImage(ContainerdFixture.PAUSE_IMAGE)
+        .withImagePullPolicy("Never")
+        .build();
+  }
+
+  /**
+   * A namespace of the test's own, named uniquely from "apps", once pods can be created in it
+   * (ServiceAccount admission is on: a pod needs its namespace's default account first).
+   */
+  static String appsNamespace(KubernetesClient client) {
+    String apps = TestNames.unique("apps");
+    client
+        .namespaces()
+        .resource(new NamespaceBuilder().withNewMetadata().withName(apps).endMetadata().build())
+        .create();
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> client.serviceAccounts().inNamespace(apps).withName("default").get() != null);
+    return apps;
   }
 }

@@ -16,7 +16,6 @@ import dev.cnioperator.testkit.containerd.ContainerdRelease;
 import dev.cnioperator.testkit.node.KubeletCluster;
 import dev.cnioperator.testkit.node.KubeletNode;
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.net.URI;
@@ -84,16 +83,7 @@ abstract class RuntimeTruthE2E {
     node = cluster.nodes().get(0);
     PublishedProduct product = PublishedProduct.publish(cluster, Helm.provisioned());
     release = ChartRelease.installAndWait(cp, product, "truth", INSTALL_WAIT, testKitValues());
-    apps = TestNames.unique("apps");
-    cp.client()
-        .namespaces()
-        .resource(new NamespaceBuilder().withNewMetadata().withName(apps).endMetadata().build())
-        .create();
-    await()
-        .atMost(Duration.ofSeconds(30))
-        .until(
-            () ->
-                cp.client().serviceAccounts().inNamespace(apps).withName("default").get() != null);
+    apps = NodePods.appsNamespace(cp.client());
   }
 
   @AfterAll

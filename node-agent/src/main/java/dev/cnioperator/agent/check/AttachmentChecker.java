@@ -84,14 +84,13 @@ public final class AttachmentChecker {
       throws InterruptedException {
     // libcni keys its cache by the conflist's own name, which may differ from the CniNetwork's.
     // A probe's attachment is the agent's own, never a pod's (RevisionProbe runs its CHECK).
-    CniRuntime runtime = runtimes.of(network);
-    List<CachedAttachment> entries =
-        runtime.cache().list(network.list().name()).stream()
-            .filter(e -> !ProbeIdentity.isProbe(e.containerId()))
+    List<AttachmentRuntimes.Cached> entries =
+        runtimes.cached(network).stream()
+            .filter(c -> !ProbeIdentity.isProbe(c.entry().containerId()))
             .toList();
     List<Callable<Outcome>> tasks = new ArrayList<>();
-    for (CachedAttachment entry : entries) {
-      tasks.add(() -> checkOne(runtime, network, entry));
+    for (AttachmentRuntimes.Cached c : entries) {
+      tasks.add(() -> checkOne(c.runtime(), network, c.entry()));
     }
     List<FailingAttachment> failing = new ArrayList<>();
     List<Unchecked> unchecked = new ArrayList<>();

@@ -102,21 +102,22 @@ public final class StaleAttachmentCleaner {
     // libcni keys its cache by the conflist's own name, which may differ from the CniNetwork's.
     // A probe's attachment and reservation are the probe's to remove (RevisionProbe sweeps them),
     // never a pod's: neither stale nor counted.
-    CniRuntime runtime = runtimes.of(network);
-    List<CachedAttachment> all = runtime.cache().list(network.list().name());
-    List<CachedAttachment> entries =
-        all.stream().filter(e -> !ProbeIdentity.isProbe(e.containerId())).toList();
-    Map<String, CachedAttachment> byKey = new HashMap<>();
+    List<AttachmentRuntimes.Cached> all = runtimes.cached(network);
+    Map<String, AttachmentRuntimes.Cached> byKey = new HashMap<>();
     List<CachedRef> cached = new ArrayList<>();
-    for (CachedAttachment e : entries) {
+    for (AttachmentRuntimes.Cached c : all) {
+      CachedAttachment e = c.entry();
+      if (ProbeIdentity.isProbe(e.containerId())) {
+        continue;
+      }
       PodRef pod = PodRef.of(e.cniArgs());
       CachedRef ref =
           new CachedRef(
               e.containerId(), e.ifName(), e.netns(), pod.namespace(), pod.name(), pod.uid());
       cached.add(ref);
-      byKey.put(ref.key(), e);
+      byKey.put(ref.key(), c);
     }
-    Reading stores = hostLocal.read(network, all);
+    Reading stores = hostLocal.read(network, entries(all));
     if (!stores.complete()) {
       LOG.warn(
           "event=host-local-store-unreadable network={} reason=\"{}\"", name, stores.message());
@@ -166,8 +167,8 @@ public final class StaleAttachmentCleaner {
       }
     } else {
       List<String> unusable = new ArrayList<>();
-      released = release(runtime, network, d, byKey, stores, unusable, history);
-      left = hostLocal.read(network, runtime.cache().list(network.list().name()));
+      released = release(network, d, byKey, stores, unusable, history);
+      left = hostLocal.read(network, entries(runtimes.cached(network)));
       if (!unusable.isEmpty()) {
         message =
             join(
@@ -203,10 +204,9 @@ public final class StaleAttachmentCleaner {
    * DELed through a configuration naming its own store, so that host-local releases it there.
    */
   private int release(
-      CniRuntime runtime,
       ManagedNetwork network,
       StaleDecision d,
-      Map<String, CachedAttachment> byKey,
+      Map<String, AttachmentRuntimes.Cached> byKey,
       Reading stores,
       List<String> unusable,
       CleanupHistory history)
@@ -214,7 +214,8 @@ public final class StaleAttachmentCleaner {
     List<String> keys = new ArrayList<>();
     List<Callable<Boolean>> dels = new ArrayList<>();
     for (CachedRef ref : d.delete()) {
-      CachedAttachment entry = byKey.get(ref.key());
+      CniRuntime runtime = byKey.get(ref.key()).runtime();
+      CachedAttachment entry = byKey.get(ref.key()).entry();
       Optional<NetworkConfigList> list = CachedConfig.of(network, entry);
       if (list.isEmpty()) {
         unusable.add(entry.containerId() + "/" + entry.ifName());
@@ -249,9 +250,11 @@ public final class StaleAttachmentCleaner {
                   r.containerId(),
                   r.ifName(),
                   () ->
-                      runtime.delNetworkList(
-                          stores.configs().get(r.store()),
-                          Attachment.of(r.containerId(), "", r.ifName()))));
+                      runtimes
+                          .primary(network)
+                          .delNetworkList(
+                              stores.configs().get(r.store()),
+                              Attachment.of(r.containerId(), "", r.ifName()))));
     }
     int released = 0;
     List<Future<Boolean>> results = workers.invokeAll(dels);
@@ -315,5 +318,9 @@ public final class StaleAttachmentCleaner {
     } catch (IOException e) {
       return false;
     }
+  }
+
+  private static List<CachedAttachment> entries(List<AttachmentRuntimes.Cached> cached) {
+    return cached.stream().map(AttachmentRuntimes.Cached::entry).toList();
   }
 }

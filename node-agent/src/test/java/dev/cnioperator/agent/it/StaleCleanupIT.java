@@ -94,12 +94,18 @@ class StaleCleanupIT {
    */
   private void attach(NodeNetwork spec, Path netnsDir, int liveCount, int staleCount)
       throws Exception {
+    attach(spec, netnsDir, node.paths.cacheDir(spec.getDirectory()), liveCount, staleCount);
+  }
+
+  /** As above, with the attachments made in {@code cache} (a caller's libcni cache). */
+  private void attach(NodeNetwork spec, Path netnsDir, Path cache, int liveCount, int staleCount)
+      throws Exception {
     cniNodes.put(node.name, List.of(spec));
     agent =
         AgentProcess.start(
             node.name, node.paths.withNetnsDir(netnsDir), cp.kubeconfigFile(), node.log());
     await().atMost(CONVERGE).until(() -> node.conflist(spec).toFile().exists());
-    cacheDir = node.paths.cacheDir(spec.getDirectory());
+    cacheDir = cache;
     attachments = new Attachments(node.paths.binDir(), cacheDir, content);
     addAttachments(liveCount, staleCount);
   }
@@ -206,23 +212,24 @@ class StaleCleanupIT {
     assertThat(node.conflist(spec.getFileName())).doesNotExist();
     assertThat(cachedContainers()).hasSize(4);
 
-    await()
-        .atMost(CONVERGE)
-        .untilAsserted(
-            () -> {
-              assertThat(node.reservations(network)).isEqualTo(2);
-              assertThat(cachedContainers()).isEqualTo(liveContainers());
-            });
-    await()
-        .atMost(CONVERGE)
-        .ignoreExceptions()
-        .untilAsserted(
-            () -> {
-              assertThat(status().getIpam().getReclaimed()).isEqualTo(2);
-              assertThat(status().getAttachments().getTotal()).isEqualTo(2);
-              assertThat(status().getAttachments().getHealthy()).isEqualTo(2);
-            });
+    awaitTwoStaleReleasedAndTwoLiveHealthy();
     assertThat(new ResultCache(node.paths.cacheDir()).list(network)).isEmpty();
+  }
+
+  /**
+   * Issue 29: where Multus is the runtime's first configuration, the pod network is Multus's
+   * delegate, so its attachments are in Multus's cache (the runtime's holds only the call to
+   * Multus). A network of the runtime's directory is CHECKed and cleaned there too.
+   */
+  @Test
+  void aPodNetworkBehindMultusIsCheckedAndReleasedInMultussCache() throws Exception {
+    NodeNetwork spec =
+        spec(0, false).withCheck(new NetworkCheck().withEnabled(true).withIntervalSeconds(5));
+    attach(spec, Path.of("/var/run/netns"), node.paths.multusCacheDir(), 2, 2);
+    assertThat(node.conflist(spec)).exists();
+    assertThat(cachedContainers()).hasSize(4);
+
+    awaitTwoStaleReleasedAndTwoLiveHealthy();
   }
 
   @Test
@@ -300,6 +307,26 @@ class StaleCleanupIT {
     assertThat(cachedContainers()).isEqualTo(liveContainers());
     assertThat(count("event=stale-released")).isEqualTo(2);
     assertThat(agent.logged("event=cni-gc ")).isEmpty();
+  }
+
+  /** Of two live and two stale attachments: the stale released, the live CHECKed healthy. */
+  private void awaitTwoStaleReleasedAndTwoLiveHealthy() {
+    await()
+        .atMost(CONVERGE)
+        .untilAsserted(
+            () -> {
+              assertThat(node.reservations(network)).isEqualTo(2);
+              assertThat(cachedContainers()).isEqualTo(liveContainers());
+            });
+    await()
+        .atMost(CONVERGE)
+        .ignoreExceptions()
+        .untilAsserted(
+            () -> {
+              assertThat(status().getIpam().getReclaimed()).isEqualTo(2);
+              assertThat(status().getAttachments().getTotal()).isEqualTo(2);
+              assertThat(status().getAttachments().getHealthy()).isEqualTo(2);
+            });
   }
 
   private void awaitReleased(int reservations, int reclaimed) {
