@@ -19,20 +19,27 @@ import org.junit.jupiter.api.Test;
 /**
  * The documented examples (examples/*.yaml) applied exactly as their comments say: each is
  * accepted, lands on the nodes it selects and reaches Ready for kubectl wait once the (simulated)
- * agents report its sha256.
+ * agents report its sha256. The NetworkAttachmentDefinition CRD is installed, as Multus installs
+ * it: the Multus example is Ready only once its definition is in place.
  */
 class ExampleNetworksIT {
 
   private ClusterFixture cluster;
+  private AttachmentDefinitionCrd definitions;
 
   @BeforeEach
   void setUp() {
     cluster = new ClusterFixture();
+    definitions = AttachmentDefinitionCrd.install(cluster.controlPlane);
   }
 
   @AfterEach
   void tearDown() {
-    cluster.close();
+    try {
+      cluster.close();
+    } finally {
+      definitions.close();
+    }
   }
 
   @Test
@@ -79,6 +86,7 @@ class ExampleNetworksIT {
     }
     assertThat(cluster.networksOn(lan)).containsAll(names);
     assertThat(cluster.specOf(lan)).extracting(n -> n.getFileName()).contains("60-lan.conflist");
+    assertThat(AttachmentDefinitionCrd.named(cluster.client, "lan")).containsExactly("default/lan");
   }
 
   private long rendered(String node) {
