@@ -172,7 +172,11 @@ public final class AgentProgram implements AutoCloseable {
     HealthServer server =
         new HealthServer(
             s.listen(),
-            () -> agent.live() && owners.live(),
+            () ->
+                agent.live() && owners.live()
+                    ? Optional.empty()
+                    : Optional.of(
+                        agent.live() ? "the network ticker is stuck" : "the node pass is stuck"),
             new ReadinessLog(
                 () ->
                     AgentReadiness.notReady(

@@ -11,6 +11,7 @@ import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -148,7 +149,7 @@ public final class Main implements Callable<Integer> {
         HealthServer health =
             new HealthServer(
                 new InetSocketAddress(metricsPort),
-                () -> true,
+                Optional::empty,
                 operator::notReady,
                 registry::scrape)) {
       health.start();

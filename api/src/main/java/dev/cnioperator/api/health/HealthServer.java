@@ -7,13 +7,12 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
-import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
- * The operator's and the agent's {@code /healthz}, {@code /readyz} (503 with the reason while not
- * ready) and {@code /metrics} (Prometheus text) on the JDK's HTTP server: no framework, a small
- * heap.
+ * The operator's and the agent's {@code /healthz} (503 with the reason while not live: the kubelet
+ * restarts the program), {@code /readyz} (503 with the reason while not ready) and {@code /metrics}
+ * (Prometheus text) on the JDK's HTTP server: no framework, a small heap.
  *
  * <p>It lives in {@code api} because that is the one module both programs ship besides {@code cni},
  * and the {@code cni} library knows nothing of Kubernetes, whose probes these endpoints answer.
@@ -22,24 +21,19 @@ public final class HealthServer implements AutoCloseable {
   private final HttpServer server;
 
   /**
-   * @param live whether {@code /healthz} answers 200
+   * @param notLive why {@code /healthz} answers 503, empty when it answers 200
    * @param notReady why {@code /readyz} answers 503, empty when it answers 200
    * @param metrics the text {@code /metrics} answers, such as a Prometheus registry's scrape
    */
   public HealthServer(
       InetSocketAddress address,
-      BooleanSupplier live,
+      Supplier<Optional<String>> notLive,
       Supplier<Optional<String>> notReady,
       Supplier<String> metrics)
       throws IOException {
     server = HttpServer.create(address, 0);
-    server.createContext("/healthz", ex -> answer(ex, live.getAsBoolean(), "not live"));
-    server.createContext(
-        "/readyz",
-        ex -> {
-          Optional<String> why = notReady.get();
-          answer(ex, why.isEmpty(), "not ready: " + why.orElse(""));
-        });
+    server.createContext("/healthz", ex -> answer(ex, notLive.get(), "not live: "));
+    server.createContext("/readyz", ex -> answer(ex, notReady.get(), "not ready: "));
     server.createContext(
         "/metrics", ex -> send(ex, 200, "text/plain; version=0.0.4", metrics.get()));
   }
@@ -53,8 +47,9 @@ public final class HealthServer implements AutoCloseable {
     return server.getAddress().getPort();
   }
 
-  private static void answer(HttpExchange ex, boolean ok, String no) throws IOException {
-    send(ex, ok ? 200 : 503, "text/plain", ok ? "ok\n" : no + "\n");
+  private static void answer(HttpExchange ex, Optional<String> why, String prefix)
+      throws IOException {
+    send(ex, why.isEmpty() ? 200 : 503, "text/plain", why.map(w -> prefix + w).orElse("ok") + "\n");
   }
 
   private static void send(HttpExchange ex, int code, String type, String body) throws IOException {

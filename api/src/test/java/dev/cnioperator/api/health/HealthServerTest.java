@@ -9,7 +9,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
@@ -18,13 +17,13 @@ class HealthServerTest {
 
   @Test
   void readyzAnswers503WithTheReasonUntilReadyAndHealthzFollowsLiveness() throws Exception {
-    AtomicBoolean live = new AtomicBoolean(true);
+    AtomicReference<Optional<String>> notLive = new AtomicReference<>(Optional.empty());
     AtomicReference<Optional<String>> notReady =
         new AtomicReference<>(Optional.of("first pass not done"));
     try (HealthServer server =
         new HealthServer(
             new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-            live::get,
+            notLive::get,
             notReady::get,
             () -> "cni_up 1\n")) {
       server.start();
@@ -35,8 +34,10 @@ class HealthServerTest {
       assertThat(get(server, "/readyz").statusCode()).isEqualTo(200);
 
       assertThat(get(server, "/healthz").statusCode()).isEqualTo(200);
-      live.set(false);
-      assertThat(get(server, "/healthz").statusCode()).isEqualTo(503);
+      notLive.set(Optional.of("the node pass has not run for 5m"));
+      HttpResponse<String> healthz = get(server, "/healthz");
+      assertThat(healthz.statusCode()).isEqualTo(503);
+      assertThat(healthz.body()).isEqualTo("not live: the node pass has not run for 5m\n");
 
       HttpResponse<String> metrics = get(server, "/metrics");
       assertThat(metrics.statusCode()).isEqualTo(200);
