@@ -18,11 +18,6 @@ import java.util.Objects;
 
 /** What a cluster admin declares: one CNI network configuration list and the nodes that get it. */
 @ValidationRule(
-    value = "!has(self.cniVersions) || self.cniVersion == '1.1.0'",
-    message = "spec.cniVersions is only allowed when spec.cniVersion is \"1.1.0\"",
-    reason = "FieldValueForbidden",
-    fieldPath = ".cniVersions")
-@ValidationRule(
     value = "!has(self.cniVersions) || self.cniVersions.exists(v, v == self.cniVersion)",
     message = "spec.cniVersions must include spec.cniVersion",
     reason = "FieldValueInvalid",
@@ -51,7 +46,7 @@ public class CniNetworkSpec {
   private SpecVersion cniVersion;
 
   @JsonPropertyDescription(
-      "Every CNI version this configuration list supports (CNI 1.1.0 version selection); only allowed with cniVersion 1.1.0 and must include it.")
+      "Every CNI version this configuration list supports; must include cniVersion. A runtime selects the highest version of cniVersion and cniVersions it speaks (CNI 1.1.0 version selection), one that reads cniVersion alone (containerd before 2.0) uses cniVersion: cniVersion 1.0.0 with cniVersions [1.0.0, 1.1.0] serves both.")
   @Size(max = 5)
   private List<SpecVersion> cniVersions;
 

@@ -18,14 +18,19 @@ import java.util.regex.Pattern;
  * <ul>
  *   <li>{@code cniVersion} is required and must be a version this runtime speaks (0.3.0 to 1.1.0):
  *       a list needs chaining, which 0.3.0 introduced.
- *   <li>{@code cniVersions} is a 1.1.0 key, so it needs {@code cniVersion} "1.1.0". Its entries
- *       must be well-formed versions; versions newer than this runtime are allowed and skipped at
- *       selection (that is what the key is for, and libcni does the same); older unknown or
- *       unsupported ones are refused.
- *   <li>{@code disableCheck: true} needs cniVersion 0.4.0+ (CHECK came with 0.4.0) and {@code
- *       disableGC: true} needs 1.1.0 (GC came with 1.1.0): below that they would promise something
- *       the network cannot do. {@code false} is always accepted. Like libcni, the strings
- *       "true"/"false" are accepted for both.
+ *   <li>{@code cniVersions} may stand beside any {@code cniVersion}: a runtime selects "the highest
+ *       supported version from the set ... given by the cniVersion and cniVersions fields"
+ *       (SPEC-1.1.0.md Section 1, "Version considerations"), so {@code cniVersion: "1.0.0"} with
+ *       {@code cniVersions: ["1.0.0", "1.1.0"]} serves a runtime that reads cniVersion alone
+ *       (libcni before 1.2, containerd before 2.0) at 1.0.0 and a newer one at 1.1.0; libcni 1.2+
+ *       selects the same way. Its entries must be well-formed versions; versions newer than this
+ *       runtime are allowed and skipped at selection (that is what the key is for, and libcni does
+ *       the same); older unknown or unsupported ones are refused.
+ *   <li>{@code disableCheck: true} needs a declared version 0.4.0+ (CHECK came with 0.4.0) and
+ *       {@code disableGC: true} needs 1.1.0 (GC came with 1.1.0): without one, they would promise
+ *       something the network cannot do. The highest version of cniVersion and cniVersions counts,
+ *       as a runtime that speaks it selects it. {@code false} is always accepted. Like libcni, the
+ *       strings "true"/"false" are accepted for both.
  *   <li>The reserved keys are refused at the list's top level too, not only in plugin objects.
  * </ul>
  */
@@ -46,17 +51,17 @@ public final class ConfigValidator {
     }
     checkName(conflist, problems);
     Optional<CniVersion> version = checkVersion(conflist, problems);
-    checkVersions(conflist, version, problems);
+    Optional<CniVersion> highest = checkVersions(conflist, version, problems);
     checkFlag(
         conflist,
         "disableCheck",
         CniVersion.V0_4_0,
         ConflistRule.CHECK_VERSION,
         "CHECK",
-        version,
+        highest,
         problems);
     checkFlag(
-        conflist, "disableGC", CniVersion.V1_1_0, ConflistRule.GC_VERSION, "GC", version, problems);
+        conflist, "disableGC", CniVersion.V1_1_0, ConflistRule.GC_VERSION, "GC", highest, problems);
     PluginConfigValidator.checkReservedKeys(conflist, "", problems);
     checkPlugins(conflist, problems);
     return problems;
@@ -122,27 +127,21 @@ public final class ConfigValidator {
     return version;
   }
 
-  private static void checkVersions(
+  /**
+   * Checks {@code cniVersions}; returns the highest version of it and {@code cniVersion} that this
+   * runtime speaks (the one it selects), or {@code cniVersion}'s when cniVersions is absent.
+   */
+  private static Optional<CniVersion> checkVersions(
       ObjectNode list, Optional<CniVersion> declared, List<ConfigProblem> problems) {
     JsonNode node = list.get("cniVersions");
     if (node == null) {
-      return;
+      return declared;
     }
     if (!node.isArray()) {
       problems.add(wrongType("cniVersions", "an array of version strings", node));
-      return;
+      return declared;
     }
-    // SPEC-1.1.0.md Section 1: cniVersions first appears in 1.1.0; a list that uses it conforms
-    // to 1.1.0, and runtimes before 1.1.0 ignore it.
-    if (declared.isPresent() && !declared.get().equals(CniVersion.V1_1_0)) {
-      problems.add(
-          new ConfigProblem(
-              "cniVersions",
-              ConflistRule.CNI_VERSIONS,
-              "cniVersions is a CNI 1.1.0 key; it needs cniVersion \"1.1.0\", not \""
-                  + declared.get()
-                  + "\""));
-    }
+    Optional<CniVersion> highest = declared;
     if (node.isEmpty()) {
       problems.add(
           new ConfigProblem(
@@ -156,9 +155,13 @@ public final class ConfigValidator {
       if (!entry.isTextual()) {
         problems.add(wrongType(path, "a version string", entry));
       } else if (!isNewerThanRuntime(entry.textValue())) {
-        supportedVersion(path, entry.textValue(), problems);
+        Optional<CniVersion> v = supportedVersion(path, entry.textValue(), problems);
+        if (v.isPresent() && (highest.isEmpty() || v.get().compareTo(highest.get()) > 0)) {
+          highest = v;
+        }
       }
     }
+    return highest;
   }
 
   /**

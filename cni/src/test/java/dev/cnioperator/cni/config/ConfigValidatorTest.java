@@ -48,11 +48,6 @@ class ConfigValidatorTest {
             "unsupported-version",
             "0.2.0 has no plugin chaining"),
         bad(
-            list("'name':'db','cniVersion':'1.0.0','cniVersions':['1.0.0']", PLUGIN),
-            "cniVersions",
-            "cni-versions",
-            "cniVersions is a CNI 1.1.0 key; it needs cniVersion \"1.1.0\", not \"1.0.0\""),
-        bad(
             list("'name':'db','cniVersion':'1.1.0','cniVersions':[]", PLUGIN),
             "cniVersions",
             "cni-versions",
@@ -83,6 +78,13 @@ class ConfigValidatorTest {
             "disableGC",
             "gc-version",
             "disableGC needs cniVersion 1.1.0 or later (GC came with 1.1.0)"),
+        bad(
+            list(
+                "'name':'db','cniVersion':'1.0.0','cniVersions':['0.4.0','1.0.0'],'disableGC':true",
+                PLUGIN),
+            "disableGC",
+            "gc-version",
+            "a 1.0.0 network never runs GC"),
         bad(
             list("'name':'db','cniVersion':'1.0.0','disableCheck':'yes'", PLUGIN),
             "disableCheck",
@@ -239,6 +241,12 @@ class ConfigValidatorTest {
         "{'name':'db','cniVersion':'1.1.0','cniVersions':['1.0.0','1.1.0','1.2.0'],"
             + "'disableGC':'TRUE','disableCheck':false,'plugins':[{'type':'bridge'}]}",
         "{'name':'db','cniVersion':'0.3.1','disableCheck':false,'disableGC':false,"
+            + "'plugins':[{'type':'bridge'}]}",
+        // A runtime that reads cniVersion alone (libcni before 1.2) gets 1.0.0, a newer one 1.1.0;
+        // disableGC speaks to the one that selects 1.1.0.
+        "{'name':'db','cniVersion':'1.0.0','cniVersions':['1.0.0','1.1.0'],'disableGC':true,"
+            + "'plugins':[{'type':'bridge'}]}",
+        "{'name':'db','cniVersion':'0.4.0','cniVersions':['0.4.0','1.0.0','1.2.0'],"
             + "'plugins':[{'type':'bridge'}]}",
         "{'name':'db','cniVersion':'1.0.0','loadOnlyInlinedPlugins':true,'anything':[1,2],"
             + "'plugins':[{'type':'my-plugin.v2','capabilities':{'mac':false,'ips':true},"

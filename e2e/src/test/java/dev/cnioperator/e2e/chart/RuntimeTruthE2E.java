@@ -3,6 +3,7 @@ package dev.cnioperator.e2e.chart;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cnioperator.api.v1alpha1.AttachmentSummary;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNode;
@@ -18,10 +19,14 @@ import dev.cnioperator.testkit.node.KubeletNode;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -52,13 +57,17 @@ import org.junit.jupiter.api.TestMethodOrder;
  *       that never proved its first revision (back to that one, said to be unproven).
  * </ul>
  *
- * <p>On containerd 2.x the pod network is a 1.1.0 network, so containerd calls CNI STATUS on it;
- * 1.6 and 1.7 cannot ADD a 1.1.0 network (their libcni knows no 1.1.0 result), so they get 1.0.0.
+ * <p>The pod network is one conflist for every runtime, as a cluster of mixed nodes needs it:
+ * cniVersion 1.0.0 with cniVersions [1.0.0, 1.1.0]. containerd 1.6 and 1.7 cannot ADD a 1.1.0
+ * network (their libcni knows no 1.1.0 result) and read cniVersion alone; containerd 2.x selects
+ * 1.1.0, the highest it speaks, and calls CNI STATUS on it. The test reads the version each ADD ran
+ * at from libcni's cache.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 abstract class RuntimeTruthE2E {
   private static final Duration SETTLE = Duration.ofSeconds(120);
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   /** How long {@code helm install --wait} may take: the node pulls both images first. */
   private static final Duration INSTALL_WAIT = Duration.ofMinutes(4);
@@ -152,11 +161,14 @@ abstract class RuntimeTruthE2E {
 
   @Test
   @Order(1)
-  void aHealthyPodIsCountedHealthyAndABrokenOneIsReportedFailingNamingIt() {
+  void aHealthyPodIsCountedHealthyAndABrokenOneIsReportedFailingNamingIt() throws IOException {
     KubernetesClient client = cp.client();
     apply(podNetwork(""));
     awaitReady(POD_NETWORK);
     Pod pod = runPausePod("healthy");
+    assertThat(cachedResultVersions())
+        .as("the CNI version of the pod's ADD, in libcni's cache on the node")
+        .containsExactly(release() == ContainerdRelease.V2_X ? "1.1.0" : "1.0.0");
 
     await("the pod's attachment checked healthy")
         .atMost(SETTLE)
@@ -357,16 +369,35 @@ abstract class RuntimeTruthE2E {
     };
   }
 
-  /** The pod network from the node's podCIDR; 1.1.0 where the runtime speaks it. */
+  /**
+   * The cniVersion of each result in libcni's cache of the pod network on the node: the version the
+   * runtime selected for that ADD.
+   */
+  private List<String> cachedResultVersions() throws IOException {
+    Path results = node.hostPath("/var/lib/cni/results");
+    List<String> versions = new ArrayList<>();
+    try (Stream<Path> files = Files.list(results)) {
+      for (Path f :
+          files.filter(f -> f.getFileName().toString().startsWith(POD_NETWORK + "-")).toList()) {
+        versions.add(JSON.readTree(f.toFile()).path("result").path("cniVersion").asText());
+      }
+    }
+    return versions;
+  }
+
+  /**
+   * The pod network from the node's podCIDR: cniVersion 1.0.0 for a runtime that reads it alone,
+   * 1.1.0 for one that selects from cniVersions.
+   */
   private String podNetwork(String extraBridgeField) {
-    String version = release() == ContainerdRelease.V2_X ? "1.1.0" : "1.0.0";
     return """
         apiVersion: cnioperator.dev/v1alpha1
         kind: CniNetwork
         metadata:
           name: %s
         spec:
-          cniVersion: "%s"
+          cniVersion: "1.0.0"
+          cniVersions: ["1.0.0", "1.1.0"]
           priority: 10
           plugins:
             - type: bridge
@@ -378,7 +409,7 @@ abstract class RuntimeTruthE2E {
                 ranges: "$(node.hostLocalRanges)"
           check: {intervalSeconds: 5}
         """
-        .formatted(POD_NETWORK, version, BRIDGE, extraBridgeField);
+        .formatted(POD_NETWORK, BRIDGE, extraBridgeField);
   }
 
   private static String bridgeNetwork(String name, String bridge, String subnet, String extra) {

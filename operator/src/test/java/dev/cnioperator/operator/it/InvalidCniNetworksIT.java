@@ -77,9 +77,9 @@ class InvalidCniNetworksIT {
             "  cniVersion: \"0.5.0\"\n  plugins:\n" + bridge,
             "spec.cniVersion: Unsupported value: \"0.5.0\""),
         door(
-            "versions-not-1.1",
-            "  cniVersion: \"1.0.0\"\n  cniVersions: [\"1.0.0\"]\n  plugins:\n" + bridge,
-            "spec.cniVersions: Forbidden: spec.cniVersions is only allowed when spec.cniVersion is \"1.1.0\""),
+            "versions-without-version",
+            "  cniVersion: \"1.0.0\"\n  cniVersions: [\"1.1.0\"]\n  plugins:\n" + bridge,
+            "spec.cniVersions: Invalid value: \"object\": spec.cniVersions must include spec.cniVersion"),
         door(
             "empty-plugins",
             "  plugins: []\n",
