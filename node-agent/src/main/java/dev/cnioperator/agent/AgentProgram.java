@@ -138,7 +138,9 @@ public final class AgentProgram implements AutoCloseable {
                     ProbeIdentity.forNode(s.nodeName()),
                     clock,
                     new ProbeDiagnosis(),
-                    cri == null ? list -> Optional.empty() : new RuntimeCniSupport(cri)::refuses),
+                    cri == null
+                        ? list -> Optional.empty()
+                        : new RuntimeCniSupport(cri, paths.confDir())::refuses),
                 new AttachmentChecker(
                     attachments,
                     pluginWorkers,
@@ -182,7 +184,8 @@ public final class AgentProgram implements AutoCloseable {
                     AgentReadiness.notReady(
                         agent.lastResult(),
                         runtimeWatch != null,
-                        runtimeWatch == null ? null : runtimeWatch.latest())),
+                        runtimeWatch == null ? null : runtimeWatch.latest(),
+                        paths.confDir())),
             metrics::scrape);
     server.start();
     agent.start();

@@ -34,6 +34,10 @@ public class RuntimeNetwork {
       "The sha256 of the configuration the runtime has loaded as loadedNetwork; equal to the network's appliedSha256 once the runtime has picked up the agent's file.")
   private String loadedSha256;
 
+  @JsonPropertyDescription(
+      "The directory the runtime loads CNI configuration from, where the runtime says (containerd's PluginConfDir). When it is not the agent's conf dir, no pod on the node gets the agent's networks: the agent is not ready and its probes fail, naming both.")
+  private String confDir;
+
   @JsonPropertyDescription("When networkReady last changed, as the agent saw it (RFC 3339).")
   private String lastTransitionTime;
 
@@ -102,6 +106,19 @@ public class RuntimeNetwork {
     return this;
   }
 
+  public String getConfDir() {
+    return confDir;
+  }
+
+  public void setConfDir(String confDir) {
+    this.confDir = confDir;
+  }
+
+  public RuntimeNetwork withConfDir(String confDir) {
+    this.confDir = confDir;
+    return this;
+  }
+
   public String getLoadedSha256() {
     return loadedSha256;
   }
@@ -142,13 +159,21 @@ public class RuntimeNetwork {
         && Objects.equals(message, other.message)
         && Objects.equals(loadedNetwork, other.loadedNetwork)
         && Objects.equals(loadedSha256, other.loadedSha256)
+        && Objects.equals(confDir, other.confDir)
         && Objects.equals(lastTransitionTime, other.lastTransitionTime);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(
-        endpoint, networkReady, reason, message, loadedNetwork, loadedSha256, lastTransitionTime);
+        endpoint,
+        networkReady,
+        reason,
+        message,
+        loadedNetwork,
+        loadedSha256,
+        confDir,
+        lastTransitionTime);
   }
 
   @Override
@@ -165,6 +190,8 @@ public class RuntimeNetwork {
         + loadedNetwork
         + ", loadedSha256="
         + loadedSha256
+        + ", confDir="
+        + confDir
         + ", lastTransitionTime="
         + lastTransitionTime
         + "}";

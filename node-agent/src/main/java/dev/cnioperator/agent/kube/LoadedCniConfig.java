@@ -12,13 +12,16 @@ import java.util.Optional;
  * from containerd's keys: {@code cniconfig} lists the networks it loaded (its own loopback first,
  * then the pod network from the first file of its conf dir, with that file's text as {@code
  * Source}), and {@code lastCNILoadStatus} is {@code OK} or why the last reload failed, naming the
- * file. A runtime without these keys (CRI-O) gives neither; the agent then knows only NetworkReady.
+ * file. {@code cniconfig} also names the directory containerd loads files from ({@code
+ * PluginConfDir}). A runtime without these keys (CRI-O) gives none; the agent then knows only
+ * NetworkReady.
  *
  * @param network the pod network's name, null when the runtime lists none
  * @param sha256 the sha256 of the loaded configuration's text, null with {@code network}
  * @param loadError why the last reload failed, null when it succeeded or the runtime does not say
+ * @param confDir the directory the runtime loads CNI configuration from, null when it does not say
  */
-public record LoadedCniConfig(String network, String sha256, String loadError) {
+public record LoadedCniConfig(String network, String sha256, String loadError, String confDir) {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String LOOPBACK_IFNAME = "lo";
 
@@ -30,8 +33,11 @@ public record LoadedCniConfig(String network, String sha256, String loadError) {
     }
     String name = null;
     String sha = null;
+    String confDir;
     try {
-      for (JsonNode n : JSON.readTree(config).path("Networks")) {
+      JsonNode tree = JSON.readTree(config);
+      confDir = tree.path("PluginConfDir").asText(null);
+      for (JsonNode n : tree.path("Networks")) {
         if (LOOPBACK_IFNAME.equals(n.path("IFName").asText())) {
           continue;
         }
@@ -43,7 +49,8 @@ public record LoadedCniConfig(String network, String sha256, String loadError) {
     } catch (java.io.IOException e) {
       return Optional.empty();
     }
-    return Optional.of(new LoadedCniConfig(name, sha, loadError(info.get("lastCNILoadStatus"))));
+    return Optional.of(
+        new LoadedCniConfig(name, sha, loadError(info.get("lastCNILoadStatus")), confDir));
   }
 
   /** The status is JSON text, a quoted string; "OK" means the last reload worked. */

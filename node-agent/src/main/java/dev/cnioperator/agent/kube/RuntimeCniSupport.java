@@ -4,6 +4,7 @@ import dev.cnioperator.cni.CniVersion;
 import dev.cnioperator.cni.config.NetworkConfigList;
 import dev.cnioperator.cri.CriException;
 import dev.cnioperator.cri.RuntimeVersion;
+import java.nio.file.Path;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -15,25 +16,48 @@ import org.slf4j.LoggerFactory;
  * which speaks every version, while the runtime runs libcni. containerd before 2.0 carries libcni
  * 1.1, which knows no 1.1.0 result: it loads a network whose cniVersion is 1.1.0 as ready and fails
  * every ADD ("unsupported CNI result version"), so no pod starts on such a node however well the
- * probe went. It also ignores {@code cniVersions}, reading {@code cniVersion} alone.
+ * probe went. It ignores {@code cniVersions}, reading {@code cniVersion} alone: a network with
+ * cniVersion 1.0.0 and cniVersions [1.0.0, 1.1.0] runs there at 1.0.0.
  */
 public final class RuntimeCniSupport {
   private static final Logger LOG = LoggerFactory.getLogger(RuntimeCniSupport.class);
   private static final Pattern MAJOR = Pattern.compile("^v?(\\d+)\\.");
 
   private final CriConnection cri;
+  private final Path confDir;
   private volatile RuntimeVersion version;
 
-  public RuntimeCniSupport(CriConnection cri) {
+  /**
+   * @param confDir the directory the agent writes the runtime's networks to
+   */
+  public RuntimeCniSupport(CriConnection cri, Path confDir) {
     this.cri = cri;
+    this.confDir = confDir;
   }
 
-  /** Why the runtime cannot ADD {@code list}, when it is known that it cannot. */
+  /**
+   * Why the runtime cannot ADD {@code list}, a network of its directory, when it is known that it
+   * cannot: it loads another directory, or it cannot speak the list's version. Asked at each probe,
+   * not taken from the runtime watch, whose first answer may come after the first probe.
+   */
   public Optional<String> refuses(NetworkConfigList list) {
-    if (list.cniVersion().compareTo(CniVersion.V1_1_0) < 0) {
-      return Optional.empty();
+    Optional<String> elsewhere = loadsElsewhere();
+    if (elsewhere.isPresent() || list.cniVersion().compareTo(CniVersion.V1_1_0) < 0) {
+      return elsewhere;
     }
     return runtime().flatMap(v -> refuses(v, list));
+  }
+
+  private Optional<String> loadsElsewhere() {
+    try {
+      return LoadedCniConfig.from(cri.client().status().info())
+          .flatMap(
+              loaded ->
+                  RuntimeConfDir.mismatch(cri.socket().toString(), loaded.confDir(), confDir));
+    } catch (CriException e) {
+      LOG.debug("event=runtime-status-unknown error=\"{}\"", e.getMessage());
+      return Optional.empty();
+    }
   }
 
   static Optional<String> refuses(RuntimeVersion v, NetworkConfigList list) {
@@ -51,8 +75,8 @@ public final class RuntimeCniSupport {
             + " (libcni 1.1), cannot ADD a network whose cniVersion is "
             + list.cniVersion()
             + " (every pod fails with \"unsupported CNI result version\"; it reads cniVersion"
-            + " alone, so cniVersions does not help): set cniVersion 1.0.0, or upgrade containerd"
-            + " to 2.x");
+            + " alone): set cniVersion 1.0.0, with cniVersions [1.0.0, 1.1.0] for nodes whose"
+            + " runtime selects 1.1.0, or upgrade containerd to 2.x");
   }
 
   /** The runtime's name and version, asked once; empty while it does not answer. */

@@ -72,7 +72,8 @@ public final class RuntimeNetworkWatch implements AutoCloseable {
           .withReason(emptyToNull(c.reason()))
           .withMessage(emptyToNull(message))
           .withLoadedNetwork(loaded.map(LoadedCniConfig::network).orElse(null))
-          .withLoadedSha256(loaded.map(LoadedCniConfig::sha256).orElse(null));
+          .withLoadedSha256(loaded.map(LoadedCniConfig::sha256).orElse(null))
+          .withConfDir(loaded.map(LoadedCniConfig::confDir).orElse(null));
     } catch (CriException e) {
       return r.withNetworkReady(false).withReason(UNREACHABLE).withMessage(e.getMessage());
     }

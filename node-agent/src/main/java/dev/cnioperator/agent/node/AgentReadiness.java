@@ -1,7 +1,9 @@
 package dev.cnioperator.agent.node;
 
 import dev.cnioperator.agent.conflist.NetworkOutcome;
+import dev.cnioperator.agent.kube.RuntimeConfDir;
 import dev.cnioperator.api.v1alpha1.RuntimeNetwork;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -18,7 +20,8 @@ import java.util.Optional;
  *       nothing for the runtime to load.
  *   <li>No CRI socket: ready once the files are written; the agent cannot see what the runtime
  *       loaded, and says so in its log at start.
- *   <li>With a CRI socket: the runtime's NetworkReady must be true, and where the runtime says what
+ *   <li>With a CRI socket: where the runtime says which directory it loads (containerd), it must be
+ *       the agent's; then the runtime's NetworkReady must be true, and where the runtime says what
  *       it loaded (containerd) and the node's default network is the agent's, the loaded
  *       configuration must be the very file the agent wrote (containerd has been seen to keep an
  *       old one, containerd#11715). A foreign default network is the runtime's business.
@@ -33,9 +36,10 @@ public final class AgentReadiness {
    * @param pass the last completed pass, null before the first
    * @param criConfigured whether the agent was given the runtime's CRI socket
    * @param runtime the runtime's latest answer, null before the first
+   * @param confDir the directory the agent writes the runtime's networks to
    */
   public static Optional<String> notReady(
-      NodeSync.Result pass, boolean criConfigured, RuntimeNetwork runtime) {
+      NodeSync.Result pass, boolean criConfigured, RuntimeNetwork runtime, Path confDir) {
     if (pass == null) {
       return Optional.of("no pass over the node's files has completed yet");
     }
@@ -52,6 +56,11 @@ public final class AgentReadiness {
     }
     if (runtime == null) {
       return Optional.of("the runtime has not answered CRI Status yet");
+    }
+    Optional<String> elsewhere =
+        RuntimeConfDir.mismatch(runtime.getEndpoint(), runtime.getConfDir(), confDir);
+    if (elsewhere.isPresent()) {
+      return elsewhere;
     }
     if (!Boolean.TRUE.equals(runtime.getNetworkReady())) {
       return Optional.of(

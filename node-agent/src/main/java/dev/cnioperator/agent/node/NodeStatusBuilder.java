@@ -172,6 +172,7 @@ public final class NodeStatusBuilder {
         .withMessage(now.getMessage())
         .withLoadedNetwork(now.getLoadedNetwork())
         .withLoadedSha256(now.getLoadedSha256())
+        .withConfDir(now.getConfDir())
         .withLastTransitionTime(since);
   }
 

@@ -12,6 +12,8 @@ import dev.cnioperator.api.v1alpha1.NetworkCheck;
 import dev.cnioperator.api.v1alpha1.NodeNetwork;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
 import dev.cnioperator.api.v1alpha1.NodePlugin;
+import dev.cnioperator.api.v1alpha1.ProbeResult;
+import dev.cnioperator.api.v1alpha1.RolloutProbe;
 import dev.cnioperator.api.v1alpha1.RuntimeNetwork;
 import dev.cnioperator.cni.cache.CachedAttachment;
 import dev.cnioperator.cni.cache.ResultCache;
@@ -34,6 +36,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -136,6 +139,40 @@ class ContainerdAttachmentsIT {
         .atMost(CONVERGE)
         .ignoreExceptions()
         .untilAsserted(() -> assertThat(readyz().statusCode()).isEqualTo(200));
+  }
+
+  @Test
+  void aRuntimeThatLoadsAnotherDirectoryKeepsTheAgentUnreadyAndItsProbeFailsNamingBoth()
+      throws Exception {
+    // A chart profile that does not match the node: containerd reads a directory the agent does
+    // not write to. The agent's own probe would pass; the runtime never loads the file.
+    containerd.close();
+    Path elsewhere = Files.createDirectories(node.root.resolve("runtime-net.d"));
+    containerd = ContainerdFixture.start(node.root, elsewhere, node.paths.binDir());
+    cniNodes.put(
+        node.name,
+        List.of(network(12, 5, 0).withProbe(new RolloutProbe().withEnabled(true))),
+        List.of(LOOPBACK));
+    startAgent();
+    String why = "loads CNI configuration from " + elsewhere;
+    String ours = "this agent writes to " + node.paths.confDir();
+    await()
+        .atMost(CONVERGE)
+        .ignoreExceptions()
+        .untilAsserted(
+            () -> {
+              assertThat(runtime().getConfDir()).isEqualTo(elsewhere.toString());
+              HttpResponse<String> r = readyz();
+              assertThat(r.statusCode()).isEqualTo(503);
+              assertThat(r.body()).contains(why).contains(ours);
+              assertThat(status().getProbe().getResult()).isEqualTo(ProbeResult.Failed);
+              assertThat(status().getProbe().getMessage()).contains(why).contains(ours);
+            });
+    try (Stream<Path> written = Files.list(node.paths.confDir());
+        Stream<Path> read = Files.list(elsewhere)) {
+      assertThat(written.map(f -> f.getFileName().toString())).anyMatch(f -> f.contains(network));
+      assertThat(read).isEmpty();
+    }
   }
 
   private HttpResponse<String> readyz() throws Exception {

@@ -33,6 +33,7 @@ class LoadedCniConfigTest {
     assertThat(loaded.network()).isEqualTo("pods");
     assertThat(loaded.sha256()).isEqualTo(Sha256.hex(POD_NETWORK.getBytes(StandardCharsets.UTF_8)));
     assertThat(loaded.loadError()).isNull();
+    assertThat(loaded.confDir()).isEqualTo("/etc/cni/net.d");
   }
 
   @Test
@@ -50,6 +51,7 @@ class LoadedCniConfigTest {
     assertThat(loaded.network()).isNull();
     assertThat(loaded.sha256()).isNull();
     assertThat(loaded.loadError()).contains("/etc/cni/net.d/05-bad.conflist");
+    assertThat(loaded.confDir()).isNull();
   }
 
   @Test

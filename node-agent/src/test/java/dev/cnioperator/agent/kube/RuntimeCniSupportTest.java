@@ -26,7 +26,8 @@ class RuntimeCniSupportTest {
                 assertThat(m)
                     .startsWith(
                         "the node's runtime, containerd 1.6.20~ds1 (libcni 1.1), cannot ADD")
-                    .contains("set cniVersion 1.0.0, or upgrade containerd to 2.x"));
+                    .contains("set cniVersion 1.0.0, with cniVersions [1.0.0, 1.1.0]")
+                    .contains("or upgrade containerd to 2.x"));
     assertThat(RuntimeCniSupport.refuses(runtime("containerd", "v1.7.35"), list("1.1.0")))
         .isPresent();
   }

@@ -7,17 +7,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cnioperator.agent.conflist.NetworkOutcome;
 import dev.cnioperator.agent.conflist.NetworkOutcome.State;
 import dev.cnioperator.api.v1alpha1.RuntimeNetwork;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class AgentReadinessTest {
   private static final String SHA = "a".repeat(64);
+  private static final Path CONF_DIR = Path.of("/etc/cni/net.d");
   private static final NetworkOutcome POD_NETWORK =
       new NetworkOutcome("pods", "10-pods.conflist", State.Applied, SHA, "", false, Runtime);
 
   @Test
   void notReadyBeforeTheFirstPass() {
-    assertThat(AgentReadiness.notReady(null, true, loaded("pods", SHA)))
+    assertThat(AgentReadiness.notReady(null, true, loaded("pods", SHA), CONF_DIR))
         .hasValueSatisfying(r -> assertThat(r).contains("no pass"));
   }
 
@@ -28,20 +30,20 @@ class AgentReadinessTest {
             null,
             new NetworkOutcome(
                 "held", "10-held.conflist", State.Failed, null, "x", false, Runtime));
-    assertThat(AgentReadiness.notReady(pass, true, notReady())).isEmpty();
+    assertThat(AgentReadiness.notReady(pass, true, notReady(), CONF_DIR)).isEmpty();
   }
 
   @Test
   void withoutACriSocketReadyOnceTheFilesAreWritten() {
-    assertThat(AgentReadiness.notReady(pass("pods", POD_NETWORK), false, null)).isEmpty();
+    assertThat(AgentReadiness.notReady(pass("pods", POD_NETWORK), false, null, CONF_DIR)).isEmpty();
   }
 
   @Test
   void notReadyUntilTheRuntimeAnswersAndWhileItsNetworkIsNotReady() {
     NodeSync.Result pass = pass("pods", POD_NETWORK);
-    assertThat(AgentReadiness.notReady(pass, true, null))
+    assertThat(AgentReadiness.notReady(pass, true, null, CONF_DIR))
         .hasValueSatisfying(r -> assertThat(r).contains("not answered"));
-    assertThat(AgentReadiness.notReady(pass, true, notReady()))
+    assertThat(AgentReadiness.notReady(pass, true, notReady(), CONF_DIR))
         .hasValueSatisfying(
             r ->
                 assertThat(r)
@@ -53,27 +55,52 @@ class AgentReadinessTest {
   @Test
   void readyOnlyOnceTheRuntimeLoadedTheVeryFileTheAgentWrote() {
     NodeSync.Result pass = pass("pods", POD_NETWORK);
-    assertThat(AgentReadiness.notReady(pass, true, loaded("pods", SHA))).isEmpty();
-    assertThat(AgentReadiness.notReady(pass, true, loaded("pods", "b".repeat(64))))
+    assertThat(AgentReadiness.notReady(pass, true, loaded("pods", SHA), CONF_DIR)).isEmpty();
+    assertThat(AgentReadiness.notReady(pass, true, loaded("pods", "b".repeat(64)), CONF_DIR))
         .hasValueSatisfying(
             r -> assertThat(r).contains("10-pods.conflist").contains("b".repeat(64)).contains(SHA));
-    assertThat(AgentReadiness.notReady(pass, true, loaded("old", SHA)))
+    assertThat(AgentReadiness.notReady(pass, true, loaded("old", SHA), CONF_DIR))
         .hasValueSatisfying(r -> assertThat(r).contains("loaded network old"));
   }
 
   @Test
   void aForeignDefaultNetworkOrARuntimeThatDoesNotSayWhatItLoadedLeavesNetworkReadyToDecide() {
-    assertThat(AgentReadiness.notReady(pass("foreign", POD_NETWORK), true, loaded("foreign", SHA)))
+    assertThat(
+            AgentReadiness.notReady(
+                pass("foreign", POD_NETWORK), true, loaded("foreign", SHA), CONF_DIR))
         .isEmpty();
     RuntimeNetwork crio = new RuntimeNetwork().withNetworkReady(true);
-    assertThat(AgentReadiness.notReady(pass("pods", POD_NETWORK), true, crio)).isEmpty();
+    assertThat(AgentReadiness.notReady(pass("pods", POD_NETWORK), true, crio, CONF_DIR)).isEmpty();
+  }
+
+  @Test
+  void notReadyWhileTheRuntimeLoadsAnotherDirectoryNamingBoth() {
+    NodeSync.Result pass = pass("pods", POD_NETWORK);
+    RuntimeNetwork k3s =
+        loaded("cbr0", "b".repeat(64))
+            .withEndpoint("/run/k3s/containerd/containerd.sock")
+            .withConfDir("/var/lib/rancher/k3s/agent/etc/cni/net.d");
+    assertThat(AgentReadiness.notReady(pass, true, k3s, CONF_DIR))
+        .hasValueSatisfying(
+            r ->
+                assertThat(r)
+                    .contains(
+                        "loads CNI configuration from /var/lib/rancher/k3s/agent/etc/cni/net.d")
+                    .contains("this agent writes to /etc/cni/net.d")
+                    .contains("agent.profile"));
+    // The same directory, however spelled, is no mismatch.
+    assertThat(
+            AgentReadiness.notReady(
+                pass, true, loaded("pods", SHA).withConfDir("/etc/cni/./net.d/"), CONF_DIR))
+        .isEmpty();
   }
 
   @Test
   void aNodeWithOnlyMultusNetworksHasNothingForTheRuntimeToLoad() {
     NetworkOutcome secondary =
         new NetworkOutcome("sec", "50-sec.conflist", State.Applied, SHA, "", false, Multus);
-    assertThat(AgentReadiness.notReady(pass(null, secondary), true, notReady())).isEmpty();
+    assertThat(AgentReadiness.notReady(pass(null, secondary), true, notReady(), CONF_DIR))
+        .isEmpty();
   }
 
   @Test
@@ -83,7 +110,8 @@ class AgentReadinessTest {
     NetworkOutcome secondary =
         new NetworkOutcome("sec", "50-sec.conflist", State.Applied, SHA, "", false, Multus);
     NodeSync.Result pass = pass("sec", POD_NETWORK, secondary);
-    assertThat(AgentReadiness.notReady(pass, true, loaded("sec", "b".repeat(64)))).isEmpty();
+    assertThat(AgentReadiness.notReady(pass, true, loaded("sec", "b".repeat(64)), CONF_DIR))
+        .isEmpty();
   }
 
   private static NodeSync.Result pass(String defaultNetwork, NetworkOutcome... outcomes) {
