@@ -104,3 +104,26 @@ criSocket: {{ default $profile.criSocket .Values.agent.criSocket.path | clean }}
   value: {{ $.Values.apiServer.port | quote }}
 {{- end }}
 {{- end }}
+
+{{/*
+The address a component's HTTP port listens on, from <component>.metrics.bindAddress: podIP becomes
+$(POD_IP), which the container's POD_IP variable (status.podIP) fills in. A loopback address is
+refused: the kubelet probes the pod's IP, so the pod could never become ready.
+*/}}
+{{- define "cni-operator.bindAddress" -}}
+{{- $address := .values.metrics.bindAddress }}
+{{- if or (hasPrefix "127." $address) (eq $address "::1") }}
+{{- fail (printf "%s.metrics.bindAddress %s is a loopback address: the kubelet probes the pod's IP and Prometheus scrapes it, so neither could connect; use podIP to keep to the pod's own address" .component $address) }}
+{{- end }}
+{{- ternary "$(POD_IP)" $address (eq $address "podIP") }}
+{{- end }}
+
+{{/* POD_IP (status.podIP) for a component whose metrics.bindAddress is podIP. */}}
+{{- define "cni-operator.podIpEnv" -}}
+{{- if eq .metrics.bindAddress "podIP" }}
+- name: POD_IP
+  valueFrom:
+    fieldRef:
+      fieldPath: status.podIP
+{{- end }}
+{{- end }}

@@ -1,5 +1,7 @@
 package dev.cnioperator.operator;
 
+import dev.cnioperator.operator.liveness.LoopLiveness;
+import dev.cnioperator.operator.liveness.RunningReconciles;
 import dev.cnioperator.operator.metrics.OperatorMetrics;
 import dev.cnioperator.operator.multus.AttachmentDefinitions;
 import dev.cnioperator.operator.network.CniNetworkReconciler;
@@ -22,7 +24,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The operator wired by hand: both reconcilers on one JOSDK Operator, with metrics and a Lease. */
+/**
+ * The operator wired by hand: both reconcilers on one JOSDK Operator, with metrics, a Lease and the
+ * liveness of its reconcile loop.
+ */
 public final class CniOperator implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(CniOperator.class);
 
@@ -30,17 +35,22 @@ public final class CniOperator implements AutoCloseable {
   private final KubernetesClient client;
   private final OperatorSettings settings;
   private final AtomicBoolean stopping = new AtomicBoolean();
+  private final AtomicBoolean leading = new AtomicBoolean();
+  private final LoopLiveness liveness;
 
   public CniOperator(KubernetesClient client, OperatorSettings settings, MeterRegistry registry) {
     this.client = client;
     this.settings = settings;
-    OperatorMetrics metrics = new OperatorMetrics(registry);
+    Clock clock = Clock.systemUTC();
+    OperatorMetrics metrics = new OperatorMetrics(registry, leading::get);
+    RunningReconciles running =
+        new RunningReconciles(MicrometerMetrics.withoutPerResourceMetrics(registry), clock);
     this.operator =
         new Operator(
             o -> {
               o.withKubernetesClient(client)
                   .withCloseClientOnStop(false)
-                  .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry))
+                  .withMetrics(running)
                   .withUseSSAToPatchPrimaryResource(true);
               if (settings.leaderElection()) {
                 o.withLeaderElectionConfiguration(
@@ -51,13 +61,12 @@ public final class CniOperator implements AutoCloseable {
                         settings.lease().renewDeadline(),
                         settings.lease().retryPeriod(),
                         settings.identity(),
-                        new LeaderCallbacks(() -> {}, this::lostLease, leader -> {}),
+                        new LeaderCallbacks(() -> leading.set(true), this::lostLease, leader -> {}),
                         // JOSDK 5.2 would exit here on a graceful stop too, before the Lease is
                         // released; lostLease exits only when the Lease was lost.
                         false));
               }
             });
-    Clock clock = Clock.systemUTC();
     CniNodeInformer cniNodes = new CniNodeInformer(client, operator.getConfigurationService());
     operator.register(
         new CniNetworkReconciler(
@@ -70,23 +79,55 @@ public final class CniOperator implements AutoCloseable {
             cniNodes,
             new AttachmentDefinitions(client, clock)));
     operator.register(new NodeReconciler(new CniNodeWriter(client, metrics), cniNodes));
+    this.liveness =
+        new LoopLiveness(
+            settings.liveness(),
+            settings.leaderElection(),
+            new LoopLiveness.Loop() {
+              @Override
+              public boolean leading() {
+                return leading.get();
+              }
+
+              @Override
+              public Optional<RunningReconciles.Running> oldestReconcile() {
+                return running.oldest();
+              }
+
+              @Override
+              public List<String> unhealthySources() {
+                return CniOperator.this.unhealthySources();
+              }
+            },
+            clock);
   }
 
   /** Starts the informers and, once leader (or at once without election), the reconcilers. */
   public void start() {
     operator.start();
+    if (!settings.leaderElection()) {
+      leading.set(true);
+    }
   }
 
   /** Empty while every informer is connected and synced, else which are not (controller/source). */
   public Optional<String> notReady() {
-    List<String> unhealthy =
-        operator.getRuntimeInfo().unhealthyEventSources().entrySet().stream()
-            .flatMap(c -> c.getValue().keySet().stream().map(source -> c.getKey() + "/" + source))
-            .sorted()
-            .toList();
+    List<String> unhealthy = unhealthySources();
     return unhealthy.isEmpty()
         ? Optional.empty()
         : Optional.of("event sources not healthy: " + String.join(", ", unhealthy));
+  }
+
+  /** Empty while the reconcile loop works, else why it is stuck (see {@link LoopLiveness}). */
+  public Optional<String> notLive() {
+    return liveness.notLive();
+  }
+
+  private List<String> unhealthySources() {
+    return operator.getRuntimeInfo().unhealthyEventSources().entrySet().stream()
+        .flatMap(c -> c.getValue().keySet().stream().map(source -> c.getKey() + "/" + source))
+        .sorted()
+        .toList();
   }
 
   /**
@@ -94,6 +135,7 @@ public final class CniOperator implements AutoCloseable {
    * reconcile at once; the pod restarts as a standby.
    */
   private void lostLease() {
+    leading.set(false);
     if (!stopping.get()) {
       LOG.error("event=lease-lost identity={} exiting=true", settings.identity());
       System.exit(1);
@@ -104,6 +146,7 @@ public final class CniOperator implements AutoCloseable {
   @Override
   public void close() {
     stopping.set(true);
+    leading.set(false);
     operator.stop();
     if (settings.leaderElection()) {
       LeaseRelease.release(

@@ -1,17 +1,20 @@
 package dev.cnioperator.operator;
 
 import dev.cnioperator.api.health.HealthServer;
+import dev.cnioperator.operator.liveness.LoopLiveness;
+import dev.cnioperator.operator.metrics.JvmMeters;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Optional;
+import java.util.Arrays;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -77,6 +80,24 @@ public final class Main implements Callable<Integer> {
   int metricsPort;
 
   @Option(
+      names = "--metrics-bind-address",
+      defaultValue = "${env:CNI_OPERATOR_METRICS_BIND_ADDRESS:-*}",
+      description =
+          "IP address of this host that --metrics-port listens on; * is every address, IPv4 and"
+              + " IPv6 (env CNI_OPERATOR_METRICS_BIND_ADDRESS; default: ${DEFAULT-VALUE}).")
+  String metricsBindAddress;
+
+  @Option(
+      names = "--stuck-reconcile-after",
+      defaultValue = "${env:CNI_OPERATOR_STUCK_RECONCILE_AFTER:-5m}",
+      converter = DurationConverter.class,
+      description =
+          "A reconcile of one resource still running after this means the operator is stuck:"
+              + " /healthz answers 503 naming it and the kubelet restarts the pod, as 5m or PT5M"
+              + " (env CNI_OPERATOR_STUCK_RECONCILE_AFTER; default: ${DEFAULT-VALUE}).")
+  Duration stuckReconcileAfter;
+
+  @Option(
       names = "--finalizer-timeout",
       defaultValue = "${env:CNI_OPERATOR_FINALIZER_TIMEOUT:-60s}",
       converter = DurationConverter.class,
@@ -121,14 +142,21 @@ public final class Main implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     OperatorSettings.LeaseTimings lease;
+    LoopLiveness.Limits liveness;
+    InetSocketAddress metricsAddress;
     try {
       lease = new OperatorSettings.LeaseTimings(leaseDuration, renewDeadline, retryPeriod);
+      liveness =
+          new LoopLiveness.Limits(
+              stuckReconcileAfter, LoopLiveness.Limits.DEFAULT.unhealthySources());
+      metricsAddress = metricsAddress(metricsBindAddress, metricsPort);
     } catch (IllegalArgumentException e) {
       System.err.println("cni-operator: " + e.getMessage());
       return 2;
     }
     OperatorSettings settings =
-        new OperatorSettings(namespace, leaderElection, identity(), finalizerTimeout, lease);
+        new OperatorSettings(
+            namespace, leaderElection, identity(), finalizerTimeout, lease, liveness);
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     registry.config().meterFilter(JosdkMeterTags.ALWAYS_WITH_GROUP);
     CountDownLatch stop = new CountDownLatch(1);
@@ -144,33 +172,66 @@ public final class Main implements Callable<Integer> {
                   awaitQuietly(stopped, SHUTDOWN_TIMEOUT);
                 },
                 "stop"));
-    try (KubernetesClient client = OperatorClients.create(config());
+    try (JvmMeters jvm = new JvmMeters(registry);
+        KubernetesClient client = OperatorClients.create(config());
         CniOperator operator = new CniOperator(client, settings, registry);
         HealthServer health =
             new HealthServer(
-                new InetSocketAddress(metricsPort),
-                Optional::empty,
-                operator::notReady,
-                registry::scrape)) {
+                metricsAddress, operator::notLive, operator::notReady, registry::scrape)) {
       health.start();
       operator.start();
       log.info(
-          "event=started namespace={} leaderElection={} lease={} identity={} metricsPort={}"
-              + " server={}",
+          "event=started namespace={} leaderElection={} lease={} identity={} metricsAddress={}"
+              + " metricsPort={} server={}",
           settings.namespace(),
           settings.leaderElection(),
           settings.lease(),
           settings.identity(),
+          metricsBindAddress,
           health.port(),
           client.getMasterUrl());
       stop.await();
       log.info("event=stopping identity={}", settings.identity());
+    } catch (BindException e) {
+      System.err.println(
+          "cni-operator: cannot listen on "
+              + metricsBindAddress
+              + " port "
+              + metricsPort
+              + ": "
+              + e.getMessage()
+              + " (--metrics-bind-address, --metrics-port)");
+      return 2;
     } finally {
       // Logged before the hook is let go: the JVM halts as soon as the hook returns.
       log.info("event=stopped identity={}", settings.identity());
       stopped.countDown();
     }
     return 0;
+  }
+
+  /**
+   * Where /metrics, /healthz and /readyz listen: {@code *} (the wildcard address, which takes IPv4
+   * and IPv6) or an IP literal. A host name is refused rather than looked up.
+   */
+  static InetSocketAddress metricsAddress(String address, int port) {
+    String a = address.trim();
+    if (a.equals("*")) {
+      return new InetSocketAddress(port);
+    }
+    boolean v4 = a.matches("\\d{1,3}(\\.\\d{1,3}){3}");
+    boolean v6 = a.contains(":") && a.matches("\\[?[0-9A-Fa-f:.]+]?");
+    if (v4 && Arrays.stream(a.split("\\.")).allMatch(octet -> Integer.parseInt(octet) <= 255)
+        || v6) {
+      try {
+        // A literal: no name is looked up.
+        return new InetSocketAddress(InetAddress.getByName(a), port);
+      } catch (UnknownHostException e) {
+        // Not a valid IPv6 literal after all; refused below.
+      }
+    }
+    throw new IllegalArgumentException(
+        "--metrics-bind-address must be * or an IP address of this host, got '" + address + "'");
   }
 
   private static void awaitQuietly(CountDownLatch latch, Duration timeout) {

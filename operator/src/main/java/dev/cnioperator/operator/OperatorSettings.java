@@ -1,5 +1,6 @@
 package dev.cnioperator.operator;
 
+import dev.cnioperator.operator.liveness.LoopLiveness;
 import java.time.Duration;
 
 /**
@@ -10,20 +11,28 @@ import java.time.Duration;
  * @param identity this replica's name in the Lease
  * @param finalizerTimeout how long a deleted CniNetwork waits for agents to report removal
  * @param lease the leader-election Lease's timings
+ * @param liveness when the reconcile loop counts as stuck (see {@link LoopLiveness})
  */
 public record OperatorSettings(
     String namespace,
     boolean leaderElection,
     String identity,
     Duration finalizerTimeout,
-    LeaseTimings lease) {
+    LeaseTimings lease,
+    LoopLiveness.Limits liveness) {
 
   /** The name of the Lease replicas compete for. */
   public static final String LEASE_NAME = "cni-operator-leader";
 
   public OperatorSettings(
       String namespace, boolean leaderElection, String identity, Duration finalizerTimeout) {
-    this(namespace, leaderElection, identity, finalizerTimeout, LeaseTimings.DEFAULT);
+    this(
+        namespace,
+        leaderElection,
+        identity,
+        finalizerTimeout,
+        LeaseTimings.DEFAULT,
+        LoopLiveness.Limits.DEFAULT);
   }
 
   /**

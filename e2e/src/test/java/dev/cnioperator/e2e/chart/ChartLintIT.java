@@ -65,7 +65,8 @@ class ChartLintIT {
             "--lease-renew-deadline=10s",
             "--lease-retry-period=2s",
             "--namespace=$(NAMESPACE)",
-            "--metrics-port=8080");
+            "--metrics-port=8080",
+            "--metrics-bind-address=*");
     assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
     assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
     assertThat(operator.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
@@ -574,6 +575,62 @@ class ChartLintIT {
   }
 
   @Test
+  void bothProgramsListenOnEveryAddressByDefaultAsBeforeTheValuesExisted() {
+    RenderedChart chart = RenderedChart.render(helm);
+    Container operator = chart.onlyContainer("Deployment");
+    Container agent = chart.onlyContainer("DaemonSet");
+
+    assertThat(operator.getArgs()).contains("--metrics-bind-address=*");
+    assertThat(agent.getArgs()).contains("--listen=0.0.0.0:9464");
+    assertThat(operator.getEnv()).noneMatch(e -> e.getName().equals("POD_IP"));
+    assertThat(agent.getEnv()).noneMatch(e -> e.getName().equals("POD_IP"));
+  }
+
+  @Test
+  void podIpKeepsEachProgramToThePodsOwnAddress() {
+    RenderedChart chart =
+        RenderedChart.render(
+            helm,
+            "--set",
+            "operator.metrics.bindAddress=podIP",
+            "--set",
+            "agent.metrics.bindAddress=podIP");
+
+    for (String kind : List.of("Deployment", "DaemonSet")) {
+      Container c = chart.onlyContainer(kind);
+      assertThat(c.getEnv())
+          .as(kind)
+          .anySatisfy(
+              e -> {
+                assertThat(e.getName()).isEqualTo("POD_IP");
+                assertThat(e.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("status.podIP");
+              });
+    }
+    assertThat(chart.onlyContainer("Deployment").getArgs())
+        .contains("--metrics-bind-address=$(POD_IP)");
+    assertThat(chart.onlyContainer("DaemonSet").getArgs()).contains("--listen=$(POD_IP):9464");
+  }
+
+  @Test
+  void anIpv6AddressReachesTheAgentInBrackets() {
+    Container agent =
+        RenderedChart.render(helm, "--set", "agent.metrics.bindAddress=::")
+            .onlyContainer("DaemonSet");
+
+    assertThat(agent.getArgs()).contains("--listen=[::]:9464");
+  }
+
+  @ParameterizedTest
+  @CsvSource({"operator,127.0.0.1", "agent,::1"})
+  void aLoopbackBindAddressIsRefusedNamingTheValue(String component, String address) {
+    CommandResult result = helm.template("--set", component + ".metrics.bindAddress=" + address);
+
+    assertThat(result.exitCode()).isNotZero();
+    assertThat(result.stderr())
+        .contains(component + ".metrics.bindAddress " + address + " is a loopback address");
+  }
+
+  @Test
   void operatorAndAgentOnOneHostPortAreRefused() {
     CommandResult result = helm.template("--set", "operator.httpPort=9464");
 
@@ -616,6 +673,9 @@ class ChartLintIT {
         "operator.logLevel|verbose|/operator/logLevel",
         "operator.leaderElection.retryPeriodSeconds|0|/operator/leaderElection/retryPeriodSeconds",
         "operator.httpPort|80|/operator/httpPort",
+        "operator.metrics.bindAddress|localhost|/operator/metrics/bindAddress",
+        "agent.metrics.bindAddress|*|/agent/metrics/bindAddress",
+        "agent.metrics.bindAddres|0.0.0.0|/agent/metrics",
         "agent.hostPaths.cniConfDir|etc/cni/net.d|/agent/hostPaths/cniConfDir",
         "agent.hostPaths.stateDir|/var/lib/../../etc|/agent/hostPaths/stateDir",
         "agent.hostPaths.multusConfDir|etc/cni/multus/net.d|/agent/hostPaths/multusConfDir",

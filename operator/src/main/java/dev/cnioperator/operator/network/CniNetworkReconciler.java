@@ -20,6 +20,7 @@ import dev.cnioperator.operator.placement.AcceptedRevision;
 import dev.cnioperator.operator.placement.NetworkPlacement;
 import dev.cnioperator.operator.rollout.NodeRevisionChoice.Placing;
 import dev.cnioperator.operator.rollout.RolloutMachine;
+import dev.cnioperator.operator.rollout.RolloutOutcome;
 import dev.cnioperator.operator.template.NodeConflist;
 import dev.cnioperator.operator.template.NodeValues;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -216,7 +217,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
             .map(d -> AttachmentDefinitionsCondition.fold(nodesFolded, network, d, now))
             .orElse(nodesFolded);
     CniNetworkStatus status = folded.status().withSlices(slices.isEmpty() ? null : slices);
-    metrics.networkObserved(name, folded.health());
+    metrics.networkObserved(name, folded.health(), status.getNodes());
     Optional<Duration> recheck =
         earliest(
             rollout == null ? Optional.empty() : rollout.recheckAfter(),
@@ -235,6 +236,10 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
         folded.health().accepted(),
         folded.health().ready(),
         status.getNodes().getReady());
+    Optional<RolloutOutcome> outcome =
+        RolloutOutcome.reached(
+            network.getStatus() == null ? null : network.getStatus().getRollout(),
+            status.getRollout());
     CniNetwork patch = new CniNetwork();
     patch.setMetadata(new ObjectMetaBuilder().withName(name).build());
     patch.setStatus(status);
@@ -242,6 +247,8 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
     // rolled back): it must read this write, not an informer copy from before it, or it would undo
     // it. So the patched resource goes into the cache at once.
     PrimaryUpdateAndCacheUtils.ssaPatchStatusAndCacheResource(network, patch, context);
+    // Counted once written: the next reconcile starts from this status and sees no transition.
+    outcome.ifPresent(o -> metrics.rolloutReached(name, o));
     UpdateControl<CniNetwork> control = UpdateControl.noUpdate();
     return recheck.map(control::rescheduleAfter).orElse(control);
   }

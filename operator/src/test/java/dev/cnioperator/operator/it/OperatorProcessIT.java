@@ -3,6 +3,7 @@ package dev.cnioperator.operator.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.operator.OperatorSettings;
 import dev.cnioperator.testkit.Prerequisites;
 import dev.cnioperator.testkit.TestNames;
@@ -123,14 +124,47 @@ class OperatorProcessIT {
     cluster.apply(one, cluster.bridgeSpec("ct-proc0", "10.200.12.0/24")).orThrow("apply");
     await().atMost(ClusterFixture.WAIT).until(() -> cluster.networksOn(node).contains(one));
     cluster.awaitCondition(one, "Accepted", "True");
-    assertThat(body(leader, "/metrics"))
-        .contains("operator_sdk")
-        .contains("cni_operator_networks 1.0")
-        .contains("cni_operator_networks_refused 0.0")
-        .containsPattern("cni_operator_cninode_writes_total [1-9]");
+    cluster.agentReportsApplied(node);
+    cluster.awaitCondition(one, "RolledOut", "True");
+    String series = "{network=\"" + one + "\"}";
+    await("the leader's metrics of " + one)
+        .atMost(ClusterFixture.WAIT)
+        .until(
+            () ->
+                body(leader, "/metrics").contains("cni_operator_network_ready" + series + " 1.0"));
+    String scrape = scrape(leader);
+    assertThat(scrape)
+        .contains("cni_operator_leader 1.0")
+        .contains("cni_operator_network_accepted" + series + " 1.0")
+        .contains("cni_operator_network_degraded" + series + " 0.0")
+        .contains("cni_operator_network_nodes_selected" + series + " 1.0")
+        .contains("cni_operator_network_nodes_applied" + series + " 1.0")
+        .contains("cni_operator_rollouts_total{network=\"" + one + "\",outcome=\"completed\"} 1.0")
+        .containsPattern("cni_operator_cninode_writes_total [1-9]")
+        .containsPattern("cni_operator_status_writes_total [1-9]")
+        // JOSDK's reconciles, their errors and durations, per controller.
+        .containsPattern("operator_sdk_reconciliations_started_total\\{[^}]*kind=\"CniNetwork\"")
+        .contains("operator_sdk_controllers_execution_reconcile_seconds_count{")
+        .contains("controller=\"cninetwork\"")
+        .contains("controller=\"node\"")
+        // Micrometer's JVM and process meters.
+        .contains("jvm_memory_used_bytes{")
+        .contains("jvm_gc_")
+        .contains("jvm_threads_live_threads")
+        .contains("jvm_classes_loaded_classes")
+        .contains("process_cpu_usage")
+        .contains("process_files_open_files")
+        .contains("process_uptime_seconds")
+        .contains("process_cpu_seconds_total")
+        .doesNotContain("_total_total");
+    // The standby reconciles nothing: it says so, and has no series of any network.
+    assertThat(scrape(standby)).contains("cni_operator_leader 0.0").doesNotContain("network=\"");
+    assertThat(body(leader, "/healthz")).isEqualTo("ok\n");
+    assertThat(status(standby, "/healthz")).isEqualTo(200);
     assertThat(status(leader, "/readyz")).isEqualTo(200);
     // A standby must be ready too, or a rolling update would wait forever for the new pod.
     assertThat(status(standby, "/readyz")).isEqualTo(200);
+    aDeletedNetworksSeriesGo(leader, node);
 
     leader.process().destroyForcibly().waitFor();
 
@@ -154,6 +188,27 @@ class OperatorProcessIT {
           .doesNotContain("event=event-not-recorded")
           .doesNotContain("registration has failed");
     }
+  }
+
+  /** A network deleted (its agent reporting its file removed) leaves no series behind. */
+  private void aDeletedNetworksSeriesGo(Replica leader, String node) throws Exception {
+    String gone = "proc-gone-" + cluster.pool;
+    cluster.apply(gone, cluster.bridgeSpec("ct-procg", "10.200.14.0/24")).orThrow("apply");
+    await().atMost(ClusterFixture.WAIT).until(() -> cluster.networksOn(node).contains(gone));
+    cluster.agentReportsApplied(node);
+    String series = "network=\"" + gone + "\"";
+    await("series of " + gone)
+        .atMost(ClusterFixture.WAIT)
+        .until(() -> body(leader, "/metrics").contains("cni_operator_rollouts_total{" + series));
+
+    cluster.client.resources(CniNetwork.class).withName(gone).delete();
+    await().atMost(ClusterFixture.WAIT).until(() -> !cluster.networksOn(node).contains(gone));
+    cluster.agentReportsRemoved(node, gone);
+    await("deletion of " + gone)
+        .atMost(ClusterFixture.WAIT)
+        .until(() -> cluster.network(gone) == null);
+
+    assertThat(scrape(leader)).doesNotContain(series).contains("network=\"proc-one-");
   }
 
   /** With the NetworkAttachmentDefinition CRD installed, a Multus network gets its definition. */
@@ -251,6 +306,13 @@ class OperatorProcessIT {
       Thread.currentThread().interrupt();
       return -1;
     }
+  }
+
+  /** The replica's /metrics, also kept beside its log for reading a failure. */
+  private static String scrape(Replica r) throws IOException, InterruptedException {
+    String text = body(r, "/metrics");
+    Files.writeString(Path.of(r.log() + ".metrics"), text);
+    return text;
   }
 
   private static String body(Replica r, String path) throws IOException, InterruptedException {
