@@ -7,6 +7,9 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
@@ -18,7 +21,26 @@ import java.util.function.Supplier;
  * and the {@code cni} library knows nothing of Kubernetes, whose probes these endpoints answer.
  */
 public final class HealthServer implements AutoCloseable {
+  /**
+   * The JDK server's own bound on reading one request, in seconds (its default is none): both
+   * programs run in the host network, so anyone on the node network reaches this port, and one
+   * client that sends half a request would otherwise hold a worker until it gives up, and the
+   * kubelet's probes with it. Read once, when the JDK's server class loads; this is the programs'
+   * only HTTP server.
+   */
+  static final String MAX_REQUEST_SECONDS = "sun.net.httpserver.maxReqTime";
+
+  /** Requests served at once: a slow client holds one of them for at most the bound above. */
+  private static final int WORKERS = 4;
+
+  static {
+    if (System.getProperty(MAX_REQUEST_SECONDS) == null) {
+      System.setProperty(MAX_REQUEST_SECONDS, "5");
+    }
+  }
+
   private final HttpServer server;
+  private final ExecutorService workers;
 
   /**
    * @param notLive why {@code /healthz} answers 503, empty when it answers 200
@@ -32,6 +54,16 @@ public final class HealthServer implements AutoCloseable {
       Supplier<String> metrics)
       throws IOException {
     server = HttpServer.create(address, 0);
+    AtomicInteger n = new AtomicInteger();
+    workers =
+        Executors.newFixedThreadPool(
+            WORKERS,
+            r -> {
+              Thread t = new Thread(r, "health-http-" + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+    server.setExecutor(workers);
     server.createContext("/healthz", ex -> answer(ex, notLive.get(), "not live: "));
     server.createContext("/readyz", ex -> answer(ex, notReady.get(), "not ready: "));
     server.createContext(
@@ -64,5 +96,6 @@ public final class HealthServer implements AutoCloseable {
   @Override
   public void close() {
     server.stop(0);
+    workers.shutdownNow();
   }
 }

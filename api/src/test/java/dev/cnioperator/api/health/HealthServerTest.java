@@ -1,13 +1,16 @@
 package dev.cnioperator.api.health;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -44,6 +47,35 @@ class HealthServerTest {
       assertThat(metrics.body()).isEqualTo("cni_up 1\n");
       assertThat(metrics.headers().firstValue("Content-Type"))
           .hasValue("text/plain; version=0.0.4");
+    }
+  }
+
+  @Test
+  void aClientThatSendsHalfARequestHoldsNeitherTheProbesNorItsConnection() throws Exception {
+    try (HealthServer server =
+        new HealthServer(
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+            Optional::empty,
+            Optional::empty,
+            () -> "")) {
+      server.start();
+      try (Socket half = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
+        half.getOutputStream().write("GET /healthz HTTP/1.1\r\nHost: x\r\n".getBytes(UTF_8));
+        half.getOutputStream().flush();
+
+        // The kubelet's probe is answered meanwhile.
+        HttpResponse<String> healthz =
+            http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/healthz"))
+                    .timeout(Duration.ofSeconds(3))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(healthz.statusCode()).isEqualTo(200);
+
+        // And the half request is cut off by the server's bound, not left open.
+        half.setSoTimeout(20_000);
+        assertThat(half.getInputStream().read()).isEqualTo(-1);
+      }
     }
   }
 
