@@ -8,8 +8,9 @@ import java.util.Map;
 
 /**
  * Where the provisioned tools are: the paths {@code e2e/bin/provision env} prints (the pinned
- * control-plane binaries, helm, cnitool, the reference plugins, crictl, containerd 1.7 and 2.x),
- * read once per JVM. Each getter fails (CI) or skips (elsewhere) when its tool has not been built.
+ * control-plane binaries, helm, cnitool, the reference plugins, crictl, containerd 1.7 and 2.x, the
+ * Prometheus Operator's CRDs), read once per JVM. Each getter fails (CI) or skips (elsewhere) when
+ * its tool has not been built.
  */
 public final class ToolPaths {
   private static volatile Map<String, String> env;
@@ -123,6 +124,35 @@ public final class ToolPaths {
           Files.isRegularFile(crd), "whereabouts' CRD " + crd, "run e2e/bin/provision go");
     }
     return crds;
+  }
+
+  /**
+   * The CRDs of the pinned Prometheus Operator release for the monitoring objects the chart renders
+   * (PodMonitor, PrometheusRule, ServiceMonitor), from the module's {@code
+   * example/prometheus-operator-crd}.
+   */
+  public static List<Path> prometheusOperatorCrds() {
+    Path dir = Path.of(value("CNI_OPERATOR_PROMETHEUS_OPERATOR_CRDS"));
+    List<Path> crds =
+        List.of(
+            dir.resolve("monitoring.coreos.com_podmonitors.yaml"),
+            dir.resolve("monitoring.coreos.com_prometheusrules.yaml"),
+            dir.resolve("monitoring.coreos.com_servicemonitors.yaml"));
+    for (Path crd : crds) {
+      Prerequisites.require(
+          Files.isRegularFile(crd),
+          "the Prometheus Operator's CRD " + crd,
+          "run e2e/bin/provision go");
+    }
+    return crds;
+  }
+
+  /** Prometheus's promtool, from Debian's prometheus package. */
+  public static Path promtool() {
+    Path onPath = Prerequisites.which("promtool");
+    return Prerequisites.requireExecutable(
+        onPath != null ? onPath : Path.of("/usr/bin/promtool"),
+        "promtool (Debian's prometheus package; e2e/bin/provision installs it as root)");
   }
 
   /** The reference plugins built from the Go module proxy at the pinned release (CNI 1.1.0). */
