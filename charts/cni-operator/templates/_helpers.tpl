@@ -127,3 +127,19 @@ refused: the kubelet probes the pod's IP, so the pod could never become ready.
       fieldPath: status.podIP
 {{- end }}
 {{- end }}
+
+{{/*
+The Prometheus job of a component's series ("operator" or "agent"): its workload's name. The
+PodMonitors set it and the PrometheusRule's expressions select it, so they agree.
+*/}}
+{{- define "cni-operator.monitoring.job" -}}
+{{- printf "%s-%s" (include "cni-operator.fullname" .root) .component }}
+{{- end }}
+
+{{/* Labels of the monitoring objects: the chart's, and those the Prometheus selects them by. */}}
+{{- define "cni-operator.monitoring.labels" -}}
+{{ include "cni-operator.labels" . }}
+{{- with .Values.monitoring.labels }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}

@@ -2,6 +2,7 @@ package dev.cnioperator.e2e.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.cnioperator.e2e.Helm;
 import dev.cnioperator.testkit.CommandResult;
 import io.fabric8.kubernetes.api.model.Container;
@@ -660,6 +661,101 @@ class ChartLintIT {
         .contains("/operator/replicas");
   }
 
+  @Test
+  void monitoringObjectsAreOffByDefault() {
+    RenderedChart chart = RenderedChart.render(helm);
+
+    assertThat(chart.documents())
+        .noneMatch(d -> d.path("apiVersion").asText().startsWith("monitoring.coreos.com/"));
+  }
+
+  @Test
+  void lintIsCleanWithTheMonitoringObjects() {
+    assertLintClean(
+        "--set",
+        "monitoring.podMonitor.enabled=true",
+        "--set",
+        "monitoring.prometheusRule.enabled=true");
+  }
+
+  @Test
+  void podMonitorsScrapeEachProgramsPodsOnTheirPortWithTheirJobPodAndNode() {
+    MonitoringObjects monitoring =
+        MonitoringObjects.render(
+            helm, "cni-system", "--set", "monitoring.labels.release=kube-prometheus-stack");
+    RenderedChart chart = monitoring.chart();
+
+    assertThat(monitoring.podMonitors()).hasSize(2);
+    for (String component : List.of("operator", "agent")) {
+      String workload = component.equals("operator") ? "Deployment" : "DaemonSet";
+      JsonNode pods = chart.ofKind(workload).get(0).at("/spec/template");
+      JsonNode podMonitor =
+          monitoring.podMonitors().stream()
+              .filter(m -> m.at("/metadata/name").asText().equals("cni-cni-operator-" + component))
+              .findFirst()
+              .orElseThrow();
+      JsonNode endpoint = podMonitor.at("/spec/podMetricsEndpoints/0");
+
+      assertThat(podMonitor.at("/metadata/namespace").asText()).isEqualTo("cni-system");
+      assertThat(podMonitor.at("/metadata/labels/release").asText())
+          .as("the label kube-prometheus-stack's Prometheus selects")
+          .isEqualTo("kube-prometheus-stack");
+      assertThat(podMonitor.at("/spec/selector/matchLabels"))
+          .isEqualTo(chart.ofKind(workload).get(0).at("/spec/selector/matchLabels"));
+      assertThat(podMonitor.at("/spec/namespaceSelector/matchNames/0").asText())
+          .isEqualTo("cni-system");
+      assertThat(pods.at("/spec/containers/0/ports"))
+          .anySatisfy(
+              p -> assertThat(p.path("name").asText()).isEqualTo(endpoint.path("port").asText()));
+      assertThat(endpoint.path("path").asText()).isEqualTo("/metrics");
+      assertThat(relabeling(endpoint, "job").path("replacement").asText())
+          .isEqualTo("cni-cni-operator-" + component);
+      assertThat(relabeling(endpoint, "node").at("/sourceLabels/0").asText())
+          .isEqualTo("__meta_kubernetes_pod_node_name");
+      assertThat(relabeling(endpoint, "pod").at("/sourceLabels/0").asText())
+          .isEqualTo("__meta_kubernetes_pod_name");
+    }
+  }
+
+  @Test
+  void prometheusRuleSelectsTheOperatorsJobAndCarriesTheValues() {
+    MonitoringObjects monitoring =
+        MonitoringObjects.render(
+            helm,
+            "cni-system",
+            "--set",
+            "monitoring.prometheusRule.runbookBaseUrl=https://docs.example.com/ops.html",
+            "--set",
+            "monitoring.prometheusRule.nodesNotCurrentFor=42m",
+            "--set",
+            "monitoring.prometheusRule.networkNotReadyFor=7m");
+
+    assertThat(monitoring.prometheusRule().at("/metadata/namespace").asText())
+        .isEqualTo("cni-system");
+    assertThat(monitoring.alerts())
+        .extracting(a -> a.path("alert").asText())
+        .contains(
+            "CniOperatorDown",
+            "CniOperatorNoLeader",
+            "CniOperatorReconcileErrors",
+            "CniNetworkNotReady",
+            "CniNetworkDegraded",
+            "CniNetworkRolloutStopped",
+            "CniNetworkNodesNotCurrent");
+    for (JsonNode alert : monitoring.alerts()) {
+      String name = alert.path("alert").asText();
+      assertThat(alert.path("expr").asText())
+          .as(name)
+          .contains("job=\"cni-cni-operator-operator\"");
+      assertThat(alert.at("/annotations/runbook_url").asText())
+          .isEqualTo(
+              "https://docs.example.com/ops.html#" + name.toLowerCase(java.util.Locale.ROOT));
+    }
+    assertThat(alert(monitoring, "CniNetworkNodesNotCurrent").path("for").asText())
+        .isEqualTo("42m");
+    assertThat(alert(monitoring, "CniNetworkNotReady").path("for").asText()).isEqualTo("7m");
+  }
+
   @ParameterizedTest(name = "{0}={1} is refused at {2}")
   @CsvSource(
       delimiter = '|',
@@ -684,6 +780,10 @@ class ChartLintIT {
         "agent.resources.limits.memory|lots|/agent/resources/limits/memory",
         "agent.resources.requets.cpu|1|/agent/resources",
         "agent.updateStrategy.maxUnavailable|0|/agent/updateStrategy/maxUnavailable",
+        "monitoring.podMonitor.enable|true|/monitoring/podMonitor",
+        "monitoring.podMonitor.interval|30|/monitoring/podMonitor/interval",
+        "monitoring.prometheusRule.nodesNotCurrentFor|15 minutes|/monitoring/prometheusRule/nodesNotCurrentFor",
+        "monitoring.prometheusRule.runbookBaseUrl|docs/operations.md|/monitoring/prometheusRule/runbookBaseUrl",
       })
   void badValueIsRefusedBySchemaNamingTheValue(String key, String value, String where) {
     String set = "''".equals(value) ? key + "=" : key + "=" + value;
@@ -712,6 +812,22 @@ class ChartLintIT {
     assertThat(result.stdout())
         .contains("1 chart(s) linted, 0 chart(s) failed")
         .doesNotContain("[WARNING]", "[ERROR]");
+  }
+
+  private static JsonNode relabeling(JsonNode endpoint, String targetLabel) {
+    for (JsonNode r : endpoint.path("relabelings")) {
+      if (r.path("targetLabel").asText().equals(targetLabel)) {
+        return r;
+      }
+    }
+    throw new AssertionError("no relabeling sets " + targetLabel + " in " + endpoint);
+  }
+
+  private static JsonNode alert(MonitoringObjects monitoring, String name) {
+    return monitoring.alerts().stream()
+        .filter(a -> a.path("alert").asText().equals(name))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no alert " + name));
   }
 
   private static String env(Container container, String name) {

@@ -1,0 +1,106 @@
+package dev.cnioperator.e2e.chart;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.cnioperator.e2e.Helm;
+import dev.cnioperator.testkit.CommandResult;
+import dev.cnioperator.testkit.Commands;
+import dev.cnioperator.testkit.ToolPaths;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The chart's alerting rules through Prometheus's own promtool: {@code promtool check rules} on the
+ * groups helm renders, and {@code promtool test rules} with the unit tests in {@code
+ * e2e/src/test/resources/monitoring}, which show every alert firing and not firing. Each alert has
+ * its runbook section in docs/operations.md.
+ */
+class ChartAlertRulesIT {
+  private static final YAMLMapper YAML = new YAMLMapper();
+  private static final Path UNIT_TESTS =
+      ToolPaths.repoRoot().resolve("e2e/src/test/resources/monitoring/operator-alerts.test.yaml");
+
+  private static Helm helm;
+  private static MonitoringObjects rendered;
+
+  @BeforeAll
+  static void render() {
+    helm = Helm.provisioned();
+    // The release the unit tests' series and expected annotations are written for.
+    rendered =
+        MonitoringObjects.render(helm, "cni-system", "--set", "fullnameOverride=cni-operator");
+  }
+
+  @Test
+  void promtoolAcceptsTheRulesAndTheirUnitTestsPass(@TempDir Path dir) throws IOException {
+    Path promtool = ToolPaths.promtool();
+    Path rules = dir.resolve("rules.yaml");
+    YAML.writeValue(rules.toFile(), rendered.prometheusRule().path("spec"));
+    Path tests = Files.copy(UNIT_TESTS, dir.resolve(UNIT_TESTS.getFileName()));
+
+    CommandResult check = Commands.run(promtool.toString(), "check", "rules", rules.toString());
+    assertThat(check.exitCode())
+        .as("promtool check rules:\n%s%s", check.stdout(), check.stderr())
+        .isZero();
+    assertThat(check.stdout()).contains("SUCCESS: " + rendered.alerts().size() + " rules found");
+
+    CommandResult test = Commands.run(promtool.toString(), "test", "rules", tests.toString());
+    assertThat(test.exitCode())
+        .as("promtool test rules:\n%s%s", test.stdout(), test.stderr())
+        .isZero();
+    assertThat(test.stdout()).contains("SUCCESS");
+  }
+
+  @Test
+  void everyAlertIsShownFiringAndNotFiring() throws IOException {
+    JsonNode unitTests = YAML.readTree(UNIT_TESTS.toFile());
+    Set<String> firing = new TreeSet<>();
+    Set<String> holdingBack = new TreeSet<>();
+    for (JsonNode test : unitTests.path("tests")) {
+      for (JsonNode evaluation : test.path("alert_rule_test")) {
+        String alert = evaluation.path("alertname").asText();
+        (evaluation.path("exp_alerts").isEmpty() ? holdingBack : firing).add(alert);
+      }
+    }
+
+    Set<String> alerts = new TreeSet<>(alertNames());
+    assertThat(firing).as("alerts some unit test fires").isEqualTo(alerts);
+    assertThat(holdingBack).as("alerts some unit test expects silent").isEqualTo(alerts);
+  }
+
+  @Test
+  void everyAlertHasSeveritySummaryDescriptionAndARunbookSection() throws IOException {
+    String operations = Files.readString(ToolPaths.repoRoot().resolve("docs/operations.md"));
+    List<String> headings = operations.lines().filter(l -> l.startsWith("### ")).toList();
+
+    for (JsonNode alert : rendered.alerts()) {
+      String name = alert.path("alert").asText();
+      assertThat(alert.at("/labels/severity").asText()).as(name).isIn("warning", "critical");
+      assertThat(alert.at("/annotations/summary").asText()).as(name).isNotBlank();
+      assertThat(alert.at("/annotations/description").asText()).as(name).isNotBlank();
+      assertThat(alert.at("/annotations/runbook_url").asText())
+          .as(name)
+          .isEqualTo(
+              "https://github.com/cni-operator/cni-operator/blob/main/docs/operations.md#"
+                  + name.toLowerCase(Locale.ROOT));
+      assertThat(headings).as("docs/operations.md sections").contains("### " + name);
+    }
+  }
+
+  private static List<String> alertNames() {
+    List<String> names = new ArrayList<>();
+    rendered.alerts().forEach(a -> names.add(a.path("alert").asText()));
+    return names;
+  }
+}
