@@ -89,6 +89,18 @@ class ChartAlertRulesIT {
       assertThat(alert.at("/labels/severity").asText()).as(name).isIn("warning", "critical");
       assertThat(alert.at("/annotations/summary").asText()).as(name).isNotBlank();
       assertThat(alert.at("/annotations/description").asText()).as(name).isNotBlank();
+      // What the series carry, the description names: the network, or the pod that failed.
+      String expr = alert.path("expr").asText();
+      if (expr.contains("by (namespace, network")) {
+        assertThat(alert.at("/annotations/description").asText())
+            .as(name)
+            .contains("{{ $labels.network }}");
+      }
+      if (expr.contains("by (namespace, pod")) {
+        assertThat(alert.at("/annotations/description").asText())
+            .as(name)
+            .contains("{{ $labels.pod }}");
+      }
       assertThat(alert.at("/annotations/runbook_url").asText())
           .as(name)
           .isEqualTo(
