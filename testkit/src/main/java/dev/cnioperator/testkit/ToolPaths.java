@@ -162,14 +162,14 @@ public final class ToolPaths {
     return dir;
   }
 
-  /** The product images' Debian base tarballs {@code e2e/bin/provision} builds (root only). */
+  /** The product images' Debian base tarballs {@code e2e/bin/provision images} builds. */
   public static Path baseImageDir() {
     Path dir = Path.of(value("CNI_OPERATOR_BASE_IMAGES"));
     Path agentBase = dir.resolve("node-agent-base.tar");
     Prerequisites.require(
         java.nio.file.Files.isRegularFile(agentBase),
         "the node agent's base image at " + agentBase,
-        "run e2e/bin/provision as root (it builds the Debian base images)");
+        "run e2e/bin/provision images (it builds the Debian base images)");
     return dir;
   }
 

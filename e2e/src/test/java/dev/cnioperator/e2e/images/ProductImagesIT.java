@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.packageurl.MalformedPackageURLException;
+import com.github.packageurl.PackageURL;
 import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.Commands;
 import dev.cnioperator.testkit.Prerequisites;
@@ -23,6 +25,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -31,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The images the test command builds are real: a containerd of the test's own imports both tarballs
  * under the chart's names, and runc runs them, each in a network namespace of its own. Each carries
- * an SBOM of what it runs (docs/images.md).
+ * SBOMs of what it runs, its base's Debian packages among them (docs/images.md).
  */
 class ProductImagesIT {
   private static final String ENTRYPOINT = "/usr/local/bin/cni-node-agent-entrypoint";
@@ -249,14 +252,74 @@ class ProductImagesIT {
   }
 
   @Test
-  void theBasesDebianPackagesAreListedWhereScannersReadThem() {
-    // No SBOM file of ours for these: image scanners read the dpkg database provision keeps.
-    String query = "dpkg-query -W -f '${Package} ${Version}\\n'";
-    assertThat(run(operator, List.of(), "sh", "-c", query).stdout())
-        .contains("openjdk-25-jre-headless ");
-    assertThat(run(agent, List.of(), "sh", "-c", query).stdout())
-        .contains("openjdk-25-jre-headless ")
-        .contains("iptables ");
+  void eachBasesSbomListsExactlyTheDebianPackagesDpkgHasInstalled()
+      throws IOException, MalformedPackageURLException {
+    for (ProductImage image : List.of(operator, agent)) {
+      JsonNode sbom = readJson(run(image, List.of(), "cat", SBOM_DIR + "debian-packages.cdx.json"));
+      assertThat(sbom.path("bomFormat").asText()).isEqualTo("CycloneDX");
+      assertThat(sbom.path("specVersion").asText()).isEqualTo("1.6");
+      String distro =
+          "debian-"
+              + run(image, List.of(), "sh", "-c", ". /etc/os-release && echo $VERSION_ID")
+                  .stdout()
+                  .strip();
+
+      Set<String> installed = installedDebianPackages(image);
+      // Equal sets: a package the SBOM lacks, or one it lists that dpkg has not installed, fails.
+      assertThat(sbomDebianPackages(sbom, distro))
+          .as("the Debian packages the base's SBOM lists, against those dpkg has installed")
+          .containsExactlyInAnyOrderElementsOf(installed);
+      assertThat(installed).anyMatch(p -> p.startsWith("openjdk-25-jre-headless "));
+      if (image == agent) {
+        assertThat(installed)
+            .anyMatch(p -> p.startsWith("iptables "))
+            .anyMatch(p -> p.startsWith("nftables "));
+      }
+
+      // A licence is the one the package's machine-readable copyright file declares.
+      String bashLicence = "";
+      for (JsonNode c : sbom.path("components")) {
+        if (c.path("name").asText().equals("bash")) {
+          bashLicence = c.path("licenses").path(0).path("license").path("name").asText();
+        }
+      }
+      assertThat(bashLicence).as("bash's licence in the SBOM").isNotEmpty();
+      assertThat(run(image, List.of(), "cat", "/usr/share/doc/bash/copyright").stdout())
+          .contains("License: " + bashLicence);
+    }
+  }
+
+  /** "name version architecture" of each Debian package dpkg has installed in {@code image}. */
+  private static Set<String> installedDebianPackages(ProductImage image) {
+    String query =
+        "dpkg-query -W -f '${db:Status-Status} ${Package} ${Version} ${Architecture}\\n'";
+    return run(image, List.of(), "sh", "-c", query)
+        .stdout()
+        .lines()
+        .filter(line -> line.startsWith("installed "))
+        .map(line -> line.substring("installed ".length()))
+        .collect(Collectors.toCollection(TreeSet::new));
+  }
+
+  /**
+   * "name version architecture" of each component of a Debian SBOM, whose purl must say the same
+   * name and version, of Debian's release {@code distro}.
+   */
+  private static Set<String> sbomDebianPackages(JsonNode sbom, String distro)
+      throws MalformedPackageURLException {
+    Set<String> listed = new TreeSet<>();
+    for (JsonNode c : sbom.path("components")) {
+      String name = c.path("name").asText();
+      String version = c.path("version").asText();
+      PackageURL purl = new PackageURL(c.path("purl").asText());
+      assertThat(purl.getType()).as("%s's purl", name).isEqualTo("deb");
+      assertThat(purl.getNamespace()).as("%s's purl", name).isEqualTo("debian");
+      assertThat(purl.getName()).as("%s's purl", name).isEqualTo(name);
+      assertThat(purl.getVersion()).as("%s's purl", name).isEqualTo(version);
+      assertThat(purl.getQualifiers()).as("%s's purl", name).containsEntry("distro", distro);
+      listed.add(name + " " + version + " " + purl.getQualifiers().get("arch"));
+    }
+    return listed;
   }
 
   /** The file name Jib gives a component's jar in /app/libs. */
