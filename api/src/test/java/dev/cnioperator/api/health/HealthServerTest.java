@@ -1,13 +1,16 @@
 package dev.cnioperator.api.health;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -44,6 +47,34 @@ class HealthServerTest {
       assertThat(metrics.body()).isEqualTo("cni_up 1\n");
       assertThat(metrics.headers().firstValue("Content-Type"))
           .hasValue("text/plain; version=0.0.4");
+    }
+  }
+
+  /**
+   * A client on the node network that sends half a request and waits: the JDK server read requests
+   * on its one accepting thread, so the kubelet's probes got no answer and the agent was restarted.
+   */
+  @Test
+  void aClientThatNeverFinishesItsRequestDoesNotHoldUpTheProbes() throws Exception {
+    try (HealthServer server =
+        new HealthServer(
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+            Optional::empty,
+            Optional::empty,
+            () -> "")) {
+      server.start();
+      try (Socket slow = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
+        slow.getOutputStream().write("GET /healthz HTTP/1.1\r\nHost: node\r\n".getBytes(UTF_8));
+        slow.getOutputStream().flush();
+
+        HttpResponse<String> healthz =
+            http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/healthz"))
+                    .timeout(Duration.ofSeconds(5))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(healthz.statusCode()).isEqualTo(200);
+      }
     }
   }
 
