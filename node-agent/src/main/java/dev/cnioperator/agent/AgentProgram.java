@@ -23,6 +23,7 @@ import dev.cnioperator.agent.node.NodeSpecReader;
 import dev.cnioperator.agent.node.NodeStatusBuilder;
 import dev.cnioperator.agent.node.NodeSync;
 import dev.cnioperator.agent.node.OwnCniNode;
+import dev.cnioperator.agent.observe.AgentLiveness;
 import dev.cnioperator.agent.observe.AgentMetrics;
 import dev.cnioperator.agent.observe.ReadinessLog;
 import dev.cnioperator.agent.observe.TimedPluginExecutor;
@@ -65,6 +66,7 @@ public final class AgentProgram implements AutoCloseable {
   private static final Duration RUNTIME_WATCH_PERIOD = Duration.ofSeconds(5);
 
   private final KubernetesClient client;
+  private final AgentMetrics metrics;
   private final NodeAgent agent;
   private final NetworkOwners owners;
   private final ExecutorService pluginWorkers;
@@ -74,6 +76,7 @@ public final class AgentProgram implements AutoCloseable {
 
   private AgentProgram(
       KubernetesClient client,
+      AgentMetrics metrics,
       NodeAgent agent,
       NetworkOwners owners,
       ExecutorService pluginWorkers,
@@ -81,6 +84,7 @@ public final class AgentProgram implements AutoCloseable {
       CriConnection cri,
       RuntimeNetworkWatch runtimeWatch) {
     this.client = client;
+    this.metrics = metrics;
     this.agent = agent;
     this.owners = owners;
     this.pluginWorkers = pluginWorkers;
@@ -97,12 +101,14 @@ public final class AgentProgram implements AutoCloseable {
               + " networks too, and takes the first for its pod network when it sorts first\"",
           paths.confDir());
     }
-    AgentMetrics metrics = new AgentMetrics();
+    Clock clock = Clock.systemUTC();
+    AgentMetrics metrics = new AgentMetrics(s.pluginTimeout(), clock).withJvmAndProcess();
+    AgentLiveness liveness = new AgentLiveness(s.resync(), s.pluginTimeout(), System::nanoTime);
     DiskHostFiles files = new DiskHostFiles();
     ManifestStore store = new ManifestStore(files, paths.manifestFile());
-    CniRuntime runtime = runtime(s, ConfigDirectory.Runtime, metrics);
+    CniRuntime runtime = runtime(s, ConfigDirectory.Runtime, metrics, liveness);
     AttachmentRuntimes attachments =
-        new AttachmentRuntimes(runtime, runtime(s, ConfigDirectory.Multus, metrics));
+        new AttachmentRuntimes(runtime, runtime(s, ConfigDirectory.Multus, metrics, liveness));
     PluginInstaller installer =
         new PluginInstaller(
             files,
@@ -110,7 +116,7 @@ public final class AgentProgram implements AutoCloseable {
             paths.binDir(),
             paths.bundledPluginDir(),
             () -> HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL).build(),
-            Clock.systemUTC());
+            clock);
     PluginVersions versions =
         new PluginVersions(name -> runtime.getVersionInfo(name).supportedVersions());
     NodeSync sync = new NodeSync(paths, files, store, installer, versions);
@@ -122,7 +128,6 @@ public final class AgentProgram implements AutoCloseable {
               + " written; whether the runtime loaded them is not known\"");
     }
     RuntimeNetworkWatch runtimeWatch = cri == null ? null : new RuntimeNetworkWatch(cri);
-    Clock clock = Clock.systemUTC();
     ExecutorService pluginWorkers =
         Executors.newFixedThreadPool(PLUGIN_WORKERS, r -> new Thread(r, "plugin-worker"));
     AgentEvents events = new AgentEvents(client, s.nodeName(), clock);
@@ -145,7 +150,6 @@ public final class AgentProgram implements AutoCloseable {
                     attachments,
                     pluginWorkers,
                     events,
-                    metrics,
                     cri != null
                         ? new CriSandboxNetns(cri)
                         : s.criSocket() == null
@@ -156,11 +160,12 @@ public final class AgentProgram implements AutoCloseable {
                     hostLocal,
                     sourceOfTruth(s, client, cri),
                     paths.netnsDir(),
-                    metrics,
                     clock,
                     pluginWorkers),
                 runtime),
-            clock);
+            clock,
+            metrics,
+            liveness);
     NodeAgent agent =
         new NodeAgent(
             new OwnCniNode(client, s.nodeName()),
@@ -169,16 +174,13 @@ public final class AgentProgram implements AutoCloseable {
             new NodeStatusBuilder(clock, runtimeWatch == null ? () -> null : runtimeWatch::latest),
             owners,
             metrics,
+            liveness,
             events,
             s.resync());
     HealthServer server =
         new HealthServer(
             s.listen(),
-            () ->
-                agent.live() && owners.live()
-                    ? Optional.empty()
-                    : Optional.of(
-                        agent.live() ? "the network ticker is stuck" : "the node pass is stuck"),
+            liveness,
             new ReadinessLog(
                 () ->
                     AgentReadiness.notReady(
@@ -200,7 +202,8 @@ public final class AgentProgram implements AutoCloseable {
         paths.confDir(),
         paths.binDir(),
         paths.multusConfDir());
-    return new AgentProgram(client, agent, owners, pluginWorkers, server, cri, runtimeWatch);
+    return new AgentProgram(
+        client, metrics, agent, owners, pluginWorkers, server, cri, runtimeWatch);
   }
 
   /**
@@ -208,9 +211,9 @@ public final class AgentProgram implements AutoCloseable {
    * plugins from the bin dir either way (Multus looks there first too).
    */
   private static CniRuntime runtime(
-      AgentSettings s, ConfigDirectory directory, AgentMetrics metrics) {
+      AgentSettings s, ConfigDirectory directory, AgentMetrics metrics, AgentLiveness liveness) {
     return new CniRuntime(
-        new TimedPluginExecutor(new ProcessPluginExecutor(), metrics),
+        new TimedPluginExecutor(new ProcessPluginExecutor(), metrics, liveness),
         List.of(s.paths().binDir()),
         new ResultCache(s.paths().cacheDir(directory)),
         s.pluginTimeout());
@@ -277,6 +280,7 @@ public final class AgentProgram implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     server.close();
+    metrics.close();
     client.close();
     if (cri != null) {
       cri.close();

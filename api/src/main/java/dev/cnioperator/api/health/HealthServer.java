@@ -6,10 +6,10 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
@@ -19,28 +19,34 @@ import java.util.function.Supplier;
  *
  * <p>It lives in {@code api} because that is the one module both programs ship besides {@code cni},
  * and the {@code cni} library knows nothing of Kubernetes, whose probes these endpoints answer.
+ *
+ * <p>The agent's server listens on the node's addresses, where anyone on the node network can
+ * connect. The JDK server reads a request on the thread that accepts connections unless it is given
+ * threads of its own, and waits for a request as long as it takes: one client that sent half a
+ * request held up every other, the kubelet's probes included (three failed liveness probes and the
+ * kubelet restarts the agent). So requests are answered on {@link #THREADS} threads, and one not
+ * sent within {@link #REQUEST_SECONDS} (or whose answer is not read within that) is dropped. This
+ * narrows what a slow or broken client does; it does not make the port fit for an untrusted
+ * network.
  */
 public final class HealthServer implements AutoCloseable {
-  /**
-   * The JDK server's own bound on reading one request, in seconds (its default is none): both
-   * programs run in the host network, so anyone on the node network reaches this port, and one
-   * client that sends half a request would otherwise hold a worker until it gives up, and the
-   * kubelet's probes with it. Read once, when the JDK's server class loads; this is the programs'
-   * only HTTP server.
-   */
-  static final String MAX_REQUEST_SECONDS = "sun.net.httpserver.maxReqTime";
+  /** Threads answering requests: the kubelet's two probes and a scrape at once, and one spare. */
+  static final int THREADS = 4;
 
-  /** Requests served at once: a slow client holds one of them for at most the bound above. */
-  private static final int WORKERS = 4;
+  /** The longest the server waits for a request, or for its answer to be read. */
+  static final long REQUEST_SECONDS = 10;
 
   static {
-    if (System.getProperty(MAX_REQUEST_SECONDS) == null) {
-      System.setProperty(MAX_REQUEST_SECONDS, "5");
+    // The JDK server reads these once; a value given on the command line wins.
+    for (String limit : List.of("sun.net.httpserver.maxReqTime", "sun.net.httpserver.maxRspTime")) {
+      if (System.getProperty(limit) == null) {
+        System.setProperty(limit, Long.toString(REQUEST_SECONDS));
+      }
     }
   }
 
   private final HttpServer server;
-  private final ExecutorService workers;
+  private final ExecutorService threads;
 
   /**
    * @param notLive why {@code /healthz} answers 503, empty when it answers 200
@@ -54,16 +60,15 @@ public final class HealthServer implements AutoCloseable {
       Supplier<String> metrics)
       throws IOException {
     server = HttpServer.create(address, 0);
-    AtomicInteger n = new AtomicInteger();
-    workers =
+    threads =
         Executors.newFixedThreadPool(
-            WORKERS,
+            THREADS,
             r -> {
-              Thread t = new Thread(r, "health-http-" + n.incrementAndGet());
+              Thread t = new Thread(r, "health-http");
               t.setDaemon(true);
               return t;
             });
-    server.setExecutor(workers);
+    server.setExecutor(threads);
     server.createContext("/healthz", ex -> answer(ex, notLive.get(), "not live: "));
     server.createContext("/readyz", ex -> answer(ex, notReady.get(), "not ready: "));
     server.createContext(
@@ -96,6 +101,6 @@ public final class HealthServer implements AutoCloseable {
   @Override
   public void close() {
     server.stop(0);
-    workers.shutdownNow();
+    threads.shutdownNow();
   }
 }

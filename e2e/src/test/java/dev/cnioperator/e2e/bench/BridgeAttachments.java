@@ -2,6 +2,7 @@ package dev.cnioperator.e2e.bench;
 
 import dev.cnioperator.agent.network.ManagedNetwork;
 import dev.cnioperator.agent.node.NodeSpecReader;
+import dev.cnioperator.agent.observe.AgentLiveness;
 import dev.cnioperator.agent.observe.AgentMetrics;
 import dev.cnioperator.agent.observe.TimedPluginExecutor;
 import dev.cnioperator.api.v1alpha1.CniNodeSpec;
@@ -24,6 +25,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -90,13 +92,24 @@ final class BridgeAttachments implements AutoCloseable {
     }
   }
 
+  /** The agent's default plugin timeout, as the bench runs plugins with. */
+  static final Duration PLUGIN_TIMEOUT = Duration.ofSeconds(30);
+
   /** A runtime wired as AgentProgram wires the agent's: timed process executor, libcni's cache. */
   CniRuntime agentRuntime(AgentMetrics metrics) {
     return new CniRuntime(
-        new TimedPluginExecutor(new ProcessPluginExecutor(), metrics),
+        new TimedPluginExecutor(
+            new ProcessPluginExecutor(),
+            metrics,
+            new AgentLiveness(Duration.ofSeconds(60), PLUGIN_TIMEOUT, System::nanoTime)),
         List.of(ToolPaths.pluginDir()),
         cache,
-        Duration.ofSeconds(30));
+        PLUGIN_TIMEOUT);
+  }
+
+  /** Metrics as the agent's, without the JVM's. */
+  static AgentMetrics agentMetrics() {
+    return new AgentMetrics(PLUGIN_TIMEOUT, Clock.systemUTC());
   }
 
   /** The network as the agent holds it after reading its CniNode (grace 0, no brake). */

@@ -95,7 +95,11 @@ public final class CheckSweepBench {
   private static double sweep(AttachmentChecker checker, BridgeAttachments net, int count)
       throws InterruptedException {
     long t0 = System.nanoTime();
-    AttachmentSummary summary = checker.check(net.managed(), new ReportedFailures());
+    AttachmentSummary summary =
+        checker.check(
+            net.managed(),
+            new ReportedFailures(),
+            BridgeAttachments.agentMetrics().network(net.managed().name()));
     double millis = (System.nanoTime() - t0) / 1e6;
     if (summary.getTotal() != count || summary.getHealthy() != count) {
       throw new IllegalStateException("sweep did not see every attachment healthy: " + summary);
@@ -106,7 +110,7 @@ public final class CheckSweepBench {
   /** The checker as AgentProgram builds it. */
   private static AttachmentChecker checker(
       BridgeAttachments net, KubernetesClient client, int concurrency) {
-    AgentMetrics metrics = new AgentMetrics();
+    AgentMetrics metrics = BridgeAttachments.agentMetrics();
     CniRuntime runtime = net.agentRuntime(metrics);
     ExecutorService workers =
         Executors.newFixedThreadPool(
@@ -120,7 +124,6 @@ public final class CheckSweepBench {
         new AttachmentRuntimes(runtime, runtime),
         workers,
         new AgentEvents(client, "bench-node", Clock.systemUTC()),
-        metrics,
         SandboxNetns.NONE);
   }
 

@@ -103,7 +103,7 @@ public final class CleanupBench {
       LocalControlPlane cp, BridgeAttachments net, int count, int workerCount) throws Exception {
     net.add(count);
     net.killSandboxes();
-    AgentMetrics metrics = new AgentMetrics();
+    AgentMetrics metrics = BridgeAttachments.agentMetrics();
     ExecutorService workers = Executors.newFixedThreadPool(workerCount);
     CniRuntime runtime = net.agentRuntime(metrics);
     StaleAttachmentCleaner cleaner =
@@ -113,7 +113,6 @@ public final class CleanupBench {
                 HostLocalReservations.DEFAULT_DATA_DIR, ResultCache.DEFAULT_DIR),
             new PodSource(cp.client(), NODE),
             Path.of("/var/run/netns"),
-            metrics,
             Clock.systemUTC(),
             workers);
     CleanupHistory history = new CleanupHistory();
@@ -125,7 +124,7 @@ public final class CleanupBench {
         throw new IllegalStateException(
             net.reservations() + " reservations left after 5 cleanup passes");
       }
-      cleaner.clean(net.managed(), history);
+      cleaner.clean(net.managed(), history, metrics.network(net.managed().name()));
       if (passes == 1) {
         firstPass = (System.nanoTime() - t0) / 1e6;
       }

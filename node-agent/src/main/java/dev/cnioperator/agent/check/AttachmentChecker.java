@@ -7,7 +7,7 @@ import dev.cnioperator.agent.network.ManagedNetwork;
 import dev.cnioperator.agent.network.PodRef;
 import dev.cnioperator.agent.network.ProbeIdentity;
 import dev.cnioperator.agent.network.SandboxNetns;
-import dev.cnioperator.agent.observe.AgentMetrics;
+import dev.cnioperator.agent.observe.NetworkMetrics;
 import dev.cnioperator.api.v1alpha1.AttachmentSummary;
 import dev.cnioperator.api.v1alpha1.FailingAttachment;
 import dev.cnioperator.cni.CniException;
@@ -42,7 +42,6 @@ public final class AttachmentChecker {
   private final AttachmentRuntimes runtimes;
   private final ExecutorService workers;
   private final AgentEvents events;
-  private final AgentMetrics metrics;
   private final SandboxNetns sandboxNetns;
 
   /**
@@ -53,12 +52,10 @@ public final class AttachmentChecker {
       AttachmentRuntimes runtimes,
       ExecutorService workers,
       AgentEvents events,
-      AgentMetrics metrics,
       SandboxNetns sandboxNetns) {
     this.runtimes = runtimes;
     this.workers = workers;
     this.events = events;
-    this.metrics = metrics;
     this.sandboxNetns = sandboxNetns;
   }
 
@@ -79,8 +76,10 @@ public final class AttachmentChecker {
    * would put a Warning on a healthy pod.
    *
    * @param reported the network's failures already announced; a failure not in it gets an Event
+   * @param metrics the network's series, which get the pass's counts
    */
-  public AttachmentSummary check(ManagedNetwork network, ReportedFailures reported)
+  public AttachmentSummary check(
+      ManagedNetwork network, ReportedFailures reported, NetworkMetrics metrics)
       throws InterruptedException {
     // libcni keys its cache by the conflist's own name, which may differ from the CniNetwork's.
     // A probe's attachment is the agent's own, never a pod's (RevisionProbe runs its CHECK).
@@ -114,9 +113,7 @@ public final class AttachmentChecker {
         Comparator.comparing(FailingAttachment::getContainerId)
             .thenComparing(FailingAttachment::getIfName));
     announceNewFailures(network.name(), failing, reported);
-    metrics.failingAttachments(network.name(), failing.size());
-    metrics.uncheckedAttachments(network.name(), unchecked.size());
-    metrics.checkPass(network.name());
+    metrics.checkPass(healthy, failing.size(), unchecked.size());
     LOG.info(
         "event=check-pass network={} total={} healthy={} failing={} unchecked={}",
         network.name(),
@@ -151,12 +148,10 @@ public final class AttachmentChecker {
   private Outcome checkOne(CniRuntime runtime, ManagedNetwork network, CachedAttachment entry) {
     Optional<NetworkConfigList> list = CachedConfig.of(network, entry);
     if (list.isEmpty()) {
-      metrics.check(network.name(), "failing");
       return new Failing(failing(entry, CachedConfig.unusable(entry)));
     }
     SandboxNetns.Answer netns = netns(entry);
     if (netns instanceof SandboxNetns.Unknown unknown) {
-      metrics.check(network.name(), "unchecked");
       LOG.debug(
           "event=check-skipped network={} container={} ifName={} reason=\"{}\"",
           network.name(),
@@ -168,10 +163,8 @@ public final class AttachmentChecker {
     String path = ((SandboxNetns.Known) netns).path();
     try {
       runtime.checkNetworkList(list.get(), withNetns(entry.attachment(), path));
-      metrics.check(network.name(), "healthy");
       return new Healthy();
     } catch (CniException e) {
-      metrics.check(network.name(), "failing");
       LOG.warn(
           "event=check-failed network={} container={} ifName={} code={} error=\"{}\"",
           network.name(),

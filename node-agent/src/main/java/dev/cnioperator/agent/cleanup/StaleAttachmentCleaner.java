@@ -11,7 +11,8 @@ import dev.cnioperator.agent.network.ManagedNetwork.CleanupSettings;
 import dev.cnioperator.agent.network.PodRef;
 import dev.cnioperator.agent.network.ProbeIdentity;
 import dev.cnioperator.agent.network.Reservation;
-import dev.cnioperator.agent.observe.AgentMetrics;
+import dev.cnioperator.agent.observe.NetworkMetrics;
+import dev.cnioperator.agent.observe.NetworkMetrics.CleanupOutcome;
 import dev.cnioperator.api.v1alpha1.IpamSummary;
 import dev.cnioperator.cni.CniException;
 import dev.cnioperator.cni.cache.CachedAttachment;
@@ -56,7 +57,6 @@ public final class StaleAttachmentCleaner {
   private final HostLocalReservations hostLocal;
   private final SourceOfTruth source;
   private final Path netnsDir;
-  private final AgentMetrics metrics;
   private final Clock clock;
   private final ExecutorService workers;
   private final StaleAttachmentFinder finder = new StaleAttachmentFinder();
@@ -69,7 +69,6 @@ public final class StaleAttachmentCleaner {
       HostLocalReservations hostLocal,
       SourceOfTruth source,
       Path netnsDir,
-      AgentMetrics metrics,
       Clock clock,
       ExecutorService workers) {
     this.workers = workers;
@@ -77,7 +76,6 @@ public final class StaleAttachmentCleaner {
     this.hostLocal = hostLocal;
     this.source = source;
     this.netnsDir = netnsDir;
-    this.metrics = metrics;
     this.clock = clock;
   }
 
@@ -89,13 +87,16 @@ public final class StaleAttachmentCleaner {
    * source of truth, then the decision and the DELs.
    *
    * @param history what earlier passes over this network found and released; updated by this one
+   * @param metrics the network's series, which get how the pass ended and what it released
    */
-  public Report clean(ManagedNetwork network, CleanupHistory history) throws InterruptedException {
+  public Report clean(ManagedNetwork network, CleanupHistory history, NetworkMetrics metrics)
+      throws InterruptedException {
     String name = network.name();
     CleanupSettings settings = network.cleanup();
     if (!netnsDirReadable()) {
       LOG.warn(
           "event=cleanup-skipped network={} reason=netns-dir-unreadable dir={}", name, netnsDir);
+      metrics.cleanupPass(CleanupOutcome.SKIPPED, 0, 0);
       return new Report(
           null, "no cleanup: network namespace directory " + netnsDir + " cannot be read");
     }
@@ -138,6 +139,7 @@ public final class StaleAttachmentCleaner {
           name,
           source.name(),
           e.getMessage());
+      metrics.cleanupPass(CleanupOutcome.SKIPPED, 0, 0);
       return new Report(null, "no cleanup: " + e.getMessage());
     }
     StaleDecision d =
@@ -152,12 +154,10 @@ public final class StaleAttachmentCleaner {
                 Instant.now(clock)),
             new Limits(settings.gracePeriod(), settings.maxDeleteFraction()));
     history.marks(d.marks());
-    metrics.staleReservations(name, d.stale());
     String message = d.message();
     int released = 0;
     Reading left = stores;
     if (d.braked()) {
-      metrics.brake(name);
       LOG.warn("event=cleanup-braked network={} message=\"{}\"", name, d.message());
     } else if (settings.dryRun()) {
       if (d.deletions() > 0) {
@@ -180,6 +180,10 @@ public final class StaleAttachmentCleaner {
       }
     }
     int total = history.released(released, Instant.now(clock));
+    metrics.cleanupPass(
+        d.braked() ? CleanupOutcome.BRAKED : CleanupOutcome.COMPLETED,
+        d.stale() - released,
+        released);
     LOG.info(
         "event=cleanup-pass network={} stale={} released={} braked={}",
         name,
@@ -273,9 +277,6 @@ public final class StaleAttachmentCleaner {
         released++;
         history.unmark(keys.get(i));
       }
-    }
-    if (released > 0) {
-      metrics.reclaimed(network.name(), released);
     }
     return released;
   }

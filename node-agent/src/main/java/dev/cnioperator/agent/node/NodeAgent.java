@@ -3,7 +3,11 @@ package dev.cnioperator.agent.node;
 import dev.cnioperator.agent.conflist.NetworkOutcome;
 import dev.cnioperator.agent.kube.AgentEvents;
 import dev.cnioperator.agent.network.ManagedNetwork;
+import dev.cnioperator.agent.observe.AgentLiveness;
 import dev.cnioperator.agent.observe.AgentMetrics;
+import dev.cnioperator.agent.observe.AgentMetrics.NodePass;
+import dev.cnioperator.agent.observe.AgentMetrics.Restored;
+import dev.cnioperator.agent.plugin.PluginOutcome;
 import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.CniNodeStatus;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
@@ -60,12 +64,14 @@ public final class NodeAgent implements AutoCloseable {
   private final NodeStatusBuilder statusBuilder;
   private final NetworkFollowUp networks;
   private final AgentMetrics metrics;
+  private final AgentLiveness liveness;
   private final AgentEvents events;
   private final Duration resync;
   private final UnparsableFileAlerts unparsable = new UnparsableFileAlerts();
   private final ScheduledExecutorService loop = passThread();
   private final AtomicBoolean passPending = new AtomicBoolean();
   private final AtomicBoolean readPending = new AtomicBoolean();
+  private final AtomicBoolean statusPending = new AtomicBoolean();
 
   /** The CniNode the watch delivered last; empty once deleted, null before the first event. */
   private final AtomicReference<Optional<CniNode>> delivered = new AtomicReference<>();
@@ -82,7 +88,6 @@ public final class NodeAgent implements AutoCloseable {
   private Duration statusRetry;
 
   private boolean retryPending;
-  private volatile long lastLoopNanos = System.nanoTime();
   private SharedIndexInformer<CniNode> informer;
 
   public NodeAgent(
@@ -92,6 +97,7 @@ public final class NodeAgent implements AutoCloseable {
       NodeStatusBuilder statusBuilder,
       NetworkFollowUp networks,
       AgentMetrics metrics,
+      AgentLiveness liveness,
       AgentEvents events,
       Duration resync) {
     this.api = api;
@@ -100,6 +106,7 @@ public final class NodeAgent implements AutoCloseable {
     this.statusBuilder = statusBuilder;
     this.networks = networks;
     this.metrics = metrics;
+    this.liveness = liveness;
     this.events = events;
     this.resync = resync;
   }
@@ -131,13 +138,37 @@ public final class NodeAgent implements AutoCloseable {
 
   private void schedulePass() {
     if (passPending.compareAndSet(false, true)) {
-      loop.execute(this::pass);
+      loop.execute(task(this::pass));
     }
   }
 
-  /** Asks for a status write from what is known now, without touching the disk. */
+  /**
+   * Asks for a status write from what is known now, without touching the disk; requests that arrive
+   * while one is waiting are folded into it (it writes what is known when it runs). Unfolded, every
+   * network pass's end queued a write, and while the API server hung each took the client's whole
+   * timeout, so the writes queued up ahead of the passes.
+   */
   public void requestStatus() {
-    loop.execute(this::publish);
+    if (statusPending.compareAndSet(false, true)) {
+      loop.execute(
+          task(
+              () -> {
+                statusPending.set(false);
+                publish();
+              }));
+    }
+  }
+
+  /** A task of the pass thread, whose beginning and end its liveness follows. */
+  private Runnable task(Runnable work) {
+    return () -> {
+      liveness.nodeTaskBegan();
+      try {
+        work.run();
+      } finally {
+        liveness.nodeTaskEnded();
+      }
+    };
   }
 
   /** What the last completed pass found and did, null before the first. */
@@ -146,15 +177,8 @@ public final class NodeAgent implements AutoCloseable {
     return pass == null ? null : pass.result();
   }
 
-  /** Live while the loop thread keeps coming round. */
-  public boolean live() {
-    long quiet = System.nanoTime() - lastLoopNanos;
-    return !loop.isShutdown() && quiet < resync.multipliedBy(3).plusSeconds(30).toNanos();
-  }
-
   private void pass() {
     passPending.set(false);
-    lastLoopNanos = System.nanoTime();
     boolean read = readPending.getAndSet(false);
     Optional<CniNode> node = read ? null : delivered.get();
     try {
@@ -167,12 +191,12 @@ public final class NodeAgent implements AutoCloseable {
           "event=pass-skipped node={} reason=api-unreachable error=\"{}\"",
           api.nodeName(),
           e.getMessage());
-      metrics.pass("api_unreachable");
+      metrics.nodePass(NodePass.API_UNREACHABLE);
       return;
     }
     if (node.isEmpty()) {
       LOG.info("event=pass-skipped node={} reason=cninode-missing", api.nodeName());
-      metrics.pass("cninode_missing");
+      metrics.nodePass(NodePass.CNINODE_MISSING);
       return;
     }
     try {
@@ -190,14 +214,14 @@ public final class NodeAgent implements AutoCloseable {
           result.unparsableFiles(), (reason, message) -> events.warnCniNode(uid, reason, message));
       if (networks.afterPass(
           current, applied(current, result), probeReports(seen), this::requestStatus)) {
-        loop.schedule(this::publish, FOLLOW_UP_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        loop.schedule(task(this::publish), FOLLOW_UP_WAIT.toMillis(), TimeUnit.MILLISECONDS);
       } else {
         publish();
       }
-      metrics.pass("ok");
+      metrics.nodePass(NodePass.OK);
     } catch (RuntimeException | java.io.IOException e) {
       LOG.error("event=pass-failed node={} error=\"{}\"", api.nodeName(), e.toString(), e);
-      metrics.pass("error");
+      metrics.nodePass(NodePass.ERROR);
     }
   }
 
@@ -236,7 +260,11 @@ public final class NodeAgent implements AutoCloseable {
     }
     result.networks().stream()
         .filter(NetworkOutcome::drift)
-        .forEach(o -> metrics.driftRestored("conflist"));
+        .forEach(o -> metrics.fileRestored(Restored.CONFLIST));
+    result.plugins().stream()
+        .filter(PluginOutcome::restored)
+        .forEach(p -> metrics.fileRestored(Restored.BINARY));
+    metrics.unparsableFiles(result.unparsableFiles().size());
   }
 
   /** Writes the status when it differs from the one the API server holds. */
@@ -275,10 +303,11 @@ public final class NodeAgent implements AutoCloseable {
     if (!retryPending) {
       retryPending = true;
       loop.schedule(
-          () -> {
-            retryPending = false;
-            publish();
-          },
+          task(
+              () -> {
+                retryPending = false;
+                publish();
+              }),
           wait.toMillis(),
           TimeUnit.MILLISECONDS);
     }

@@ -1,111 +1,245 @@
 package dev.cnioperator.agent.observe;
 
+import com.sun.management.OperatingSystemMXBean;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.lang.management.ManagementFactory;
+import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
-/** The agent's Prometheus metrics, named {@code cni_agent_*}; one place that knows their names. */
-public final class AgentMetrics {
+/**
+ * The agent's Prometheus metrics, named {@code cni_agent_*}: the one place that knows their names.
+ * The names here are Micrometer's; the Prometheus registry adds the unit ({@code _seconds}) and
+ * {@code _total} to counters, and {@code AgentMetricsTest} holds the exported names. A network's
+ * series are in {@link NetworkMetrics}, which its owner removes when the agent stops owning it.
+ */
+public final class AgentMetrics implements AutoCloseable {
+  static final String NODE_PASSES = "cni_agent_node_passes";
+  static final String LAST_NODE_PASS_OK = "cni_agent_node_pass_last_success_timestamp";
+  static final String NETWORKS = "cni_agent_networks";
+  static final String FILES_RESTORED = "cni_agent_files_restored";
+  static final String UNPARSABLE_FILES = "cni_agent_multus_unparsable_files";
+  static final String PLUGIN_EXEC = "cni_agent_plugin_exec_duration";
+  static final String CHECKS = "cni_agent_checks";
+  static final String CHECK_PASSES = "cni_agent_check_passes";
+  static final String FAILING = "cni_agent_failing_attachments";
+  static final String UNCHECKED = "cni_agent_unchecked_attachments";
+  static final String STALE = "cni_agent_ipam_stale_reservations";
+  static final String RECLAIMED = "cni_agent_ipam_reclaimed";
+  static final String CLEANUP_PASSES = "cni_agent_ipam_cleanup_passes";
+  static final String PROCESS_CPU = "process_cpu";
+
+  /** How a node pass ended. */
+  public enum NodePass {
+    OK,
+    API_UNREACHABLE,
+    CNINODE_MISSING,
+    ERROR
+  }
+
+  /** What kind of file the agent restored after someone changed or removed it. */
+  public enum Restored {
+    CONFLIST,
+    BINARY
+  }
+
+  /**
+   * Bucket bounds of plugin run latency below the plugin timeout: a VERSION of a Go plugin takes a
+   * few milliseconds, an ADD of a bridge some tens to hundreds, and the timeout is the last bucket,
+   * past which a run is killed.
+   */
+  private static final List<Duration> PLUGIN_BUCKETS =
+      List.of(
+          Duration.ofMillis(5),
+          Duration.ofMillis(10),
+          Duration.ofMillis(25),
+          Duration.ofMillis(50),
+          Duration.ofMillis(100),
+          Duration.ofMillis(250),
+          Duration.ofMillis(500),
+          Duration.ofSeconds(1),
+          Duration.ofMillis(2500),
+          Duration.ofSeconds(5),
+          Duration.ofSeconds(10));
+
   private final PrometheusMeterRegistry registry =
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-  private final Map<String, AtomicInteger> gauges = new ConcurrentHashMap<>();
+  private final Clock clock;
+  private final Duration[] pluginBuckets;
+  private final Map<NodePass, Counter> passes = new ConcurrentHashMap<>();
+  private final Map<Restored, Counter> restored = new ConcurrentHashMap<>();
+  private final Map<String, AtomicInteger> networks = new ConcurrentHashMap<>();
+  private final AtomicLong lastNodePassOkMillis = new AtomicLong();
+  private final AtomicInteger unparsableFiles = new AtomicInteger();
+  private volatile boolean jvmAndProcess;
+  private JvmGcMetrics gc;
 
-  public PrometheusMeterRegistry registry() {
-    return registry;
+  /**
+   * @param pluginTimeout the last bucket of plugin run latency
+   * @param clock the time of {@code cni_agent_node_pass_last_success_timestamp_seconds}
+   */
+  public AgentMetrics(Duration pluginTimeout, Clock clock) {
+    this.clock = clock;
+    this.pluginBuckets = pluginBuckets(pluginTimeout);
+    // Micrometer counts the process's CPU time in nanoseconds (process_cpu_time_ns_total); the
+    // agent exports Prometheus's own name, in its base unit, which dashboards know. A filter is
+    // set before the first meter or it does not apply to all.
+    registry.config().meterFilter(MeterFilter.denyNameStartsWith("process.cpu.time"));
+    // Every outcome from the start: an alert on a rate or an increase sees the first one.
+    for (NodePass outcome : NodePass.values()) {
+      passes.put(
+          outcome,
+          Counter.builder(NODE_PASSES)
+              .description("Node passes (CniNode spec to files to status) by how they ended")
+              .tag("outcome", label(outcome))
+              .register(registry));
+    }
+    for (Restored kind : Restored.values()) {
+      restored.put(
+          kind,
+          Counter.builder(FILES_RESTORED)
+              .description("Files of the agent restored after someone changed or removed them")
+              .tag("kind", label(kind))
+              .register(registry));
+    }
+    Gauge.builder(LAST_NODE_PASS_OK, lastNodePassOkMillis, millis -> millis.get() / 1000.0)
+        .description("When a node pass last ended ok, in seconds since the epoch; 0 before one has")
+        .baseUnit("seconds")
+        .register(registry);
+    Gauge.builder(UNPARSABLE_FILES, unparsableFiles, AtomicInteger::get)
+        .description("Files in Multus's conf dir, not the agent's, that Multus cannot parse")
+        .register(registry);
   }
 
-  /** One node pass ended with {@code outcome}: ok, api_unreachable, cninode_missing or error. */
-  public void pass(String outcome) {
-    Counter.builder("cni_agent_passes").tag("outcome", outcome).register(registry).increment();
+  /**
+   * Adds the JVM's and the process's meters (memory, GC, threads, classes, CPU, open files, uptime)
+   * at the first scrape: binding them loads the JDK's management classes, which cost the start
+   * about half a second on a busy 2-core node on its way to the first conflist. The GC's counters
+   * count from then (CPU time, threads started and classes loaded are the process's own totals).
+   * The agent program asks for them; tests of its own meters need not.
+   */
+  public AgentMetrics withJvmAndProcess() {
+    jvmAndProcess = true;
+    return this;
   }
 
-  /** Networks per state after the last pass. */
+  private synchronized void bindJvmAndProcess() {
+    if (!jvmAndProcess || gc != null) {
+      return;
+    }
+    if (ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean os) {
+      FunctionCounter.builder(PROCESS_CPU, os, o -> o.getProcessCpuTime() / 1e9)
+          .description("CPU time the agent's process used")
+          .baseUnit("seconds")
+          .register(registry);
+    }
+    new JvmMemoryMetrics().bindTo(registry);
+    gc = new JvmGcMetrics();
+    gc.bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ClassLoaderMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    new FileDescriptorMetrics().bindTo(registry);
+    new UptimeMetrics().bindTo(registry);
+  }
+
+  /** One node pass ended; an {@code ok} one is also the time of the last success. */
+  public void nodePass(NodePass outcome) {
+    passes.get(outcome).increment();
+    if (outcome == NodePass.OK) {
+      lastNodePassOkMillis.set(clock.millis());
+    }
+  }
+
+  /** Networks of the CniNode in {@code state} (Applied, Failed, Conflict) after the last pass. */
   public void networks(String state, int count) {
-    gauge("cni_agent_networks", "state", state).set(count);
+    networks
+        .computeIfAbsent(
+            state,
+            s -> {
+              AtomicInteger holder = new AtomicInteger();
+              Gauge.builder(NETWORKS, holder, AtomicInteger::get)
+                  .description("Networks of the CniNode by state after the last node pass")
+                  .tag("state", s)
+                  .register(registry);
+              return holder;
+            })
+        .set(count);
   }
 
   /** A managed file someone else changed or removed was restored. */
-  public void driftRestored(String kind) {
-    Counter.builder("cni_agent_drift_restored").tag("kind", kind).register(registry).increment();
+  public void fileRestored(Restored kind) {
+    restored.get(kind).increment();
   }
 
-  /**
-   * One CHECK of one attachment: result is healthy, failing, or unchecked (its netns unknown, so no
-   * CHECK ran).
-   */
-  public void check(String network, String result) {
-    Counter.builder("cni_agent_checks")
-        .tag("network", network)
-        .tag("result", result)
-        .register(registry)
-        .increment();
-  }
-
-  /**
-   * One CHECK pass over a network ended: that the CHECK loop is alive shows here (and in /healthz),
-   * not in the CniNode status, which changes only with a result.
-   */
-  public void checkPass(String network) {
-    Counter.builder("cni_agent_check_passes")
-        .tag("network", network)
-        .register(registry)
-        .increment();
-  }
-
-  /** Attachments of a network found failing in the last CHECK pass. */
-  public void failingAttachments(String network, int count) {
-    gauge("cni_agent_failing_attachments", "network", network).set(count);
-  }
-
-  /** Attachments of a network the last CHECK pass could not check (their netns unknown). */
-  public void uncheckedAttachments(String network, int count) {
-    gauge("cni_agent_unchecked_attachments", "network", network).set(count);
-  }
-
-  /** Stale reservations seen in the last cleanup pass (released or not). */
-  public void staleReservations(String network, int count) {
-    gauge("cni_agent_ipam_stale_reservations", "network", network).set(count);
-  }
-
-  /** Reservations released by the cleanup. */
-  public void reclaimed(String network, int count) {
-    Counter.builder("cni_agent_ipam_reclaimed")
-        .tag("network", network)
-        .register(registry)
-        .increment(count);
-  }
-
-  /** A cleanup pass stopped because it would have deleted too much. */
-  public void brake(String network) {
-    Counter.builder("cni_agent_ipam_brake").tag("network", network).register(registry).increment();
+  /** The files of Multus's directory, not the agent's, that Multus cannot parse, as last seen. */
+  public void unparsableFiles(int count) {
+    unparsableFiles.set(count);
   }
 
   /** How long a plugin took for a verb. */
   public void pluginExec(String plugin, String verb, Duration took) {
-    Timer.builder("cni_agent_plugin_exec")
+    Timer.builder(PLUGIN_EXEC)
+        .description("Plugin runs (every verb, CHECK and cleanup DELs, probes) by plugin and verb")
         .tag("plugin", plugin)
         .tag("verb", verb)
+        .serviceLevelObjectives(pluginBuckets)
         .register(registry)
         .record(took);
   }
 
+  /**
+   * The series of {@code network}, empty until its passes record something; closing it removes them
+   * from the registry.
+   */
+  public NetworkMetrics network(String network) {
+    return new NetworkMetrics(registry, network);
+  }
+
   /** The Prometheus text exposition. */
   public String scrape() {
+    bindJvmAndProcess();
     return registry.scrape();
   }
 
-  private AtomicInteger gauge(String name, String tag, String value) {
-    return gauges.computeIfAbsent(
-        name + "|" + value,
-        k -> {
-          AtomicInteger holder = new AtomicInteger();
-          registry.gauge(name, io.micrometer.core.instrument.Tags.of(tag, value), holder);
-          return holder;
-        });
+  /** A label value: the constant's name in lower case ({@code api_unreachable}). */
+  static String label(Enum<?> value) {
+    return value.name().toLowerCase(Locale.ROOT);
+  }
+
+  /** The bucket bounds below {@code timeout}, then the timeout itself. */
+  static Duration[] pluginBuckets(Duration timeout) {
+    List<Duration> bounds = new ArrayList<>();
+    PLUGIN_BUCKETS.stream().filter(b -> b.compareTo(timeout) < 0).forEach(bounds::add);
+    bounds.add(timeout);
+    return bounds.toArray(Duration[]::new);
+  }
+
+  /** Stops listening for GC notifications. */
+  @Override
+  public synchronized void close() {
+    jvmAndProcess = false;
+    if (gc != null) {
+      gc.close();
+    }
   }
 }

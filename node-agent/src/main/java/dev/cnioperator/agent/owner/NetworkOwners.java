@@ -4,6 +4,8 @@ import dev.cnioperator.agent.cleanup.StaleAttachmentCleaner;
 import dev.cnioperator.agent.network.ManagedNetwork;
 import dev.cnioperator.agent.network.NetworkHealth;
 import dev.cnioperator.agent.node.NetworkFollowUp;
+import dev.cnioperator.agent.observe.AgentLiveness;
+import dev.cnioperator.agent.observe.AgentMetrics;
 import dev.cnioperator.api.v1alpha1.AttachmentSummary;
 import dev.cnioperator.api.v1alpha1.ProbeReport;
 import dev.cnioperator.api.v1alpha1.ProbeResult;
@@ -37,10 +39,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class NetworkOwners implements NetworkFollowUp, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(NetworkOwners.class);
-  private static final Duration LIVE_WITHIN = Duration.ofSeconds(30);
 
   private final NetworkSteps steps;
   private final Clock clock;
+  private final AgentMetrics metrics;
+  private final AgentLiveness liveness;
   private final ScheduledExecutorService ticker =
       Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "network-ticker"));
   private final ExecutorService passes =
@@ -51,23 +54,21 @@ public final class NetworkOwners implements NetworkFollowUp, AutoCloseable {
   private List<ManagedNetwork> applied = List.of();
 
   private volatile Runnable statusChanged = () -> {};
-  private volatile long lastTickNanos = System.nanoTime();
 
-  public NetworkOwners(NetworkSteps steps, Clock clock) {
+  /**
+   * @param metrics where each owner's series are made (and removed with the owner)
+   * @param liveness told of every tick and of every network pass's beginning and end
+   */
+  public NetworkOwners(
+      NetworkSteps steps, Clock clock, AgentMetrics metrics, AgentLiveness liveness) {
     this.steps = steps;
     this.clock = clock;
+    this.metrics = metrics;
+    this.liveness = liveness;
   }
 
   public void start() {
     ticker.scheduleWithFixedDelay(this::tick, 1, 1, TimeUnit.SECONDS);
-  }
-
-  /**
-   * Live while the ticker keeps coming round (it ticks every second and hands passes to workers, so
-   * a hanging plugin does not stop it; the plugin timeout bounds each pass).
-   */
-  public boolean live() {
-    return !ticker.isShutdown() && System.nanoTime() - lastTickNanos < LIVE_WITHIN.toNanos();
   }
 
   /**
@@ -131,7 +132,8 @@ public final class NetworkOwners implements NetworkFollowUp, AutoCloseable {
    * One owner per network of the spec: a network met for the first time gets a new one (with the
    * status's probe report when the agent has not met the name since it started), and so does one
    * whose uid changed, however quickly the old one went; the owner of a network gone is dropped. A
-   * pass under way on a dropped owner ends on it and is forgotten with it.
+   * pass under way on a dropped owner ends on it and is forgotten with it. A dropped owner's series
+   * are removed before its successor's can be registered: both have the same labels.
    */
   private void track(List<ManagedNetwork> current, Map<String, ProbeReport> reported) {
     Set<String> names = new HashSet<>();
@@ -144,15 +146,16 @@ public final class NetworkOwners implements NetworkFollowUp, AutoCloseable {
       ProbeReport before = old == null ? reported.get(n.name()) : null;
       NetworkHealth start =
           before == null ? NetworkHealth.UNKNOWN : NetworkHealth.UNKNOWN.withProbe(before);
-      owners.put(n.name(), new NetworkOwner(n, start));
       if (old != null) {
+        old.metrics.close();
         LOG.info(
             "event=network-replaced network={} uid={} previousUid={}", n.name(), n.uid(), old.uid);
       }
+      owners.put(n.name(), new NetworkOwner(n, start, metrics.network(n.name())));
     }
     for (String gone : Set.copyOf(owners.keySet())) {
       if (!names.contains(gone)) {
-        owners.remove(gone);
+        owners.remove(gone).metrics.close();
         LOG.info("event=network-forgotten network={}", gone);
       }
     }
@@ -173,7 +176,7 @@ public final class NetworkOwners implements NetworkFollowUp, AutoCloseable {
   }
 
   private void tick() {
-    lastTickNanos = System.nanoTime();
+    liveness.ticked();
     Instant now = Instant.now(clock);
     for (ManagedNetwork n : applied) {
       NetworkOwner owner = owners.get(n.name());
@@ -235,10 +238,12 @@ public final class NetworkOwners implements NetworkFollowUp, AutoCloseable {
   }
 
   private void run(NetworkOwner owner, ManagedNetwork n, Due due) {
+    liveness.networkPassBegan();
     try {
       if (due.prove()) {
         owner.lastProbe = Instant.now(clock);
-        ProbeReport report = steps.prove(n, live -> steps.check(live, owner.reported));
+        ProbeReport report =
+            steps.prove(n, live -> steps.check(live, owner.reported, owner.metrics));
         owner.update(h -> h.withProbe(unlessSame(h.probe(), report)));
         owner.swept = true;
       } else if (!owner.swept) {
@@ -248,13 +253,13 @@ public final class NetworkOwners implements NetworkFollowUp, AutoCloseable {
         steps.sweep(n);
       }
       if (due.check()) {
-        AttachmentSummary summary = steps.check(n, owner.reported);
+        AttachmentSummary summary = steps.check(n, owner.reported, owner.metrics);
         String at = Instant.now(clock).truncatedTo(ChronoUnit.SECONDS).toString();
         String status = steps.pluginStatus(n);
         owner.update(h -> h.withCheck(summary, status, at));
       }
       if (due.clean()) {
-        StaleAttachmentCleaner.Report report = steps.clean(n, owner.cleanup);
+        StaleAttachmentCleaner.Report report = steps.clean(n, owner.cleanup, owner.metrics);
         owner.update(h -> h.withCleanup(report.summary(), report.message()));
       }
     } catch (InterruptedException e) {
@@ -262,6 +267,7 @@ public final class NetworkOwners implements NetworkFollowUp, AutoCloseable {
     } catch (Exception e) {
       LOG.error("event=network-pass-failed network={} error=\"{}\"", n.name(), e.toString(), e);
     } finally {
+      liveness.networkPassEnded();
       owner.running.set(false);
       // Always: a node pass may be holding its status write for this one (NodeAgent's follow-up).
       statusChanged.run();

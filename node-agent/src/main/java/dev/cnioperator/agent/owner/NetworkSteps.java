@@ -5,6 +5,7 @@ import dev.cnioperator.agent.check.ReportedFailures;
 import dev.cnioperator.agent.cleanup.CleanupHistory;
 import dev.cnioperator.agent.cleanup.StaleAttachmentCleaner;
 import dev.cnioperator.agent.network.ManagedNetwork;
+import dev.cnioperator.agent.observe.NetworkMetrics;
 import dev.cnioperator.agent.probe.RevisionProbe;
 import dev.cnioperator.api.v1alpha1.AttachmentSummary;
 import dev.cnioperator.api.v1alpha1.ProbeReport;
@@ -22,13 +23,14 @@ public interface NetworkSteps {
   /** Removes what a probe killed with the agent left of {@code network}. */
   void sweep(ManagedNetwork network);
 
-  AttachmentSummary check(ManagedNetwork network, ReportedFailures reported)
+  AttachmentSummary check(ManagedNetwork network, ReportedFailures reported, NetworkMetrics metrics)
       throws InterruptedException;
 
   /** STATUS: "Available" or the plugin's error; null where the network's version has no STATUS. */
   String pluginStatus(ManagedNetwork network);
 
-  StaleAttachmentCleaner.Report clean(ManagedNetwork network, CleanupHistory history)
+  StaleAttachmentCleaner.Report clean(
+      ManagedNetwork network, CleanupHistory history, NetworkMetrics metrics)
       throws InterruptedException;
 
   /** The agent's steps: the revision probe, CHECK, the stale cleanup and STATUS through libcni. */
@@ -50,9 +52,10 @@ public interface NetworkSteps {
       }
 
       @Override
-      public AttachmentSummary check(ManagedNetwork network, ReportedFailures reported)
+      public AttachmentSummary check(
+          ManagedNetwork network, ReportedFailures reported, NetworkMetrics metrics)
           throws InterruptedException {
-        return checker.check(network, reported);
+        return checker.check(network, reported, metrics);
       }
 
       @Override
@@ -69,9 +72,10 @@ public interface NetworkSteps {
       }
 
       @Override
-      public StaleAttachmentCleaner.Report clean(ManagedNetwork network, CleanupHistory history)
+      public StaleAttachmentCleaner.Report clean(
+          ManagedNetwork network, CleanupHistory history, NetworkMetrics metrics)
           throws InterruptedException {
-        return cleaner.clean(network, history);
+        return cleaner.clean(network, history, metrics);
       }
     };
   }

@@ -80,9 +80,10 @@ public final class PluginInstaller {
       if (action instanceof Install i) {
         Attempt attempt = install(i, current);
         current = attempt.manifest();
-        outcomes.add(onDisk(i.name(), attempt.failure().orElse(null), current));
+        boolean restored = attempt.failure().isEmpty() && i.reason().isDrift();
+        outcomes.add(onDisk(i.name(), attempt.failure().orElse(null), current, restored));
       } else if (action instanceof Keep k) {
-        outcomes.add(onDisk(k.name(), null, current));
+        outcomes.add(onDisk(k.name(), null, current, false));
       } else if (action instanceof Unavailable u) {
         LOG.warn("event=plugin-unavailable plugin={} reason=\"{}\"", u.name(), u.message());
         outcomes.add(new PluginOutcome(u.name(), null, null, List.of(), u.message()));
@@ -95,10 +96,11 @@ public final class PluginInstaller {
   private record Attempt(Manifest manifest, Optional<String> failure) {}
 
   /** The binary as it is on disk now, whatever the pass did to it. */
-  private PluginOutcome onDisk(String name, String error, Manifest manifest) throws IOException {
+  private PluginOutcome onDisk(String name, String error, Manifest manifest, boolean restored)
+      throws IOException {
     String sha = files.sha256(binDir.resolve(name)).orElse(null);
     Owner owner = manifest.binary(name).isPresent() ? Owner.agent : Owner.external;
-    return new PluginOutcome(name, sha, sha == null ? null : owner, List.of(), error);
+    return new PluginOutcome(name, sha, sha == null ? null : owner, List.of(), error, restored);
   }
 
   private String sourceOf(Install i) {

@@ -10,19 +10,30 @@ import java.util.List;
  * @param owner who put it there, null when absent
  * @param supportedVersions what it answered to VERSION (empty when it could not be asked)
  * @param error why it is unusable, null when it is usable
+ * @param restored the pass installed it again after someone changed or removed the agent's binary
  */
 public record PluginOutcome(
-    String name, String sha256, Owner owner, List<String> supportedVersions, String error) {
+    String name,
+    String sha256,
+    Owner owner,
+    List<String> supportedVersions,
+    String error,
+    boolean restored) {
+
+  public PluginOutcome(
+      String name, String sha256, Owner owner, List<String> supportedVersions, String error) {
+    this(name, sha256, owner, supportedVersions, error, false);
+  }
 
   public boolean usable() {
     return error == null && sha256 != null;
   }
 
   public PluginOutcome withVersions(List<String> versions) {
-    return new PluginOutcome(name, sha256, owner, List.copyOf(versions), error);
+    return new PluginOutcome(name, sha256, owner, List.copyOf(versions), error, restored);
   }
 
   public PluginOutcome withError(String message) {
-    return new PluginOutcome(name, sha256, owner, supportedVersions, message);
+    return new PluginOutcome(name, sha256, owner, supportedVersions, message, restored);
   }
 }

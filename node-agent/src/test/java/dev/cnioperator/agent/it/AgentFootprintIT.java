@@ -50,7 +50,7 @@ class AgentFootprintIT {
             .atMost(Duration.ofSeconds(30))
             .until(() -> get(http, base + "/readyz").statusCode() == 200);
         assertThat(get(http, base + "/healthz").statusCode()).isEqualTo(200);
-        assertThat(get(http, base + "/metrics").body()).contains("cni_agent_passes_total");
+        assertThat(get(http, base + "/metrics").body()).contains("cni_agent_node_passes_total");
         Thread.sleep(15_000);
         long rssKib = rssKib(agent.pid());
         if (System.getProperty("agent.extraJvmArgs", "").contains("NativeMemoryTracking")) {

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,7 +41,7 @@ final class AgentProcess implements AutoCloseable {
 
   private static final Pattern PORT = Pattern.compile("event=agent-listening .*port=(\\d+)");
   private static final Pattern OK_PASSES =
-      Pattern.compile("cni_agent_passes_total\\{[^}]*outcome=\"ok\"[^}]*\\}\\s+(\\S+)");
+      Pattern.compile("cni_agent_node_passes_total\\{[^}]*outcome=\"ok\"[^}]*\\}\\s+(\\S+)");
 
   /** Long enough for a few passes of any loop the tests run (the slowest comes every 15 s). */
   private static final Duration PASSES = Duration.ofSeconds(90);
@@ -140,17 +141,24 @@ final class AgentProcess implements AutoCloseable {
     return "event=cleanup-pass network=" + network + " ";
   }
 
-  /** Node passes that ended well so far (cni_agent_passes_total{outcome="ok"}). */
+  /** Node passes that ended well so far (cni_agent_node_passes_total{outcome="ok"}). */
   double okPasses() throws Exception {
-    assertThat(port()).as("the agent's port, from its log").isPositive();
-    String url = "http://127.0.0.1:" + port() + "/metrics";
-    String body =
-        HttpClient.newHttpClient()
-            .send(HttpRequest.newBuilder(URI.create(url)).build(), BodyHandlers.ofString())
-            .body();
-    Matcher m = OK_PASSES.matcher(body);
-    assertThat(m.find()).as("cni_agent_passes_total{outcome=ok} in %s", url).isTrue();
+    Matcher m = OK_PASSES.matcher(scrape());
+    assertThat(m.find()).as("cni_agent_node_passes_total{outcome=ok} in /metrics").isTrue();
     return Double.parseDouble(m.group(1));
+  }
+
+  /** What /metrics answers now: the Prometheus text exposition. */
+  String scrape() throws Exception {
+    return get("/metrics").body();
+  }
+
+  /** GET of one of the agent's endpoints ({@code /healthz}, {@code /readyz}, {@code /metrics}). */
+  HttpResponse<String> get(String path) throws Exception {
+    assertThat(port()).as("the agent's port, from its log").isPositive();
+    String url = "http://127.0.0.1:" + port() + path;
+    return HttpClient.newHttpClient()
+        .send(HttpRequest.newBuilder(URI.create(url)).build(), BodyHandlers.ofString());
   }
 
   /**

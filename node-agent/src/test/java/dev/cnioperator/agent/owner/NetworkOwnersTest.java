@@ -10,6 +10,10 @@ import dev.cnioperator.agent.network.ManagedNetwork;
 import dev.cnioperator.agent.network.ManagedNetwork.CheckSettings;
 import dev.cnioperator.agent.network.ManagedNetwork.CleanupSettings;
 import dev.cnioperator.agent.network.NetworkHealth;
+import dev.cnioperator.agent.observe.AgentLiveness;
+import dev.cnioperator.agent.observe.AgentMetrics;
+import dev.cnioperator.agent.observe.NetworkMetrics;
+import dev.cnioperator.agent.observe.NetworkMetrics.CleanupOutcome;
 import dev.cnioperator.agent.plugin.NetworkPlugins;
 import dev.cnioperator.agent.probe.RevisionProbe;
 import dev.cnioperator.api.v1alpha1.AttachmentSummary;
@@ -115,7 +119,8 @@ class NetworkOwnersTest {
 
   /**
    * Steps that prove at once and record the cleanup history each cleanup pass was handed; a cleanup
-   * pass holds until {@code endPass} opens.
+   * pass holds until {@code endPass} opens, then records one reservation released in the network's
+   * series.
    */
   private static final class RecordingSteps implements NetworkSteps {
     final List<CleanupHistory> histories = new CopyOnWriteArrayList<>();
@@ -135,7 +140,8 @@ class NetworkOwnersTest {
     public void sweep(ManagedNetwork n) {}
 
     @Override
-    public AttachmentSummary check(ManagedNetwork n, ReportedFailures reported) {
+    public AttachmentSummary check(
+        ManagedNetwork n, ReportedFailures reported, NetworkMetrics metrics) {
       throw new AssertionError("CHECK is off");
     }
 
@@ -145,17 +151,92 @@ class NetworkOwnersTest {
     }
 
     @Override
-    public StaleAttachmentCleaner.Report clean(ManagedNetwork n, CleanupHistory history)
+    public StaleAttachmentCleaner.Report clean(
+        ManagedNetwork n, CleanupHistory history, NetworkMetrics metrics)
         throws InterruptedException {
       histories.add(history);
       cleanups.release();
       endPass.await();
+      metrics.cleanupPass(CleanupOutcome.COMPLETED, 0, 1);
       return new StaleAttachmentCleaner.Report(new IpamSummary().withReclaimed(0), null);
     }
   }
 
   private static NetworkOwners owners(NetworkSteps steps) {
-    return new NetworkOwners(steps, Clock.fixed(NOW, ZoneOffset.UTC));
+    return owners(steps, metrics());
+  }
+
+  private static NetworkOwners owners(NetworkSteps steps, AgentMetrics metrics) {
+    return new NetworkOwners(
+        steps,
+        Clock.fixed(NOW, ZoneOffset.UTC),
+        metrics,
+        new AgentLiveness(Duration.ofSeconds(60), Duration.ofSeconds(30), System::nanoTime));
+  }
+
+  private static AgentMetrics metrics() {
+    return new AgentMetrics(Duration.ofSeconds(30), Clock.fixed(NOW, ZoneOffset.UTC));
+  }
+
+  /** The exposition's lines of the network called "net". */
+  private static List<String> seriesOfNet(AgentMetrics metrics) {
+    return metrics.scrape().lines().filter(l -> l.contains("network=\"net\"")).toList();
+  }
+
+  /**
+   * Issue 30: a network's series go with its owner. One gone from the spec exports nothing more;
+   * one created again under the same name (another uid) starts at zero, even when the node pass
+   * never saw the name go.
+   */
+  @Test
+  void aNetworksSeriesGoWithItsOwnerAndAnotherOfTheSameNameStartsAtZero() throws Exception {
+    RecordingSteps steps = new RecordingSteps(new CountDownLatch(0));
+    AgentMetrics metrics = metrics();
+    Semaphore statusWrites = new Semaphore(0);
+    ManagedNetwork first = network("uid-1", true, ManagedNetwork.Proof.ATTACHMENT);
+    ManagedNetwork again = network("uid-2", true, ManagedNetwork.Proof.ATTACHMENT);
+    try (NetworkOwners owners = owners(steps, metrics)) {
+      owners.afterPass(List.of(first), List.of(first), Map.of(), statusWrites::release);
+      assertThat(statusWrites.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(seriesOfNet(metrics))
+          .contains("cni_agent_ipam_reclaimed_total{network=\"net\"} 1.0")
+          .contains("cni_agent_ipam_stale_reservations{network=\"net\"} 0.0");
+
+      owners.afterPass(List.of(again), List.of(again), Map.of(), statusWrites::release);
+      assertThat(statusWrites.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(seriesOfNet(metrics))
+          .as("the new network's own count, not the old one's plus its own")
+          .contains("cni_agent_ipam_reclaimed_total{network=\"net\"} 1.0")
+          .contains(
+              "cni_agent_ipam_cleanup_passes_total{network=\"net\",outcome=\"completed\"} 1.0");
+
+      owners.afterPass(List.of(), List.of(), Map.of(), statusWrites::release);
+      assertThat(seriesOfNet(metrics)).isEmpty();
+    }
+  }
+
+  /**
+   * A pass under way when its network leaves the spec ends on the dropped owner; what it records
+   * then must not bring the network's series back.
+   */
+  @Test
+  void aPassEndingAfterItsNetworkWentRecordsNothing() throws Exception {
+    CountDownLatch endPass = new CountDownLatch(1);
+    RecordingSteps steps = new RecordingSteps(endPass);
+    AgentMetrics metrics = metrics();
+    Semaphore statusWrites = new Semaphore(0);
+    ManagedNetwork network = network("uid-1", true, ManagedNetwork.Proof.ATTACHMENT);
+    try (NetworkOwners owners = owners(steps, metrics)) {
+      try {
+        owners.afterPass(List.of(network), List.of(network), Map.of(), statusWrites::release);
+        assertThat(steps.cleanups.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
+        owners.afterPass(List.of(), List.of(), Map.of(), statusWrites::release);
+      } finally {
+        endPass.countDown();
+      }
+      assertThat(statusWrites.tryAcquire(10, TimeUnit.SECONDS)).as("the pass has ended").isTrue();
+      assertThat(seriesOfNet(metrics)).isEmpty();
+    }
   }
 
   /**

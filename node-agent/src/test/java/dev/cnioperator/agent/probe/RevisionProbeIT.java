@@ -14,6 +14,7 @@ import dev.cnioperator.agent.network.ManagedNetwork.CleanupSettings;
 import dev.cnioperator.agent.network.ProbeIdentity;
 import dev.cnioperator.agent.network.SandboxNetns;
 import dev.cnioperator.agent.observe.AgentMetrics;
+import dev.cnioperator.agent.observe.NetworkMetrics;
 import dev.cnioperator.agent.plugin.NetworkPlugins;
 import dev.cnioperator.api.v1alpha1.ProbeReport;
 import dev.cnioperator.api.v1alpha1.ProbeResult;
@@ -101,10 +102,11 @@ class RevisionProbeIT {
             new AttachmentRuntimes(runtime, runtime),
             workers,
             new AgentEvents(null, "probe-node", Clock.systemUTC()),
-            new AgentMetrics(),
             SandboxNetns.NONE);
     ReportedFailures reported = new ReportedFailures();
-    return network -> checker.check(network, reported);
+    NetworkMetrics metrics =
+        new AgentMetrics(Duration.ofSeconds(30), Clock.systemUTC()).network("probe");
+    return network -> checker.check(network, reported, metrics);
   }
 
   @AfterEach
