@@ -28,8 +28,14 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ChartAlertRulesIT {
   private static final YAMLMapper YAML = new YAMLMapper();
-  private static final Path UNIT_TESTS =
-      ToolPaths.repoRoot().resolve("e2e/src/test/resources/monitoring/operator-alerts.test.yaml");
+  private static final Path MONITORING =
+      ToolPaths.repoRoot().resolve("e2e/src/test/resources/monitoring");
+
+  /** The unit tests of each group: the operator's alerts and the agent's. */
+  private static final List<Path> UNIT_TESTS =
+      List.of(
+          MONITORING.resolve("operator-alerts.test.yaml"),
+          MONITORING.resolve("agent-alerts.test.yaml"));
 
   private static Helm helm;
   private static MonitoringObjects rendered;
@@ -47,7 +53,10 @@ class ChartAlertRulesIT {
     Path promtool = ToolPaths.promtool();
     Path rules = dir.resolve("rules.yaml");
     YAML.writeValue(rules.toFile(), rendered.prometheusRule().path("spec"));
-    Path tests = Files.copy(UNIT_TESTS, dir.resolve(UNIT_TESTS.getFileName()));
+    List<String> testArgs = new ArrayList<>(List.of(promtool.toString(), "test", "rules"));
+    for (Path unitTests : UNIT_TESTS) {
+      testArgs.add(Files.copy(unitTests, dir.resolve(unitTests.getFileName())).toString());
+    }
 
     CommandResult check = Commands.run(promtool.toString(), "check", "rules", rules.toString());
     assertThat(check.exitCode())
@@ -55,22 +64,23 @@ class ChartAlertRulesIT {
         .isZero();
     assertThat(check.stdout()).contains("SUCCESS: " + rendered.alerts().size() + " rules found");
 
-    CommandResult test = Commands.run(promtool.toString(), "test", "rules", tests.toString());
+    CommandResult test = Commands.run(testArgs.toArray(String[]::new));
     assertThat(test.exitCode())
         .as("promtool test rules:\n%s%s", test.stdout(), test.stderr())
         .isZero();
-    assertThat(test.stdout()).contains("SUCCESS");
+    assertThat(test.stdout().split("SUCCESS", -1)).as(test.stdout()).hasSize(UNIT_TESTS.size() + 1);
   }
 
   @Test
   void everyAlertIsShownFiringAndNotFiring() throws IOException {
-    JsonNode unitTests = YAML.readTree(UNIT_TESTS.toFile());
     Set<String> firing = new TreeSet<>();
     Set<String> holdingBack = new TreeSet<>();
-    for (JsonNode test : unitTests.path("tests")) {
-      for (JsonNode evaluation : test.path("alert_rule_test")) {
-        String alert = evaluation.path("alertname").asText();
-        (evaluation.path("exp_alerts").isEmpty() ? holdingBack : firing).add(alert);
+    for (Path file : UNIT_TESTS) {
+      for (JsonNode test : YAML.readTree(file.toFile()).path("tests")) {
+        for (JsonNode evaluation : test.path("alert_rule_test")) {
+          String alert = evaluation.path("alertname").asText();
+          (evaluation.path("exp_alerts").isEmpty() ? holdingBack : firing).add(alert);
+        }
       }
     }
 
@@ -89,17 +99,22 @@ class ChartAlertRulesIT {
       assertThat(alert.at("/labels/severity").asText()).as(name).isIn("warning", "critical");
       assertThat(alert.at("/annotations/summary").asText()).as(name).isNotBlank();
       assertThat(alert.at("/annotations/description").asText()).as(name).isNotBlank();
-      // What the series carry, the description names: the network, or the pod that failed.
+      // What the series carry, the description names: the network, the node, or the pod.
       String expr = alert.path("expr").asText();
       if (expr.contains("by (namespace, network")) {
         assertThat(alert.at("/annotations/description").asText())
             .as(name)
             .contains("{{ $labels.network }}");
       }
-      if (expr.contains("by (namespace, pod")) {
+      if (expr.contains("by (namespace, pod") || expr.matches("(?s).*by \\([^)]*\\bpod\\b.*")) {
         assertThat(alert.at("/annotations/description").asText())
             .as(name)
             .contains("{{ $labels.pod }}");
+      }
+      if (expr.matches("(?s).*by \\([^)]*\\bnode\\b.*")) {
+        assertThat(alert.at("/annotations/description").asText())
+            .as(name)
+            .contains("{{ $labels.node }}");
       }
       assertThat(alert.at("/annotations/runbook_url").asText())
           .as(name)

@@ -3,6 +3,7 @@ package dev.cnioperator.e2e.chart;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cnioperator.e2e.Helm;
 import dev.cnioperator.testkit.CommandResult;
 import io.fabric8.kubernetes.api.model.Container;
@@ -670,6 +671,55 @@ class ChartLintIT {
   }
 
   @Test
+  void theDashboardIsOffByDefault() {
+    assertThat(RenderedChart.render(helm).ofKind("ConfigMap"))
+        .noneMatch(m -> m.path("metadata").path("name").asText().endsWith("-dashboard"));
+  }
+
+  @Test
+  void theDashboardIsAConfigMapWithTheSidecarsLabelAndValidJson() throws Exception {
+    RenderedChart chart =
+        RenderedChart.render(
+            helm, "--namespace", "cni-system", "--set", "monitoring.dashboard.enabled=true");
+    JsonNode map = dashboardMap(chart);
+    assertThat(map.at("/metadata/namespace").asText()).isEqualTo("cni-system");
+    assertThat(map.at("/metadata/labels/grafana_dashboard").asText()).isEqualTo("1");
+    JsonNode dashboard = new ObjectMapper().readTree(map.at("/data/cni-operator.json").asText());
+    assertThat(dashboard.path("uid").asText()).isEqualTo("cni-operator");
+    assertThat(dashboard.path("panels").size()).isGreaterThan(10);
+  }
+
+  @Test
+  void theDashboardTakesItsLabelAndNamespaceFromTheValues() {
+    RenderedChart chart =
+        RenderedChart.render(
+            helm,
+            "--namespace",
+            "cni-system",
+            "--set",
+            "monitoring.dashboard.enabled=true",
+            "--set",
+            "monitoring.dashboard.label.key=example.com/dashboard",
+            "--set",
+            "monitoring.dashboard.label.value=cni",
+            "--set",
+            "monitoring.dashboard.namespace=grafana");
+    JsonNode map = dashboardMap(chart);
+    assertThat(map.at("/metadata/namespace").asText()).isEqualTo("grafana");
+    assertThat(map.at("/metadata/labels").path("example.com/dashboard").asText()).isEqualTo("cni");
+    assertThat(map.at("/metadata/labels").has("grafana_dashboard")).isFalse();
+  }
+
+  private static JsonNode dashboardMap(RenderedChart chart) {
+    List<JsonNode> maps =
+        chart.ofKind("ConfigMap").stream()
+            .filter(m -> m.at("/metadata/name").asText().endsWith("-dashboard"))
+            .toList();
+    assertThat(maps).as("the dashboard ConfigMap").hasSize(1);
+    return maps.get(0);
+  }
+
+  @Test
   void lintIsCleanWithTheMonitoringObjects() {
     assertLintClean(
         "--set",
@@ -728,7 +778,13 @@ class ChartLintIT {
             "--set",
             "monitoring.prometheusRule.nodesNotCurrentFor=42m",
             "--set",
-            "monitoring.prometheusRule.networkNotReadyFor=7m");
+            "monitoring.prometheusRule.networkNotReadyFor=7m",
+            "--set",
+            "monitoring.prometheusRule.agentPassStaleSeconds=1234",
+            "--set",
+            "monitoring.prometheusRule.staleReservationsFor=3h",
+            "--set",
+            "monitoring.prometheusRule.pluginExecSlowSeconds=2.5");
 
     assertThat(monitoring.prometheusRule().at("/metadata/namespace").asText())
         .isEqualTo("cni-system");
@@ -742,11 +798,15 @@ class ChartLintIT {
             "CniNetworkDegraded",
             "CniNetworkRolloutStopped",
             "CniNetworkNodesNotCurrent");
+    assertThat(monitoring.prometheusRule().at("/spec/groups"))
+        .extracting(g -> g.path("name").asText())
+        .containsExactly("cni-operator.operator", "cni-operator.agent");
     for (JsonNode alert : monitoring.alerts()) {
       String name = alert.path("alert").asText();
-      assertThat(alert.path("expr").asText())
-          .as(name)
-          .contains("job=\"cni-cni-operator-operator\"");
+      // The agent's alerts select the agent's job, the operator's the operator's.
+      String job =
+          name.startsWith("CniAgent") ? "cni-cni-operator-agent" : "cni-cni-operator-operator";
+      assertThat(alert.path("expr").asText()).as(name).contains("job=\"" + job + "\"");
       assertThat(alert.at("/annotations/runbook_url").asText())
           .isEqualTo(
               "https://docs.example.com/ops.html#" + name.toLowerCase(java.util.Locale.ROOT));
@@ -754,6 +814,9 @@ class ChartLintIT {
     assertThat(alert(monitoring, "CniNetworkNodesNotCurrent").path("for").asText())
         .isEqualTo("42m");
     assertThat(alert(monitoring, "CniNetworkNotReady").path("for").asText()).isEqualTo("7m");
+    assertThat(alert(monitoring, "CniAgentNodePassStale").path("expr").asText()).endsWith("> 1234");
+    assertThat(alert(monitoring, "CniAgentStaleReservations").path("for").asText()).isEqualTo("3h");
+    assertThat(alert(monitoring, "CniAgentPluginExecSlow").path("expr").asText()).endsWith("> 2.5");
   }
 
   @ParameterizedTest(name = "{0}={1} is refused at {2}")
