@@ -75,6 +75,9 @@ class ChartMonitoringCrdsIT {
   @Test
   void theRealSchemaAcceptsEveryObjectAndKeepsEveryField() throws Exception {
     assertThat(rendered.podMonitors()).hasSize(2);
+    assertThat(rendered.prometheusRule().at("/spec/groups"))
+        .extracting(g -> g.path("name").asText())
+        .containsExactly("cni-operator.operator", "cni-operator.agent");
     for (JsonNode object : rendered.all()) {
       String ref = ref(object);
       CommandResult created =
@@ -123,6 +126,34 @@ class ChartMonitoringCrdsIT {
 
     assertThat(refused.exitCode()).isNotZero();
     assertThat(refused.stderr()).contains("spec.groups[0].rules[0].for");
+  }
+
+  @Test
+  void theDashboardConfigMapIsStoredWhole() throws Exception {
+    JsonNode map =
+        RenderedChart.render(
+                Helm.provisioned(),
+                "--namespace",
+                NAMESPACE,
+                "--set",
+                "monitoring.dashboard.enabled=true")
+            .ofKind("ConfigMap")
+            .stream()
+            .filter(m -> m.at("/metadata/name").asText().endsWith("-dashboard"))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no dashboard ConfigMap rendered"));
+    String name = map.at("/metadata/name").asText();
+    CommandResult created =
+        controlPlane.kubectlWithInput(
+            JSON.writeValueAsString(map), "create", "--validate=strict", "-f", "-");
+    assertThat(created.exitCode()).as("kubectl create %s: %s", name, created.stderr()).isZero();
+    JsonNode stored =
+        JSON.readTree(
+            controlPlane
+                .kubectl("get", "configmap", name, "-n", NAMESPACE, "-o", "json")
+                .orThrow("kubectl get configmap " + name)
+                .stdout());
+    assertThat(stored.path("data")).isEqualTo(map.path("data"));
   }
 
   private static String ref(JsonNode object) {
