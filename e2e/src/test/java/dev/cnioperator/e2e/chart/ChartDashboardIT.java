@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import dev.cnioperator.e2e.Helm;
 import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.Commands;
 import dev.cnioperator.testkit.ToolPaths;
@@ -60,25 +59,6 @@ class ChartDashboardIT {
           "process_files_max_files");
 
   private static final Pattern SELECTED_METRIC = Pattern.compile("([a-zA-Z_:][a-zA-Z0-9_:]*)\\{");
-
-  @Test
-  void theConfigMapHoldsTheDashboardWithTheSidecarsLabel() throws IOException {
-    RenderedChart chart =
-        RenderedChart.render(
-            Helm.provisioned(),
-            "--namespace",
-            "cni-system",
-            "--set",
-            "monitoring.dashboard.enabled=true");
-    List<JsonNode> maps =
-        chart.ofKind("ConfigMap").stream()
-            .filter(m -> m.at("/metadata/labels/grafana_dashboard").asText().equals("1"))
-            .toList();
-    assertThat(maps).hasSize(1);
-    JsonNode rendered =
-        new ObjectMapper().readTree(maps.get(0).at("/data/cni-operator.json").asText());
-    assertThat(rendered).isEqualTo(new ObjectMapper().readTree(DASHBOARD.toFile()));
-  }
 
   @Test
   void theDashboardHasADatasourceVariableAndItsRows() throws IOException {
