@@ -101,20 +101,12 @@ class ChartAlertRulesIT {
       assertThat(alert.at("/annotations/description").asText()).as(name).isNotBlank();
       // What the series carry, the description names: the network, the node, or the pod.
       String expr = alert.path("expr").asText();
-      if (expr.contains("by (namespace, network")) {
-        assertThat(alert.at("/annotations/description").asText())
-            .as(name)
-            .contains("{{ $labels.network }}");
-      }
-      if (expr.contains("by (namespace, pod") || expr.matches("(?s).*by \\([^)]*\\bpod\\b.*")) {
-        assertThat(alert.at("/annotations/description").asText())
-            .as(name)
-            .contains("{{ $labels.pod }}");
-      }
-      if (expr.matches("(?s).*by \\([^)]*\\bnode\\b.*")) {
-        assertThat(alert.at("/annotations/description").asText())
-            .as(name)
-            .contains("{{ $labels.node }}");
+      for (String label : List.of("network", "node", "pod")) {
+        if (expr.matches("(?s).*\\bby \\([^)]*\\b" + label + "\\b.*")) {
+          assertThat(alert.at("/annotations/description").asText())
+              .as(name)
+              .contains("{{ $labels." + label + " }}");
+        }
       }
       assertThat(alert.at("/annotations/runbook_url").asText())
           .as(name)
