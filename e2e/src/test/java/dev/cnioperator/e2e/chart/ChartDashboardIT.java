@@ -140,6 +140,11 @@ class ChartDashboardIT {
 
   /** Every query of the dashboard (panels' targets and variables), its variables replaced. */
   static List<String> queries() {
+    return queries(VARIABLES);
+  }
+
+  /** As {@link #queries()}, with the values of {@code variables} (e.g. a release's job names). */
+  static List<String> queries(Map<String, String> variables) {
     JsonNode dashboard;
     try {
       dashboard = new ObjectMapper().readTree(DASHBOARD.toFile());
@@ -149,7 +154,9 @@ class ChartDashboardIT {
     List<String> queries = new ArrayList<>();
     panels(dashboard)
         .forEach(
-            p -> p.path("targets").forEach(t -> queries.add(substitute(t.path("expr").asText()))));
+            p ->
+                p.path("targets")
+                    .forEach(t -> queries.add(substitute(t.path("expr").asText(), variables))));
     for (JsonNode variable : dashboard.at("/templating/list")) {
       String query = variable.at("/query/query").asText();
       Matcher labelValues = Pattern.compile("label_values\\((\\w+), *\\w+\\)").matcher(query);
@@ -169,11 +176,11 @@ class ChartDashboardIT {
     return all.stream();
   }
 
-  private static String substitute(String expr) {
+  private static String substitute(String expr, Map<String, String> variables) {
     String out = expr;
     // Longest first: $__rate_interval before $__range.
     for (String name : List.of("$__rate_interval", "$__range", "$operator_job", "$agent_job")) {
-      out = out.replace(name, VARIABLES.get(name));
+      out = out.replace(name, variables.get(name));
     }
     assertThat(out).as("a variable the test does not know in %s", expr).doesNotContain("$");
     return out;

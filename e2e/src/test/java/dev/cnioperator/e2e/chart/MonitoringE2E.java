@@ -32,6 +32,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -214,6 +215,26 @@ class MonitoringE2E {
         .atMost(SETTLE)
         .untilAsserted(
             () -> assertThat(query("ALERTS{alertstate=\"firing\"}")).as("firing").isEmpty());
+    // A dashboard panel that shows "No data" on a healthy product is a bug.
+    Map<String, String> variables = new HashMap<>(ChartDashboardIT.VARIABLES);
+    variables.put("$operator_job", operatorJob);
+    variables.put("$agent_job", agentJob());
+    List<String> queries = ChartDashboardIT.queries(variables);
+    await("every query of the dashboard returns series")
+        .atMost(SETTLE)
+        .untilAsserted(
+            () ->
+                assertThat(queries.stream().filter(q -> query(q).isEmpty()).toList())
+                    .as("dashboard queries without data")
+                    .isEmpty());
+  }
+
+  private String agentJob() {
+    return monitoring.podMonitors().stream()
+        .filter(p -> "agent".equals(p.at("/metadata/labels/app.kubernetes.io~1component").asText()))
+        .map(MonitoringE2E::jobOf)
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no agent PodMonitor rendered"));
   }
 
   @Test
