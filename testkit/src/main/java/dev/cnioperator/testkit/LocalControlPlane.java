@@ -1,7 +1,5 @@
 package dev.cnioperator.testkit;
 
-import io.fabric8.kubeapitest.KubeAPIServer;
-import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
 import io.fabric8.kubernetes.api.model.authentication.BoundObjectReference;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequest;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
@@ -9,25 +7,32 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A real Kubernetes control plane made of processes on loopback: etcd and kube-apiserver started by
- * fabric8's kube-api-test in offline mode (binaries from {@code e2e/bin/provision}), and
- * kube-controller-manager beside them so that owner-reference garbage collection, namespace
- * deletion and service-account creation behave as in a cluster.
+ * A real Kubernetes control plane made of processes on loopback, from the binaries {@code
+ * e2e/bin/provision} builds: etcd, kube-apiserver with certificates of its own ({@link LocalPki}),
+ * and kube-controller-manager beside them so that owner-reference garbage collection, namespace
+ * deletion and service-account creation behave as in a cluster. Each process logs into the work
+ * dir; a start that fails says why with the end of the log of the server that did not come up.
  *
  * <p>{@link #shared()} starts one per JVM, stopped when the JVM exits; {@link #start()} starts a
  * private one the caller closes.
@@ -50,37 +55,39 @@ public final class LocalControlPlane implements AutoCloseable {
     "root-ca-certificate-publisher-controller"
   };
 
-  /** How long kube-api-test may wait for etcd and for kube-apiserver, each. */
+  /**
+   * How long etcd, then kube-apiserver, may take to serve; measured on the monotonic clock, so a
+   * change of the time of day does not cut it short. They take 1 to 4 s on this machine.
+   */
   private static final Duration STARTUP_TIMEOUT = Duration.ofMinutes(2);
 
-  /**
-   * How long before the apiserver's readiness poll can begin after the start: etcd must be ready
-   * first. With the timeout, the window before midnight in which a start is not safe.
-   */
-  private static final Duration MIDNIGHT_MARGIN = Duration.ofSeconds(90);
+  /** How many of a server's last log lines a failed start puts into its message. */
+  private static final int LOG_TAIL_LINES = 40;
+
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   private static volatile LocalControlPlane shared;
 
-  private final KubeAPIServer apiServer;
   private final Path workDir;
   private final Path kubeconfig;
   private final KubernetesClient client;
+  private final Process etcd;
+  private final Process apiServer;
   private final Process controllerManager;
   private final String clusterCidr;
   private final LocalPki pki;
   private final Process scheduler;
 
-  private LocalControlPlane(KubeAPIServer apiServer, Path workDir, String clusterCidr, LocalPki pki)
-      throws IOException {
-    this.apiServer = apiServer;
-    this.workDir = workDir;
-    this.kubeconfig = workDir.resolve("kubeconfig");
-    Files.writeString(kubeconfig, apiServer.getKubeConfigYaml());
-    this.client =
-        new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(readKubeconfig())).build();
+  private LocalControlPlane(Servers servers, String clusterCidr) throws IOException {
+    this.workDir = servers.workDir();
+    this.kubeconfig = servers.kubeconfig();
+    this.client = servers.client();
+    this.etcd = servers.etcd();
+    this.apiServer = servers.apiServer();
     this.clusterCidr = clusterCidr;
-    this.pki = pki;
-    this.controllerManager = startControllerManager();
+    this.pki = clusterCidr == null ? null : servers.pki();
+    this.controllerManager = startControllerManager(servers.pki());
     this.scheduler = clusterCidr == null ? null : startScheduler();
   }
 
@@ -111,9 +118,7 @@ public final class LocalControlPlane implements AutoCloseable {
    * running the node-lifecycle, DaemonSet, Deployment, ReplicaSet and root-CA publisher
    * controllers. The API server authorizes with {@code Node,RBAC}, admits with {@code
    * NodeRestriction} and {@code ServiceAccount} (so pods get projected tokens) and reaches kubelets
-   * by their InternalIP only. kube-api-test puts its own {@code --authorization-mode RBAC} and
-   * {@code --disable-admission-plugins ServiceAccount} after ours, so this control plane runs
-   * kube-apiserver through a wrapper that drops those two (see {@link #NODE_APISERVER_WRAPPER}).
+   * by their InternalIP only.
    */
   public static LocalControlPlane startForNodes(String clusterCidr) {
     return startForNodes(clusterCidr, List.of());
@@ -130,127 +135,240 @@ public final class LocalControlPlane implements AutoCloseable {
     return start(clusterCidr, serverAddresses);
   }
 
-  /**
-   * kube-apiserver for {@link #startForNodes}: kube-api-test's {@code --authorization-mode RBAC}
-   * becomes {@code Node,RBAC} and its {@code --disable-admission-plugins ServiceAccount} is
-   * dropped; everything else is passed on.
-   */
-  private static final String NODE_APISERVER_WRAPPER =
-      """
-      #!/bin/sh
-      # Written by testkit LocalControlPlane.startForNodes.
-      real=%s
-      n=$#
-      while [ "$n" -gt 0 ]; do
-        a=$1; shift; n=$((n - 1))
-        if [ "$a" = --authorization-mode ] && [ "$n" -gt 0 ]; then
-          shift; n=$((n - 1)); set -- "$@" --authorization-mode Node,RBAC
-        elif [ "$a" = --disable-admission-plugins ] && [ "$n" -gt 0 ] && [ "$1" = ServiceAccount ]; then
-          shift; n=$((n - 1))
-        else
-          set -- "$@" "$a"
-        fi
-      done
-      exec "$real" "$@"
-      """;
-
-  /**
-   * A kube-api-test directory of its own: the shared binaries (kube-apiserver behind {@link
-   * #NODE_APISERVER_WRAPPER}) and certificates that can sign node certificates ({@link LocalPki}).
-   */
-  private static LocalPki nodeTestDir(
-      Path bin, KubeAPIServerConfigBuilder config, List<String> serverAddresses)
-      throws IOException {
-    Path testDir = Files.createTempDirectory("cni-operator-kubeapitest");
-    Path ownBin = Files.createDirectories(testDir.resolve("k8s").resolve(bin.getFileName()));
-    try (var files = Files.list(bin)) {
-      for (Path f : files.toList()) {
-        if (!f.getFileName().toString().equals("kube-apiserver")) {
-          Files.createSymbolicLink(ownBin.resolve(f.getFileName()), f);
-        }
-      }
-    }
-    Path wrapper = ownBin.resolve("kube-apiserver");
-    Files.writeString(wrapper, NODE_APISERVER_WRAPPER.formatted(bin.resolve("kube-apiserver")));
-    wrapper.toFile().setExecutable(true);
-    config.withTestDir(testDir.toString());
-    return LocalPki.create(testDir, serverAddresses);
-  }
+  /** The processes and files of a started etcd and kube-apiserver. */
+  private record Servers(
+      Path workDir,
+      LocalPki pki,
+      Process etcd,
+      Process apiServer,
+      Path kubeconfig,
+      KubernetesClient client) {}
 
   private static LocalControlPlane start(String clusterCidr, List<String> serverAddresses) {
     Path bin = ToolPaths.kubernetesBinDir();
-    for (String b : List.of("kube-apiserver", "etcd", "kubectl", "kube-controller-manager")) {
+    for (String b :
+        List.of("kube-apiserver", "etcd-server", "kubectl", "kube-controller-manager")) {
       Prerequisites.requireExecutable(bin.resolve(b), b);
     }
     long t0 = System.nanoTime();
-    KubeAPIServerConfigBuilder config =
-        KubeAPIServerConfigBuilder.anAPIServerConfig()
-            .withOfflineMode(true)
-            .withApiServerVersion(ToolPaths.kubernetesVersion())
-            .withApiServerFlag("--bind-address", "127.0.0.1")
-            .withStartupTimeout((int) STARTUP_TIMEOUT.toMillis())
-            .withWaitForEtcdHealthCheckOnStartup(true);
-    LocalPki pki = null;
-    if (clusterCidr != null) {
-      try {
-        pki = nodeTestDir(bin, config, serverAddresses);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-      config
-          .withApiServerFlag("--enable-admission-plugins", "NodeRestriction")
-          .withApiServerFlag("--kubelet-preferred-address-types", "InternalIP");
-    }
-    KubeAPIServer server = new KubeAPIServer(config.build());
-    sleepPastMidnightIfNear();
-    server.start();
+    Path workDir;
     try {
+      workDir = Files.createTempDirectory("cni-operator-controlplane");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    Process etcd = null;
+    Process apiServer = null;
+    KubernetesClient client = null;
+    try {
+      LocalPki pki =
+          LocalPki.create(Files.createDirectory(workDir.resolve("pki")), serverAddresses);
+      int etcdPort = freeLoopbackPort();
+      int peerPort = freeLoopbackPort();
+      int apiPort = freeLoopbackPort();
+      etcd = startLogged(workDir, etcdCommand(bin, workDir, etcdPort, peerPort), "etcd");
+      awaitServing("etcd", etcd, workDir.resolve("etcd.log"), () -> etcdHealthy(etcdPort));
+      apiServer =
+          startLogged(
+              workDir,
+              apiServerCommand(bin, pki, etcdPort, apiPort, clusterCidr != null),
+              "kube-apiserver");
+      Path kubeconfig = writeAdminKubeconfig(workDir, pki, apiPort);
+      client =
+          new KubernetesClientBuilder()
+              .withConfig(Config.fromKubeconfig(Files.readString(kubeconfig)))
+              .build();
+      KubernetesClient admin = client;
+      awaitServing(
+          "kube-apiserver",
+          apiServer,
+          workDir.resolve("kube-apiserver.log"),
+          () -> apiServerReady(admin));
       LocalControlPlane cp =
           new LocalControlPlane(
-              server, Files.createTempDirectory("cni-operator-controlplane"), clusterCidr, pki);
+              new Servers(workDir, pki, etcd, apiServer, kubeconfig, client), clusterCidr);
       log.info(
           "event=control-plane-started server={} millis={}",
           cp.serverUrl(),
           (System.nanoTime() - t0) / 1_000_000);
       return cp;
     } catch (IOException | RuntimeException e) {
-      server.stop();
+      if (client != null) {
+        client.close();
+      }
+      stop(apiServer);
+      stop(etcd);
+      Commands.run("rm", "-rf", "--one-file-system", workDir.toString());
       throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
     }
   }
 
-  /**
-   * kube-api-test (7.5.2, {@code ProcessReadinessChecker.pollWithTimeout}) takes each readiness
-   * deadline as a time of day, {@code LocalTime.now()} plus the timeout. A start within the timeout
-   * before midnight gets a deadline just after midnight, which the time of day is already past, so
-   * the first poll that finds etcd or kube-apiserver not yet serving fails with "did not start
-   * properly". Such a start waits until just after midnight instead.
-   */
-  private static void sleepPastMidnightIfNear() {
-    Duration wait = waitBeforeStart(LocalTime.now(), STARTUP_TIMEOUT.plus(MIDNIGHT_MARGIN));
-    if (wait.isZero()) {
-      return;
-    }
-    log.info(
-        "event=control-plane-start-delayed reason=midnight millis={} why=\"kube-api-test's"
-            + " readiness deadline is a time of day and would wrap\"",
-        wait.toMillis());
-    try {
-      Thread.sleep(wait.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while waiting for midnight to pass", e);
-    }
+  /** A single-member etcd on loopback, its data in the work dir, without fsync (a test's data). */
+  private static List<String> etcdCommand(Path bin, Path workDir, int port, int peerPort) {
+    String client = "http://127.0.0.1:" + port;
+    String peer = "http://127.0.0.1:" + peerPort;
+    return List.of(
+        bin.resolve("etcd-server").toString(),
+        "--name=default",
+        "--data-dir=" + workDir.resolve("etcd-data"),
+        "--listen-client-urls=" + client,
+        "--advertise-client-urls=" + client,
+        "--listen-peer-urls=" + peer,
+        "--initial-advertise-peer-urls=" + peer,
+        "--initial-cluster=default=" + peer,
+        "--unsafe-no-fsync=true");
   }
 
   /**
-   * How long a start at {@code now} must wait so that no deadline of {@code window} from it wraps
-   * past midnight: until one second after midnight when midnight is less than {@code window} away,
-   * otherwise not at all.
+   * kube-apiserver on loopback, serving with {@code apiserver.crt}, trusting client certificates
+   * signed by {@code client.crt} and signing service-account tokens with the serving key. Without
+   * nodes it authorizes with RBAC and leaves out ServiceAccount admission (no pod there runs); with
+   * nodes it authorizes with Node,RBAC, admits with NodeRestriction and ServiceAccount, and reaches
+   * kubelets at their InternalIP.
    */
-  static Duration waitBeforeStart(LocalTime now, Duration window) {
-    Duration toMidnight = Duration.ofNanos(LocalTime.MAX.toNanoOfDay() - now.toNanoOfDay() + 1);
-    return toMidnight.compareTo(window) < 0 ? toMidnight.plusSeconds(1) : Duration.ZERO;
+  private static List<String> apiServerCommand(
+      Path bin, LocalPki pki, int etcdPort, int port, boolean forNodes) {
+    String key = pki.dir().resolve("apiserver.key").toString();
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                bin.resolve("kube-apiserver").toString(),
+                "--bind-address=127.0.0.1",
+                "--secure-port=" + port,
+                "--tls-cert-file=" + pki.apiServerCert(),
+                "--tls-private-key-file=" + key,
+                "--client-ca-file=" + pki.dir().resolve("client.crt"),
+                "--etcd-servers=http://127.0.0.1:" + etcdPort,
+                "--service-account-issuer=https://localhost",
+                "--service-account-key-file=" + key,
+                "--service-account-signing-key-file=" + key,
+                "--service-cluster-ip-range=10.0.0.0/24",
+                "--allow-privileged=true"));
+    if (forNodes) {
+      cmd.addAll(
+          List.of(
+              "--authorization-mode=Node,RBAC",
+              "--enable-admission-plugins=NodeRestriction",
+              "--kubelet-preferred-address-types=InternalIP"));
+    } else {
+      cmd.addAll(
+          List.of("--authorization-mode=RBAC", "--disable-admission-plugins=ServiceAccount"));
+    }
+    return cmd;
+  }
+
+  private static Path writeAdminKubeconfig(Path workDir, LocalPki pki, int apiPort)
+      throws IOException {
+    String yaml =
+        """
+        apiVersion: v1
+        kind: Config
+        clusters:
+        - name: local
+          cluster:
+            server: https://127.0.0.1:%d
+            certificate-authority: %s
+        users:
+        - name: admin
+          user:
+            client-certificate: %s
+            client-key: %s
+        contexts:
+        - name: local
+          context: {cluster: local, user: admin}
+        current-context: local
+        """
+            .formatted(
+                apiPort,
+                pki.apiServerCert(),
+                pki.dir().resolve("client.crt"),
+                pki.dir().resolve("client.key"));
+    return Files.writeString(workDir.resolve("kubeconfig"), yaml);
+  }
+
+  /** A port on 127.0.0.1 that nothing listens on now; the server started next binds it. */
+  private static int freeLoopbackPort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+
+  private static boolean etcdHealthy(int port) {
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health"))
+            .timeout(Duration.ofSeconds(2))
+            .build();
+    try {
+      HttpResponse<String> r = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+      return r.statusCode() == 200 && r.body().contains("\"health\":\"true\"");
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for etcd", e);
+    }
+  }
+
+  /** {@code /readyz} answers ok and the bootstrap controller has made namespace {@code default}. */
+  private static boolean apiServerReady(KubernetesClient client) {
+    try {
+      return "ok".equals(client.raw(client.getMasterUrl() + "readyz"))
+          && client.namespaces().withName("default").get() != null;
+    } catch (KubernetesClientException e) {
+      return false;
+    }
+  }
+
+  private static void awaitServing(
+      String name, Process process, Path logFile, BooleanSupplier serving) {
+    awaitServing(name, process, logFile, serving, STARTUP_TIMEOUT);
+  }
+
+  /**
+   * Polls {@code serving} until it holds, for at most {@code timeout} of the monotonic clock. Fails
+   * at once when the process exits, and with the end of its log either way.
+   */
+  static void awaitServing(
+      String name, Process process, Path logFile, BooleanSupplier serving, Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!serving.getAsBoolean()) {
+      if (!process.isAlive()) {
+        throw new IllegalStateException(
+            name
+                + " exited with status "
+                + process.exitValue()
+                + " before it served; the end of its log "
+                + logFile
+                + ":\n"
+                + tail(logFile));
+      }
+      if (System.nanoTime() - deadline > 0) {
+        throw new IllegalStateException(
+            name
+                + " did not serve within "
+                + timeout.toMillis()
+                + " ms (still running); the end of its log "
+                + logFile
+                + ":\n"
+                + tail(logFile));
+      }
+      try {
+        Thread.sleep(200);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while waiting for " + name, e);
+      }
+    }
+  }
+
+  private static String tail(Path logFile) {
+    try {
+      List<String> lines = Files.readAllLines(logFile);
+      return String.join(
+          "\n", lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size()));
+    } catch (IOException e) {
+      return "(unreadable: " + e + ")";
+    }
   }
 
   /** An admin client (system:masters). */
@@ -396,8 +514,8 @@ public final class LocalControlPlane implements AutoCloseable {
   }
 
   /**
-   * The directory with the kubeconfig and the logs of the controller manager and scheduler; {@link
-   * #close} removes it.
+   * The directory with the kubeconfig, the certificates, etcd's data and every process's log
+   * ({@code <name>.log}); {@link #close} removes it.
    */
   public Path workDir() {
     return workDir;
@@ -408,10 +526,8 @@ public final class LocalControlPlane implements AutoCloseable {
     stop(scheduler);
     stop(controllerManager);
     client.close();
-    apiServer.stop();
-    if (pki != null) {
-      Commands.run("rm", "-rf", "--one-file-system", pki.dir().toString());
-    }
+    stop(apiServer);
+    stop(etcd);
     Commands.run("rm", "-rf", "--one-file-system", workDir.toString());
   }
 
@@ -428,15 +544,7 @@ public final class LocalControlPlane implements AutoCloseable {
     }
   }
 
-  private String readKubeconfig() {
-    try {
-      return Files.readString(kubeconfig);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private Process startControllerManager() throws IOException {
+  private Process startControllerManager(LocalPki pki) throws IOException {
     List<String> controllers = new ArrayList<>(List.of(CONTROLLERS));
     List<String> cmd =
         new ArrayList<>(
@@ -459,11 +567,12 @@ public final class LocalControlPlane implements AutoCloseable {
               "--root-ca-file=" + pki.apiServerCert()));
     }
     cmd.add("--controllers=" + String.join(",", controllers));
-    return startLogged(cmd, "kube-controller-manager");
+    return startLogged(workDir, cmd, "kube-controller-manager");
   }
 
   private Process startScheduler() throws IOException {
     return startLogged(
+        workDir,
         List.of(
             ToolPaths.kubeScheduler().toString(),
             "--kubeconfig=" + kubeconfig,
@@ -476,7 +585,8 @@ public final class LocalControlPlane implements AutoCloseable {
         "kube-scheduler");
   }
 
-  private Process startLogged(List<String> cmd, String name) throws IOException {
+  private static Process startLogged(Path workDir, List<String> cmd, String name)
+      throws IOException {
     Path logFile = workDir.resolve(name + ".log");
     Process p =
         new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(logFile.toFile()).start();

@@ -7,11 +7,11 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The certificates of a control plane with real nodes, made with openssl in the kube-api-test
- * directory of that control plane before it starts (kube-api-test generates them only where they
- * are missing). kube-api-test's own client certificate is also its client CA but is not a CA (no
- * basic constraints), so nothing can be signed with it; here {@code client.crt} is a CA with {@code
- * O=system:masters} that is the admin's certificate and signs the nodes' client certificates.
+ * The certificates of a local control plane, made with openssl in a directory of its own before it
+ * starts: {@code apiserver.crt} serves (and is the CA its clients trust, being self-signed) and its
+ * key signs service-account tokens; {@code client.crt} is a CA with {@code O=system:masters} that
+ * is the admin's certificate and signs the nodes' client certificates. Both are valid for a year,
+ * so a quickstart left running does not outlive them; node certificates for two days.
  */
 public final class LocalPki {
   private static final String SERVER_NAMES =
@@ -50,7 +50,7 @@ public final class LocalPki {
     return new LocalPki(dir);
   }
 
-  /** The directory of the certificates (kube-api-test's directory of this control plane). */
+  /** The directory of the certificates. */
   Path dir() {
     return dir;
   }
@@ -123,7 +123,7 @@ public final class LocalPki {
                 "rsa:2048",
                 "-nodes",
                 "-days",
-                "2",
+                "365",
                 "-keyout",
                 dir.resolve(name + ".key"),
                 "-out",

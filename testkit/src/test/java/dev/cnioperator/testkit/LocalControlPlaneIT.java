@@ -202,10 +202,10 @@ class LocalControlPlaneIT {
     String etcdServers =
         ProcessHandle.allProcesses()
             .map(p -> p.info().commandLine().orElse(""))
-            .filter(c -> c.contains("--secure-port " + cp.apiServerPort()))
+            .filter(c -> c.contains("--secure-port=" + cp.apiServerPort()))
             .findFirst()
             .orElseThrow()
-            .replaceAll(".*--etcd-servers (\\S+).*", "$1");
+            .replaceAll(".*--etcd-servers=(\\S+).*", "$1");
     int etcdPort = java.net.URI.create(etcdServers).getPort();
 
     for (int port : List.of(cp.apiServerPort(), etcdPort)) {

@@ -1,39 +1,74 @@
 package dev.cnioperator.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
-import java.time.LocalTime;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/**
- * When a control plane start must wait for midnight to pass (kube-api-test's wrapping deadline).
- */
+/** A server of the control plane that does not come up says why, with the end of its log. */
 class LocalControlPlaneTest {
-  private static final Duration WINDOW = Duration.ofSeconds(210);
+  @TempDir Path dir;
 
   @Test
-  void aStartWhoseDeadlineWouldWrapPastMidnightWaitsUntilJustAfterIt() {
-    // The start that failed in CI: 23:58:50 with a two-minute deadline, 00:00:50.
-    assertThat(LocalControlPlane.waitBeforeStart(LocalTime.of(23, 58, 50), WINDOW))
-        .isEqualTo(Duration.ofSeconds(71));
-    assertThat(LocalControlPlane.waitBeforeStart(LocalTime.of(23, 59, 59, 500_000_000), WINDOW))
-        .isEqualTo(Duration.ofMillis(1_500));
+  void aServerThatExitsFailsAtOnceWithItsStatusAndTheEndOfItsLog() throws Exception {
+    Path log = dir.resolve("etcd.log");
+    Process p =
+        logged(log, "for i in $(seq 1 60); do echo line $i; done; echo 'bind: in use'; exit 3");
+
+    assertThatThrownBy(
+            () ->
+                LocalControlPlane.awaitServing("etcd", p, log, () -> false, Duration.ofMinutes(1)))
+        .hasMessageContaining("etcd exited with status 3 before it served")
+        .hasMessageContaining(log.toString())
+        .hasMessageContaining("line 60\nbind: in use")
+        .hasMessageNotContaining("line 20\n");
   }
 
   @Test
-  void theWindowIsExactlyItsLengthBeforeMidnight() {
-    assertThat(LocalControlPlane.waitBeforeStart(LocalTime.of(23, 56, 30), WINDOW))
-        .as("exactly the window before midnight: a deadline at midnight itself does not wrap")
-        .isZero();
-    assertThat(LocalControlPlane.waitBeforeStart(LocalTime.of(23, 56, 30, 1), WINDOW))
-        .isEqualTo(Duration.ofSeconds(211).minusNanos(1));
+  void aServerThatRunsButNeverServesFailsAfterTheTimeoutWithTheEndOfItsLog() throws Exception {
+    Path log = dir.resolve("kube-apiserver.log");
+    Process p = logged(log, "echo 'waiting for etcd'; exec sleep 60");
+    try {
+      assertThatThrownBy(
+              () ->
+                  LocalControlPlane.awaitServing(
+                      "kube-apiserver", p, log, () -> false, Duration.ofMillis(500)))
+          .hasMessageContaining("kube-apiserver did not serve within 500 ms (still running)")
+          .hasMessageContaining("waiting for etcd");
+    } finally {
+      p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    }
   }
 
   @Test
-  void aStartAtAnyOtherTimeDoesNotWait() {
-    assertThat(LocalControlPlane.waitBeforeStart(LocalTime.NOON, WINDOW)).isZero();
-    assertThat(LocalControlPlane.waitBeforeStart(LocalTime.MIDNIGHT, WINDOW)).isZero();
-    assertThat(LocalControlPlane.waitBeforeStart(LocalTime.of(0, 0, 1), WINDOW)).isZero();
+  void aServerThatServesPasses() throws Exception {
+    Path log = dir.resolve("ok.log");
+    Process p = logged(log, "exec sleep 60");
+    try {
+      int[] polls = {0};
+      LocalControlPlane.awaitServing("ok", p, log, () -> ++polls[0] == 3, Duration.ofMinutes(1));
+      assertThat(polls[0]).isEqualTo(3);
+    } finally {
+      p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+
+  private static Process logged(Path log, String script) throws IOException, InterruptedException {
+    Process p =
+        new ProcessBuilder("sh", "-c", script)
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
+    // The log is written before the check reads it: wait until the script's first line is there.
+    for (int i = 0; i < 100 && Files.size(log) == 0; i++) {
+      Thread.sleep(20);
+    }
+    return p;
   }
 }

@@ -41,11 +41,10 @@ final class CpuByPart {
     return new CpuByPart(controlPlanePids());
   }
 
-  /** The API server and etcd are children of this JVM (kube-api-test starts them). */
+  /** The API server and etcd are children of this JVM (the test kit's LocalControlPlane). */
   private static Map<String, Long> controlPlanePids() {
     Map<String, Long> pids = new LinkedHashMap<>();
     pids.put(API_SERVER, child("kube-apiserver"));
-    // The provisioned etcd is a script that execs the real server (e2e/bin/provision).
     pids.put(ETCD, child("etcd-server"));
     return pids;
   }
