@@ -1,8 +1,8 @@
 package dev.cnioperator.operator;
 
 import dev.cnioperator.api.health.HealthServer;
+import dev.cnioperator.api.health.JvmMeters;
 import dev.cnioperator.operator.liveness.LoopLiveness;
-import dev.cnioperator.operator.metrics.JvmMeters;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -158,7 +158,10 @@ public final class Main implements Callable<Integer> {
         new OperatorSettings(
             namespace, leaderElection, identity(), finalizerTimeout, lease, liveness);
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    registry.config().meterFilter(JosdkMeterTags.ALWAYS_WITH_GROUP);
+    registry
+        .config()
+        .meterFilter(JosdkMeterTags.ALWAYS_WITH_GROUP)
+        .meterFilter(JvmMeters.BASE_UNITS);
     CountDownLatch stop = new CountDownLatch(1);
     CountDownLatch stopped = new CountDownLatch(1);
     // The JVM halts once its shutdown hooks return, whatever the main thread is doing: the hook

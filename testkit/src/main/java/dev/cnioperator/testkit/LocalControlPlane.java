@@ -259,31 +259,33 @@ public final class LocalControlPlane implements AutoCloseable {
 
   private static Path writeAdminKubeconfig(Path workDir, LocalPki pki, int apiPort)
       throws IOException {
-    String yaml =
-        """
+    String user =
+        "{client-certificate: %s, client-key: %s}"
+            .formatted(pki.dir().resolve("client.crt"), pki.dir().resolve("client.key"));
+    return Files.writeString(
+        workDir.resolve("kubeconfig"),
+        kubeconfigYaml("https://127.0.0.1:" + apiPort, pki.apiServerCert(), user));
+  }
+
+  /** A kubeconfig of one cluster at {@code server} and one user ({@code user}: a YAML map). */
+  private static String kubeconfigYaml(String server, Object caFile, String user) {
+    return """
         apiVersion: v1
         kind: Config
         clusters:
         - name: local
           cluster:
-            server: https://127.0.0.1:%d
+            server: %s
             certificate-authority: %s
         users:
-        - name: admin
-          user:
-            client-certificate: %s
-            client-key: %s
+        - name: user
+          user: %s
         contexts:
         - name: local
-          context: {cluster: local, user: admin}
+          context: {cluster: local, user: user}
         current-context: local
         """
-            .formatted(
-                apiPort,
-                pki.apiServerCert(),
-                pki.dir().resolve("client.crt"),
-                pki.dir().resolve("client.key"));
-    return Files.writeString(workDir.resolve("kubeconfig"), yaml);
+        .formatted(server, caFile, user);
   }
 
   /** A port on 127.0.0.1 that nothing listens on now; the server started next binds it. */
@@ -475,26 +477,8 @@ public final class LocalControlPlane implements AutoCloseable {
    * {@code server} (a node's way to it, {@code NodeBridge.apiServerUrl()}).
    */
   public Path writeKubeconfigForToken(String token, String server, Path file) {
-    Config admin = client.getConfiguration();
     String yaml =
-        """
-        apiVersion: v1
-        kind: Config
-        clusters:
-        - name: local
-          cluster:
-            server: %s
-            certificate-authority: %s
-        users:
-        - name: token
-          user:
-            token: %s
-        contexts:
-        - name: local
-          context: {cluster: local, user: token}
-        current-context: local
-        """
-            .formatted(server, admin.getCaCertFile(), token);
+        kubeconfigYaml(server, client.getConfiguration().getCaCertFile(), "{token: " + token + "}");
     try {
       Files.writeString(file, yaml);
       return file;

@@ -7,9 +7,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.cnioperator.api.health.JvmMeters;
 import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.Commands;
 import dev.cnioperator.testkit.ToolPaths;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -42,21 +45,6 @@ class ChartDashboardIT {
           "$__range", "1h",
           "$operator_job", "cni-operator-operator",
           "$agent_job", "cni-operator-agent");
-
-  /**
-   * The JVM and process families both programs export through Micrometer's binders, as
-   * docs/operations.md lists them (the Operator table, and the Agent table written from a scrape of
-   * a running agent), and Prometheus's own {@code up}.
-   */
-  private static final Set<String> BINDER_METRICS =
-      Set.of(
-          "up",
-          "jvm_memory_used_bytes",
-          "jvm_memory_max_bytes",
-          "jvm_threads_live_threads",
-          "process_cpu_seconds_total",
-          "process_files_open_files",
-          "process_files_max_files");
 
   private static final Pattern SELECTED_METRIC = Pattern.compile("([a-zA-Z_:][a-zA-Z0-9_:]*)\\{");
 
@@ -133,9 +121,29 @@ class ChartDashboardIT {
             .as("%s in the operator's meters", metric)
             .isTrue();
       } else {
-        assertThat(BINDER_METRICS).as("a JVM/process metric both programs export").contains(metric);
+        assertThat(binderMetrics())
+            .as("a JVM/process metric both programs export (JvmMeters) or Prometheus's up")
+            .contains(metric);
       }
     }
+  }
+
+  /**
+   * The series names {@link JvmMeters} exports, which both programs bind, from a scrape of it in
+   * this JVM, and Prometheus's own {@code up}.
+   */
+  private static Set<String> binderMetrics() {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    registry.config().meterFilter(JvmMeters.BASE_UNITS);
+    Set<String> names = new TreeSet<>(Set.of("up"));
+    try (JvmMeters ignored = new JvmMeters(registry)) {
+      for (String line : registry.scrape().split("\n")) {
+        if (!line.isBlank() && !line.startsWith("#")) {
+          names.add(line.split("[{ ]", 2)[0]);
+        }
+      }
+    }
+    return names;
   }
 
   /** Every query of the dashboard (panels' targets and variables), its variables replaced. */

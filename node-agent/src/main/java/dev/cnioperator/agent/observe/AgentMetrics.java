@@ -1,21 +1,11 @@
 package dev.cnioperator.agent.observe;
 
-import com.sun.management.OperatingSystemMXBean;
+import dev.cnioperator.api.health.JvmMeters;
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
-import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
-import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
-import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
-import io.micrometer.core.instrument.binder.system.UptimeMetrics;
-import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,7 +36,6 @@ public final class AgentMetrics implements AutoCloseable {
   static final String STALE = "cni_agent_ipam_stale_reservations";
   static final String RECLAIMED = "cni_agent_ipam_reclaimed";
   static final String CLEANUP_PASSES = "cni_agent_ipam_cleanup_passes";
-  static final String PROCESS_CPU = "process_cpu";
 
   /** How a node pass ended. */
   public enum NodePass {
@@ -91,7 +80,7 @@ public final class AgentMetrics implements AutoCloseable {
   private final AtomicLong lastNodePassOkMillis = new AtomicLong();
   private final AtomicInteger unparsableFiles = new AtomicInteger();
   private volatile boolean jvmAndProcess;
-  private JvmGcMetrics gc;
+  private JvmMeters jvm;
 
   /**
    * @param pluginTimeout the last bucket of plugin run latency
@@ -100,10 +89,8 @@ public final class AgentMetrics implements AutoCloseable {
   public AgentMetrics(Duration pluginTimeout, Clock clock) {
     this.clock = clock;
     this.pluginBuckets = pluginBuckets(pluginTimeout);
-    // Micrometer counts the process's CPU time in nanoseconds (process_cpu_time_ns_total); the
-    // agent exports Prometheus's own name, in its base unit, which dashboards know. A filter is
-    // set before the first meter or it does not apply to all.
-    registry.config().meterFilter(MeterFilter.denyNameStartsWith("process.cpu.time"));
+    // Before the first meter: JvmMeters, bound at the first scrape, counts CPU time in seconds.
+    registry.config().meterFilter(JvmMeters.BASE_UNITS);
     // Every outcome from the start: an alert on a rate or an increase sees the first one.
     for (NodePass outcome : NodePass.values()) {
       passes.put(
@@ -131,11 +118,11 @@ public final class AgentMetrics implements AutoCloseable {
   }
 
   /**
-   * Adds the JVM's and the process's meters (memory, GC, threads, classes, CPU, open files, uptime)
-   * at the first scrape: binding them loads the JDK's management classes, which cost the start
-   * about half a second on a busy 2-core node on its way to the first conflist. The GC's counters
-   * count from then (CPU time, threads started and classes loaded are the process's own totals).
-   * The agent program asks for them; tests of its own meters need not.
+   * Adds the JVM's and the process's meters ({@link JvmMeters}, as the operator's) at the first
+   * scrape: binding them loads the JDK's management classes, which cost the start about half a
+   * second on a busy 2-core node on its way to the first conflist. The GC's counters count from
+   * then (CPU time, threads started and classes loaded are the process's own totals). The agent
+   * program asks for them; tests of its own meters need not.
    */
   public AgentMetrics withJvmAndProcess() {
     jvmAndProcess = true;
@@ -143,23 +130,9 @@ public final class AgentMetrics implements AutoCloseable {
   }
 
   private synchronized void bindJvmAndProcess() {
-    if (!jvmAndProcess || gc != null) {
-      return;
+    if (jvmAndProcess && jvm == null) {
+      jvm = new JvmMeters(registry);
     }
-    if (ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean os) {
-      FunctionCounter.builder(PROCESS_CPU, os, o -> o.getProcessCpuTime() / 1e9)
-          .description("CPU time the agent's process used")
-          .baseUnit("seconds")
-          .register(registry);
-    }
-    new JvmMemoryMetrics().bindTo(registry);
-    gc = new JvmGcMetrics();
-    gc.bindTo(registry);
-    new JvmThreadMetrics().bindTo(registry);
-    new ClassLoaderMetrics().bindTo(registry);
-    new ProcessorMetrics().bindTo(registry);
-    new FileDescriptorMetrics().bindTo(registry);
-    new UptimeMetrics().bindTo(registry);
   }
 
   /** One node pass ended; an {@code ok} one is also the time of the last success. */
@@ -238,8 +211,8 @@ public final class AgentMetrics implements AutoCloseable {
   @Override
   public synchronized void close() {
     jvmAndProcess = false;
-    if (gc != null) {
-      gc.close();
+    if (jvm != null) {
+      jvm.close();
     }
   }
 }

@@ -1,4 +1,4 @@
-package dev.cnioperator.operator.metrics;
+package dev.cnioperator.api.health;
 
 import com.sun.management.OperatingSystemMXBean;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -16,21 +16,27 @@ import io.micrometer.core.instrument.config.MeterFilter;
 import java.lang.management.ManagementFactory;
 
 /**
- * Micrometer's meters of the JVM and the process, bound once per process: memory (and what is left
- * in use after GC), GC pauses, threads, classes, CPU, open files, uptime and the JVM's version.
- * Close it with the registry: the GC meters listen to the JVM's GC notifications.
+ * Micrometer's meters of the JVM and the process, the same in the operator and the agent: memory
+ * (and what is left in use after GC), GC pauses, threads, classes, CPU, open files, uptime and the
+ * JVM's version. Close it with the registry: the GC meters listen to the JVM's GC notifications.
  *
  * <p>The process's CPU time is counted in seconds, {@code process_cpu_seconds_total} as
  * Prometheus's own clients name it, in place of Micrometer's {@code process_cpu_time_ns_total}:
- * Prometheus wants base units. So this is bound before any other meter (it adds a filter to the
- * registry).
+ * Prometheus wants base units. Put {@link #BASE_UNITS} on the registry before its first meter (a
+ * filter applies only to meters registered after it); the meters themselves may be bound later.
  */
 public final class JvmMeters implements AutoCloseable {
+  /**
+   * Leaves out Micrometer's CPU time in nanoseconds; {@code process_cpu_seconds_total} replaces it.
+   */
+  public static final MeterFilter BASE_UNITS =
+      MeterFilter.deny(id -> id.getName().equals("process.cpu.time"));
+
   private final JvmGcMetrics gc = new JvmGcMetrics();
   private final JvmHeapPressureMetrics heapPressure = new JvmHeapPressureMetrics();
 
+  /** Binds the meters to {@code registry}, which should already have {@link #BASE_UNITS}. */
   public JvmMeters(MeterRegistry registry) {
-    registry.config().meterFilter(MeterFilter.deny(id -> id.getName().equals("process.cpu.time")));
     if (ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean os
         && os.getProcessCpuTime() >= 0) {
       FunctionCounter.builder("process.cpu", os, o -> o.getProcessCpuTime() / 1e9)

@@ -1,4 +1,4 @@
-package dev.cnioperator.operator.metrics;
+package dev.cnioperator.api.health;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,6 +11,7 @@ class JvmMetersTest {
   @Test
   void theJvmAndProcessMetersAreScrapedInBaseUnits() {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    registry.config().meterFilter(JvmMeters.BASE_UNITS);
     try (JvmMeters ignored = new JvmMeters(registry)) {
       assertThat(registry.scrape())
           .contains("jvm_memory_used_bytes{")
