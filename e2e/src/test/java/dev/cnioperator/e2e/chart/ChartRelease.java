@@ -5,6 +5,7 @@ import dev.cnioperator.e2e.Helm;
 import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.TestNames;
+import dev.cnioperator.testkit.node.KubeletCluster;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.authentication.BoundObjectReference;
@@ -180,6 +181,33 @@ final class ChartRelease implements AutoCloseable {
   }
 
   /** The objects of the release as helm recorded them ({@code helm get manifest}). */
+  /**
+   * Waits with {@code kubectl rollout status} until {@code workload} (e.g. {@code daemonset/x}) of
+   * the release has rolled out on {@code cluster}; fails with the release's pods and the end of
+   * their container logs.
+   */
+  void awaitRollout(KubeletCluster cluster, String workload, Duration timeout) {
+    CommandResult status =
+        controlPlane.kubectl(
+            timeout.plusSeconds(30),
+            "-n",
+            namespace(),
+            "rollout",
+            "status",
+            workload,
+            "--timeout=" + timeout.toSeconds() + "s");
+    if (!status.ok()) {
+      throw new AssertionError(
+          "kubectl rollout status %s: %s%s\npods:\n%s\nlogs:\n%s"
+              .formatted(
+                  workload,
+                  status.stdout(),
+                  status.stderr(),
+                  controlPlane.kubectl("-n", namespace(), "get", "pods", "-o", "wide").stdout(),
+                  PodLogs.tails(cluster, namespace())));
+    }
+  }
+
   RenderedChart manifest() {
     return RenderedChart.parse(
         helm.run("get", "manifest", name, "--namespace", name)

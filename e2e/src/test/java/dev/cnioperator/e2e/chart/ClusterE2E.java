@@ -40,7 +40,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -152,8 +151,8 @@ class ClusterE2E {
     cp.kubectlWithInput(NETWORK, "apply", "-f", "-").orThrow("kubectl apply of the pod network");
     // The agent is ready once its node's conflists are written, so the networks come first.
     String fullname = release.name() + "-cni-operator";
-    rollout("daemonset/" + fullname + "-agent");
-    rollout("deployment/" + fullname + "-operator");
+    release.awaitRollout(cluster, "daemonset/" + fullname + "-agent", ROLLOUT);
+    release.awaitRollout(cluster, "deployment/" + fullname + "-operator", ROLLOUT);
     phase("rollout");
     awaitEveryNodesReadyCondition(
         "after its network was applied", c -> assertThat(c.getStatus()).isEqualTo("True"));
@@ -182,7 +181,7 @@ class ClusterE2E {
       Path pods = node.hostPath("/var/log/pods");
       List<Path> logs;
       try {
-        logs = podLogs(node);
+        logs = PodLogs.files(node);
       } catch (IOException | UncheckedIOException e) {
         // A pod deleted during the walk takes its directory with it; keeping logs fails no test.
         System.out.printf("event=pod-logs-not-listed node=%s error=%s%n", node.name(), e);
@@ -355,7 +354,7 @@ class ClusterE2E {
                             "reservations the agent on "
                                 + node.name()
                                 + " released; logs:\n"
-                                + containerLogs(release.namespace()))
+                                + PodLogs.tails(cluster, release.namespace()))
                     .isEqualTo(lost.size()));
     awaitAttachmentsHealthyAsRunningPods(client);
     phase("stale-released");
@@ -394,7 +393,7 @@ class ClusterE2E {
               "--set-string",
               "agent.image.digest=");
       assertThat(upgrade.exitCode()).as("helm upgrade: %s", upgrade.stderr()).isZero();
-      rollout("daemonset/" + release.name() + "-cni-operator-agent");
+      release.awaitRollout(cluster, "daemonset/" + release.name() + "-cni-operator-agent", ROLLOUT);
     } finally {
       watch.stop();
     }
@@ -500,7 +499,8 @@ class ClusterE2E {
         assertThat(NodePods.confFiles(n)).doesNotContain("90-failover.conflist");
       }
     }
-    rollout("deployment/" + release.name() + "-cni-operator-operator");
+    release.awaitRollout(
+        cluster, "deployment/" + release.name() + "-cni-operator-operator", ROLLOUT);
     cp.kubectl("delete", "cninetwork", "failover", "--wait=true", "--timeout=90s")
         .orThrow("kubectl delete cninetwork failover");
     assertThat(NodePods.confFiles(target)).doesNotContain("90-failover.conflist");
@@ -709,8 +709,8 @@ class ClusterE2E {
             "agent.removeConflistsTimeoutSeconds=120"));
     release = ChartRelease.install(cp, product, "rm", values.toArray(String[]::new));
     String fullname = release.name() + "-cni-operator";
-    rollout("daemonset/" + fullname + "-agent");
-    rollout("deployment/" + fullname + "-operator");
+    release.awaitRollout(cluster, "daemonset/" + fullname + "-agent", ROLLOUT);
+    release.awaitRollout(cluster, "deployment/" + fullname + "-operator", ROLLOUT);
     // The new agents adopt the files the old ones wrote (their manifest is in each node's state
     // dir), and the network is Ready again under the new operator.
     cp.kubectl("wait", "--for=condition=Ready", "cninetwork/" + NETWORK_NAME, "--timeout=120s")
@@ -741,7 +741,7 @@ class ClusterE2E {
       assertThat(uninstall.exitCode())
           .as(
               "helm uninstall: %s%s\nlogs:\n%s",
-              uninstall.stdout(), uninstall.stderr(), containerLogs(release.namespace()))
+              uninstall.stdout(), uninstall.stderr(), PodLogs.tails(cluster, release.namespace()))
           .isZero();
       phase("uninstall-hook");
 
@@ -801,69 +801,6 @@ class ClusterE2E {
       "--set-string",
       "agent.hostPaths.stateDir=/opt/cni-operator/state",
     };
-  }
-
-  private static void rollout(String workload) {
-    CommandResult status =
-        cp.kubectl(
-            ROLLOUT.plusSeconds(30),
-            "-n",
-            release.namespace(),
-            "rollout",
-            "status",
-            workload,
-            "--timeout=" + ROLLOUT.toSeconds() + "s");
-    assertThat(status.exitCode())
-        .as(
-            "kubectl rollout status %s: %s%s\npods:\n%s\nlogs:\n%s",
-            workload,
-            status.stdout(),
-            status.stderr(),
-            cp.kubectl("-n", release.namespace(), "get", "pods", "-o", "wide").stdout(),
-            containerLogs(release.namespace()))
-        .isZero();
-  }
-
-  /**
-   * The last lines of every container log of {@code namespace} on every node, read from the nodes'
-   * {@code /var/log/pods} (kubectl logs needs a kubelet client certificate the API server lacks).
-   */
-  private static String containerLogs(String namespace) {
-    StringBuilder out = new StringBuilder();
-    for (KubeletNode node : cluster.nodes()) {
-      Path pods = node.hostPath("/var/log/pods");
-      try {
-        for (Path log :
-            podLogs(node).stream()
-                .filter(f -> pods.relativize(f).toString().startsWith(namespace + "_"))
-                .sorted()
-                .toList()) {
-          List<String> lines = Files.readAllLines(log);
-          out.append("== ")
-              .append(node.name())
-              .append(' ')
-              .append(pods.relativize(log))
-              .append('\n');
-          lines
-              .subList(Math.max(0, lines.size() - 25), lines.size())
-              .forEach(l -> out.append(l).append('\n'));
-        }
-      } catch (IOException | UncheckedIOException e) {
-        out.append("(cannot read ").append(pods).append(": ").append(e).append(")\n");
-      }
-    }
-    return out.toString();
-  }
-
-  /** Every container log file under the node's {@code /var/log/pods}; none before the first pod. */
-  private static List<Path> podLogs(KubeletNode node) throws IOException {
-    Path pods = node.hostPath("/var/log/pods");
-    if (!Files.isDirectory(pods)) {
-      return List.of();
-    }
-    try (Stream<Path> files = Files.walk(pods)) {
-      return files.filter(f -> f.toString().endsWith(".log")).toList();
-    }
   }
 
   /**

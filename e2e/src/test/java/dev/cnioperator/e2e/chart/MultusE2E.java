@@ -14,7 +14,6 @@ import dev.cnioperator.api.v1alpha1.NodeSlice;
 import dev.cnioperator.api.v1alpha1.RolloutPhase;
 import dev.cnioperator.e2e.ClusterNetworks;
 import dev.cnioperator.e2e.Helm;
-import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.Commands;
 import dev.cnioperator.testkit.HostLocalStore;
 import dev.cnioperator.testkit.LocalControlPlane;
@@ -136,8 +135,8 @@ class MultusE2E {
             "agent.hostPaths.stateDir=/opt/cni-operator/state");
     cp.kubectlWithInput(POD_NETWORK_YAML, "apply", "-f", "-").orThrow("apply the pod network");
     String fullname = release.name() + "-cni-operator";
-    rollout("daemonset/" + fullname + "-agent");
-    rollout("deployment/" + fullname + "-operator");
+    release.awaitRollout(cluster, "daemonset/" + fullname + "-agent", ROLLOUT);
+    release.awaitRollout(cluster, "deployment/" + fullname + "-operator", ROLLOUT);
     for (KubeletNode node : cluster.nodes()) {
       await("the pod network's file on " + node.name())
           .atMost(Duration.ofSeconds(60))
@@ -653,21 +652,6 @@ class MultusE2E {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-  }
-
-  private static void rollout(String workload) {
-    CommandResult status =
-        cp.kubectl(
-            ROLLOUT.plusSeconds(30),
-            "-n",
-            release.namespace(),
-            "rollout",
-            "status",
-            workload,
-            "--timeout=" + ROLLOUT.toSeconds() + "s");
-    assertThat(status.exitCode())
-        .as("kubectl rollout status %s: %s%s", workload, status.stdout(), status.stderr())
-        .isZero();
   }
 
   private static String name(HasMetadata object) {

@@ -1,0 +1,61 @@
+package dev.cnioperator.e2e.chart;
+
+import dev.cnioperator.testkit.node.KubeletCluster;
+import dev.cnioperator.testkit.node.KubeletNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Container logs of real nodes, read from each node's {@code /var/log/pods} ({@code kubectl logs}
+ * needs a kubelet client certificate the test API server lacks): what a failed wait prints.
+ */
+final class PodLogs {
+  private static final int TAIL_LINES = 25;
+
+  private PodLogs() {}
+
+  /** Every container log file under the node's {@code /var/log/pods}; none before the first pod. */
+  static List<Path> files(KubeletNode node) throws IOException {
+    Path pods = node.hostPath("/var/log/pods");
+    if (!Files.isDirectory(pods)) {
+      return List.of();
+    }
+    try (Stream<Path> files = Files.walk(pods)) {
+      return files.filter(f -> f.toString().endsWith(".log")).toList();
+    }
+  }
+
+  /**
+   * The last lines of every container log of {@code namespace} on every node of {@code cluster}.
+   */
+  static String tails(KubeletCluster cluster, String namespace) {
+    StringBuilder out = new StringBuilder();
+    for (KubeletNode node : cluster.nodes()) {
+      Path pods = node.hostPath("/var/log/pods");
+      try {
+        for (Path log :
+            files(node).stream()
+                .filter(f -> pods.relativize(f).toString().startsWith(namespace + "_"))
+                .sorted()
+                .toList()) {
+          List<String> lines = Files.readAllLines(log);
+          out.append("== ")
+              .append(node.name())
+              .append(' ')
+              .append(pods.relativize(log))
+              .append('\n');
+          lines
+              .subList(Math.max(0, lines.size() - TAIL_LINES), lines.size())
+              .forEach(l -> out.append(l).append('\n'));
+        }
+      } catch (IOException | UncheckedIOException e) {
+        out.append("(cannot read ").append(pods).append(": ").append(e).append(")\n");
+      }
+    }
+    return out.toString();
+  }
+}
