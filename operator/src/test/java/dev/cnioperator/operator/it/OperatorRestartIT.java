@@ -106,14 +106,27 @@ class OperatorRestartIT {
     await("the operator's CniNode watches close")
         .atMost(ClusterFixture.WAIT)
         .until(() -> ApiServerMetrics.watches(cluster.client, "cninodes") < running);
-    await().pollDelay(Duration.ofSeconds(2)).until(() -> true);
-    long stopped = ApiServerMetrics.watches(cluster.client, "cninodes");
+    // The API server counts a watch gone when it sees its connection close: a second watch of the
+    // operator could close a moment after the first. The count is read once it has settled.
+    long stopped = awaitSettledCniNodeWatches();
     operator.start();
     await().atMost(ClusterFixture.WAIT).until(operator::ready);
     long restarted = ApiServerMetrics.watches(cluster.client, "cninodes");
 
     assertThat(running - stopped).as("CniNode watches the operator closed as it stopped").isOne();
     assertThat(restarted - stopped).as("CniNode watches the operator opened as it started").isOne();
+  }
+
+  /** The API server's count of CniNode watches once two readings a second apart agree. */
+  private long awaitSettledCniNodeWatches() {
+    AtomicLong last = new AtomicLong(-1);
+    await("the CniNode watch count settles")
+        .atMost(ClusterFixture.WAIT)
+        .pollInterval(Duration.ofSeconds(1))
+        .until(
+            () ->
+                last.getAndSet(ApiServerMetrics.watches(cluster.client, "cninodes")) == last.get());
+    return last.get();
   }
 
   /** Waits until the API server serves no write for {@code quiet}. */
