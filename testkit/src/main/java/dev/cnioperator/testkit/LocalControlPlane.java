@@ -88,7 +88,12 @@ public final class LocalControlPlane implements AutoCloseable {
     this.clusterCidr = clusterCidr;
     this.pki = clusterCidr == null ? null : servers.pki();
     this.controllerManager = startControllerManager(servers.pki());
-    this.scheduler = clusterCidr == null ? null : startScheduler();
+    try {
+      this.scheduler = clusterCidr == null ? null : startScheduler();
+    } catch (IOException | RuntimeException e) {
+      stop(controllerManager);
+      throw e;
+    }
   }
 
   /** The control plane every test in this JVM shares; started on first use. */
