@@ -25,7 +25,8 @@ public class RenderedConfig {
   @JsonPropertyDescription("The file name on the node, \"<priority>-<networkName>.conflist\".")
   private String fileName;
 
-  @JsonPropertyDescription("Lower-case hex sha256 of content.")
+  @JsonPropertyDescription(
+      "The revision's identity, lower-case hex: the sha256 of content, followed when nodeSlices is set by a line \"nodeSlices subnet=<subnet> prefixLength=<n>\", so that an edit of nodeSlices alone is a new revision. (Written before nodeSlices were part of it: the sha256 of content alone.)")
   @Pattern("^[a-f0-9]{64}$")
   private String sha256;
 

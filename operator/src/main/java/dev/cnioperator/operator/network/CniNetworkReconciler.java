@@ -54,6 +54,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -138,20 +139,18 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
       log.info("event=reconcile-skipped network={} reason=informers-not-serving", name);
       return UpdateControl.<CniNetwork>noUpdate().rescheduleAfter(NOT_SERVING_RETRY);
     }
-    Rendering rendering = renderer.render(network);
+    Rendering rendering = keepLegacyIdentity(network, renderer.render(network));
     RenderedConfig accepted =
         rendering instanceof Rendering.Accepted a ? a.rendered() : keptRevision(network);
     NetworkPlacement placement =
         NetworkPlacement.across(
             nodes.list().toList(), candidates(context, network, accepted), name);
     Function<String, CniNode> cniNode = n -> cniNodes.get(n).orElse(null);
-    List<NodeSlice> slices =
-        NetworkSlices.next(
-            network,
-            accepted,
-            placement.holding(),
-            n -> nodes.get(new ResourceID(n)).isPresent(),
-            cniNode);
+    Predicate<String> nodeExists = n -> nodes.get(new ResourceID(n)).isPresent();
+    // The accepted revision's slices first: its rendering decides which nodes the rollout steps
+    // over, and the rollout decides which earlier revision's slices nodes still need.
+    List<NodeSlice> ofAcceptedSlices =
+        NetworkSlices.next(network, accepted, List.of(), placement.holding(), nodeExists, cniNode);
     // Each node's rendering of the accepted revision, made once: the rollout steps over the nodes
     // that can have it, and the nodes it admits are folded against it. Only a node held back on
     // the stable revision is rendered again, for that one.
@@ -164,7 +163,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
           .ifPresent(
               v -> {
                 values.put(n, v);
-                ofAccepted.put(n, NodeConflist.of(accepted, v, slices));
+                ofAccepted.put(n, NodeConflist.of(accepted, v, ofAcceptedSlices));
               });
     }
     Instant now = clock.instant();
@@ -180,6 +179,15 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
                 cniNode,
                 now);
     Placing placing = Placing.of(rollout == null ? null : rollout.status());
+    List<NodeSlice> slices =
+        NetworkSlices.next(
+            network,
+            accepted,
+            NetworkSlices.stillHeld(rollout == null ? null : rollout.status()),
+            placement.holding(),
+            nodeExists,
+            cniNode);
+    logSlicesChanged(network, slices);
     List<NodeReport> reports =
         placement.holding().stream()
             .map(
@@ -251,6 +259,28 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
     outcome.ifPresent(o -> metrics.rolloutReached(name, o));
     UpdateControl<CniNetwork> control = UpdateControl.noUpdate();
     return recheck.map(control::rescheduleAfter).orElse(control);
+  }
+
+  private static void logSlicesChanged(CniNetwork network, List<NodeSlice> slices) {
+    if (!slices.equals(NetworkSlices.current(network))) {
+      log.info(
+          "event=slices-changed network={} slices={}",
+          network.getMetadata().getName(),
+          slices.stream().map(s -> s.getNode() + "=" + s.getSlice()).toList());
+    }
+  }
+
+  /**
+   * {@code rendering}, with the sha256 status.rendered has when that is the same revision written
+   * before nodeSlices were part of a revision's identity: an upgrade starts no rollout.
+   */
+  private static Rendering keepLegacyIdentity(CniNetwork network, Rendering rendering) {
+    RenderedConfig stored = network.getStatus() == null ? null : network.getStatus().getRendered();
+    if (rendering instanceof Rendering.Accepted a
+        && AcceptedRevision.isLegacyOf(stored, a.rendered())) {
+      return new Rendering.Accepted(a.rendered().withSha256(stored.getSha256()));
+    }
+    return rendering;
   }
 
   /** The revision nodes hold from before, when it is intact. */

@@ -15,7 +15,7 @@ import dev.cnioperator.cni.config.ConfigRule;
 import dev.cnioperator.cni.config.ConfigValidator;
 import dev.cnioperator.cni.config.ConflistRule;
 import dev.cnioperator.cni.config.NetworkConfigList;
-import dev.cnioperator.cni.io.Sha256;
+import dev.cnioperator.operator.placement.AcceptedRevision;
 import dev.cnioperator.operator.placement.LabelSelectors;
 import dev.cnioperator.operator.slices.SliceOfNode;
 import dev.cnioperator.operator.slices.SubnetSlicing;
@@ -95,7 +95,9 @@ public final class NetworkRenderer {
             .withCniVersion(SpecVersion.of(list.cniVersion()))
             .withNodeSelector(spec.getNodeSelector())
             .withFileName(fileName)
-            .withSha256(Sha256.hex(content))
+            .withSha256(
+                AcceptedRevision.identity(
+                    new String(content, StandardCharsets.UTF_8), spec.getNodeSlices()))
             .withContent(new String(content, StandardCharsets.UTF_8))
             .withPluginBinaries(list.pluginBinaries())
             .withGeneration(network.getMetadata().getGeneration())

@@ -2,12 +2,14 @@ package dev.cnioperator.operator.placement;
 
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNodeSpec;
+import dev.cnioperator.api.v1alpha1.NodeSlices;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
 import dev.cnioperator.cni.io.Sha256;
 import dev.cnioperator.operator.rollout.NodeRevisionChoice;
 import dev.cnioperator.operator.rollout.NodeRevisionChoice.Placing;
 import java.nio.charset.StandardCharsets;
 import java.util.Comparator;
+import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -94,15 +96,53 @@ public record AcceptedRevision(String resource, String createdAt, RenderedConfig
   }
 
   /**
-   * Whether {@code r} is whole: its content hashes to its sha256 and it names its file and network.
-   * A corruption check, not an authorship check (see {@link #of}).
+   * Whether {@code r} is whole: its content and nodeSlices hash to its sha256 ({@link #identity}),
+   * and it names its file and network. A corruption check, not an authorship check (see {@link
+   * #of}). A revision written before nodeSlices were part of the identity (its sha256 that of its
+   * content alone) is whole too: its nodeSlices are then not covered by the check.
    */
   public static boolean isIntact(RenderedConfig r) {
     return r.getContent() != null
         && r.getSha256() != null
         && r.getFileName() != null
         && r.getNetworkName() != null
-        && r.getSha256().equals(Sha256.hex(r.getContent().getBytes(StandardCharsets.UTF_8)));
+        && (r.getSha256().equals(identity(r.getContent(), r.getNodeSlices()))
+            || r.getSha256().equals(contentSha256(r.getContent())));
+  }
+
+  /**
+   * The identity of a revision (its status.rendered.sha256): the sha256 of its content, followed
+   * when it declares nodeSlices by a line naming them, so that an edit of spec.nodeSlices alone is
+   * a new revision, rolled out in stages. Without nodeSlices it is the sha256 of the content, as it
+   * always was.
+   */
+  public static String identity(String content, NodeSlices nodeSlices) {
+    if (nodeSlices == null) {
+      return contentSha256(content);
+    }
+    return contentSha256(
+        content
+            + "\nnodeSlices subnet="
+            + nodeSlices.getSubnet()
+            + " prefixLength="
+            + nodeSlices.getPrefixLength());
+  }
+
+  /**
+   * Whether {@code stored}, written before nodeSlices were part of a revision's identity, is the
+   * same revision as {@code rendered}: same content and nodeSlices, its sha256 that of its content
+   * alone. Keeping its sha256 then spares every node a rollout of what it already holds.
+   */
+  public static boolean isLegacyOf(RenderedConfig stored, RenderedConfig rendered) {
+    return stored != null
+        && stored.getNodeSlices() != null
+        && Objects.equals(stored.getContent(), rendered.getContent())
+        && Objects.equals(stored.getNodeSlices(), rendered.getNodeSlices())
+        && Objects.equals(stored.getSha256(), contentSha256(stored.getContent()));
+  }
+
+  private static String contentSha256(String content) {
+    return Sha256.hex(content.getBytes(StandardCharsets.UTF_8));
   }
 
   /** {@code network} holding {@code rendered}, whatever its status says. */

@@ -35,10 +35,11 @@ import java.util.function.Predicate;
  *   <li><b>Valid for the spec.</b> An entry of the current status that is not a slice of this
  *       subnet at this length (spec.nodeSlices was edited, the status was edited by hand) or
  *       repeats a node or a slice already taken is dropped, and its node gets a slice again. An
- *       edit of the subnet or the prefix length therefore gives every node a new slice: the network
- *       is rendered again for every node, but pods running there keep the addresses they have from
- *       the old slice until they go, and those may overlap another node's new slice. Change
- *       spec.nodeSlices only on a drained network, or create a second network.
+ *       edit of the subnet or the prefix length therefore gives every node a new slice of the new
+ *       revision; while nodes may still hold the old revision (its rollout is not complete), the
+ *       caller allocates the old nodeSlices too, from the same status, so they keep their old
+ *       slices (see NetworkSlices). Pods keep the addresses they have from the old slice until they
+ *       go, and those may overlap another node's new slice when the subnets overlap.
  * </ul>
  */
 public final class SliceAllocator {

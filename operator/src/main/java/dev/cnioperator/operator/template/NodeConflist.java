@@ -56,7 +56,10 @@ public sealed interface NodeConflist {
       return new Waiting(String.join("; ", lacking));
     }
     if (result == null) {
-      return new Ready(revision.getContent(), revision.getSha256());
+      // Not the revision's sha256: that covers its nodeSlices too (AcceptedRevision.identity).
+      return new Ready(
+          revision.getContent(),
+          Sha256.hex(revision.getContent().getBytes(StandardCharsets.UTF_8)));
     }
     byte[] bytes = CanonicalJson.render(((NodeTemplate.Result.Rendered) result).conflist());
     return new Ready(new String(bytes, StandardCharsets.UTF_8), Sha256.hex(bytes));

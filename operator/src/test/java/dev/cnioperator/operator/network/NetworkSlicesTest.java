@@ -14,6 +14,8 @@ import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
 import dev.cnioperator.api.v1alpha1.NodeSlice;
 import dev.cnioperator.api.v1alpha1.NodeSlices;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
+import dev.cnioperator.api.v1alpha1.RolloutPhase;
+import dev.cnioperator.api.v1alpha1.RolloutStatus;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -51,7 +53,12 @@ class NetworkSlicesTest {
   private static List<NodeSlice> next(CniNode a, boolean nodeExists) {
     CniNetwork n = settled();
     return NetworkSlices.next(
-        n, n.getStatus().getRendered(), List.of("b", "c"), node -> nodeExists, node -> a);
+        n,
+        n.getStatus().getRendered(),
+        List.of(),
+        List.of("b", "c"),
+        node -> nodeExists,
+        node -> a);
   }
 
   @Test
@@ -86,9 +93,42 @@ class NetworkSlicesTest {
     CniNetwork n = settled();
     CniNode a = cniNodeOfA(false, null, null);
 
-    assertThat(NetworkSlices.next(n, null, List.of(), node -> true, node -> a))
+    assertThat(NetworkSlices.next(n, null, List.of(), List.of(), node -> true, node -> a))
         .containsExactly(A, B);
     RenderedConfig unsliced = n.getStatus().getRendered().withNodeSlices(null);
-    assertThat(NetworkSlices.next(n, unsliced, List.of("b"), node -> true, node -> a)).isEmpty();
+    assertThat(NetworkSlices.next(n, unsliced, List.of(), List.of("b"), node -> true, node -> a))
+        .isEmpty();
+  }
+
+  @Test
+  void anEditOfNodeSlicesKeepsTheOldSlicesUntilItsRolloutCompletes() {
+    CniNetwork n = settled();
+    RenderedConfig old = n.getStatus().getRendered();
+    n.getSpec().setNodeSlices(new NodeSlices().withSubnet("10.200.32.0/25").withPrefixLength(26));
+    RenderedConfig edited = ((Rendering.Accepted) new NetworkRenderer().render(n)).rendered();
+    NodeSlice newA = new NodeSlice().withNode("a").withSlice("10.200.32.0/26");
+    NodeSlice newB = new NodeSlice().withNode("b").withSlice("10.200.32.64/26");
+    RolloutStatus rollout =
+        new RolloutStatus()
+            .withPhase(RolloutPhase.Progressing)
+            .withRevision(edited.getSha256())
+            .withStableRevision(old.getSha256())
+            .withStable(old);
+
+    assertThat(next(n, edited, rollout))
+        .as("rolling out: held-back nodes render the stable revision with their old slice")
+        .containsExactly(A, newA, B, newB);
+    assertThat(next(n, edited, rollout.withPhase(RolloutPhase.RolledBack)))
+        .as("rolled back: every node holds the stable revision")
+        .containsExactly(A, newA, B, newB);
+    n.getStatus().setSlices(List.of(A, newA, B, newB));
+    assertThat(next(n, edited, rollout.withPhase(RolloutPhase.Complete).withStable(null)))
+        .as("complete: the old revision's slices are freed")
+        .containsExactly(newA, newB);
+  }
+
+  private static List<NodeSlice> next(CniNetwork n, RenderedConfig accepted, RolloutStatus r) {
+    return NetworkSlices.next(
+        n, accepted, NetworkSlices.stillHeld(r), List.of("a", "b"), node -> true, node -> null);
   }
 }

@@ -2,6 +2,7 @@ package dev.cnioperator.operator.placement;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cnioperator.api.v1alpha1.NodeSlices;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
 import dev.cnioperator.api.v1alpha1.RolloutPhase;
 import dev.cnioperator.api.v1alpha1.RolloutStatus;
@@ -47,5 +48,53 @@ class AcceptedRevisionTest {
     RenderedConfig damaged = rendering("{\"name\":\"stable\"}").withContent("{\"name\":\"st");
 
     assertThat(AcceptedRevision.forNode("net", NEW, rollout(damaged), "other", null)).isSameAs(NEW);
+  }
+
+  private static RenderedConfig withSlices(String subnet, int prefixLength) {
+    NodeSlices slices = new NodeSlices().withSubnet(subnet).withPrefixLength(prefixLength);
+    RenderedConfig r = rendering("{\"name\":\"new\"}").withNodeSlices(slices);
+    return r.withSha256(AcceptedRevision.identity(r.getContent(), slices));
+  }
+
+  @Test
+  void anEditOfNodeSlicesAloneIsANewRevision() {
+    String plain = NEW.getSha256();
+    String sliced = withSlices("10.200.16.0/24", 26).getSha256();
+
+    assertThat(sliced).isNotEqualTo(plain);
+    assertThat(withSlices("10.200.32.0/24", 26).getSha256()).isNotEqualTo(sliced);
+    assertThat(withSlices("10.200.16.0/24", 27).getSha256()).isNotEqualTo(sliced);
+    assertThat(withSlices("10.200.16.0/24", 26).getSha256())
+        .as("identical specs, identical revisions")
+        .isEqualTo(sliced);
+    assertThat(AcceptedRevision.identity(NEW.getContent(), null))
+        .as("without nodeSlices, the sha256 of the content as before")
+        .isEqualTo(plain);
+  }
+
+  @Test
+  void aRevisionIsIntactOnlyWhenItsNodeSlicesAreThoseItsSha256Covers() {
+    RenderedConfig r = withSlices("10.200.16.0/24", 26);
+    assertThat(AcceptedRevision.isIntact(r)).isTrue();
+
+    r.getNodeSlices().setPrefixLength(27);
+    assertThat(AcceptedRevision.isIntact(r)).as("nodeSlices edited in the status").isFalse();
+  }
+
+  @Test
+  void aRevisionWrittenBeforeNodeSlicesWereHashedIsStillAcceptedAndKeptAsItIs() {
+    RenderedConfig current = withSlices("10.200.16.0/24", 26);
+    RenderedConfig legacy =
+        withSlices("10.200.16.0/24", 26)
+            .withSha256(Sha256.hex(current.getContent().getBytes(StandardCharsets.UTF_8)));
+
+    assertThat(AcceptedRevision.isIntact(legacy)).isTrue();
+    assertThat(AcceptedRevision.isLegacyOf(legacy, current)).isTrue();
+    assertThat(AcceptedRevision.isLegacyOf(legacy, withSlices("10.200.32.0/24", 26)))
+        .as("nodeSlices edited since: a new revision")
+        .isFalse();
+    assertThat(AcceptedRevision.isLegacyOf(current, current))
+        .as("already in the current format")
+        .isFalse();
   }
 }
