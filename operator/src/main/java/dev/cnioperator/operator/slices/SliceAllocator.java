@@ -4,6 +4,7 @@ import dev.cnioperator.api.v1alpha1.NodeSlice;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,10 @@ import java.util.function.Predicate;
  *       that left may still give out. Pods still running on a node the network left keep their
  *       addresses (the agent removes the file, not the attachments): drain a node before it stops
  *       matching, or its pods' addresses may be handed out again elsewhere once its slice is freed.
+ *   <li><b>Disjoint across revisions.</b> An entry of the current status that is not a slice of
+ *       this subnet at this length (another revision's nodeSlices, kept while nodes may still hold
+ *       it during a rollout) keeps the slices it overlaps from every other node: a node that gets a
+ *       new slice never gets addresses another node still hands out from its old one.
  *   <li><b>Lowest free.</b> A node without a slice gets the lowest free one, nodes in the order
  *       given (by name), so the outcome does not depend on the order events arrived in.
  *   <li><b>Exhausted.</b> When no slice is free, the node gets none and is listed in {@link
@@ -69,12 +74,17 @@ public final class SliceAllocator {
         taken.set(e.index());
       }
     }
+    Map<Integer, Set<String>> heldElsewhere = heldUnderOtherSlicing(slicing, current);
     List<String> withoutSlice = new ArrayList<>();
     for (String node : placed) {
       if (kept.containsKey(node)) {
         continue;
       }
       int free = taken.nextClearBit(0);
+      while (free < slicing.count()
+          && !heldElsewhere.getOrDefault(free, Set.of(node)).equals(Set.of(node))) {
+        free = taken.nextClearBit(free + 1);
+      }
       if (free >= slicing.count()) {
         withoutSlice.add(node);
         continue;
@@ -90,6 +100,31 @@ public final class SliceAllocator {
   }
 
   private record Entry(String node, int index) {}
+
+  /**
+   * For each slice of {@code slicing} that an entry of {@code current} not valid for it overlaps (a
+   * slice of another revision's nodeSlices), the nodes of those entries.
+   */
+  private static Map<Integer, Set<String>> heldUnderOtherSlicing(
+      SubnetSlicing slicing, List<NodeSlice> current) {
+    Map<Integer, Set<String>> held = new HashMap<>();
+    for (NodeSlice s : current == null ? List.<NodeSlice>of() : current) {
+      if (s.getNode() == null
+          || s.getSlice() == null
+          || slicing.indexOf(s.getSlice()).isPresent()) {
+        continue;
+      }
+      slicing
+          .overlapping(s.getSlice())
+          .ifPresent(
+              range -> {
+                for (int i = range[0]; i < range[1]; i++) {
+                  held.computeIfAbsent(i, k -> new HashSet<>()).add(s.getNode());
+                }
+              });
+    }
+    return held;
+  }
 
   /**
    * The entries that name a node and a slice of {@code slicing}, by node name then slice: when a

@@ -178,6 +178,27 @@ public final class SubnetSlicing {
   }
 
   /**
+   * The numbers of the slices {@code text} (a CIDR of any length) shares an address with, as {from,
+   * to} (to excluded); empty when it shares none or is no CIDR of this family.
+   */
+  Optional<int[]> overlapping(String text) {
+    Optional<IpNetwork.Parsed> parsed = IpNetwork.parse(text);
+    if (parsed.isEmpty() || parsed.get().network().bits() != subnet.bits()) {
+      return Optional.empty();
+    }
+    IpNetwork other = parsed.get().network();
+    BigInteger first = other.base().max(subnet.base());
+    BigInteger last = other.last().min(subnet.last());
+    if (first.compareTo(last) > 0) {
+      return Optional.empty();
+    }
+    int shift = subnet.bits() - sliceLength;
+    int from = first.subtract(subnet.base()).shiftRight(shift).intValueExact();
+    int to = last.subtract(subnet.base()).shiftRight(shift).intValueExact() + 1;
+    return Optional.of(new int[] {from, to});
+  }
+
+  /**
    * The first address of slice {@code index} host-local may hand out: the slice's first, or the one
    * after it when that is the subnet's own network address.
    */

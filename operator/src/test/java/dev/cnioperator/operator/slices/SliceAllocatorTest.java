@@ -205,7 +205,8 @@ class SliceAllocatorTest {
     Map<String, String> at27 = allocate(slicing("10.200.16.0/24", 27), at26, List.of("a", "b"));
 
     assertThat(at27)
-        .containsExactly(Map.entry("a", "10.200.16.0/27"), Map.entry("b", "10.200.16.32/27"));
+        .as("b's new slice is not in a's old one, which a may still hand out from")
+        .containsExactly(Map.entry("a", "10.200.16.0/27"), Map.entry("b", "10.200.16.64/27"));
   }
 
   @Test
@@ -216,5 +217,26 @@ class SliceAllocatorTest {
         allocate(slicing("10.200.17.0/24", 26), old, List.of("b"), n -> true);
 
     assertThat(moved).containsExactly(Map.entry("b", "10.200.17.0/26"));
+  }
+
+  @Test
+  void aNewSliceNeverOverlapsAnotherNodesSliceOfAnotherRevision() {
+    // The old revision cut the same /24 into /26 slices; the new one cuts it into /27 slices.
+    Map<String, String> old = new LinkedHashMap<>();
+    old.put("a", "10.200.16.0/26");
+    old.put("b", "10.200.16.64/26");
+    old.put("c", "10.200.16.128/26");
+
+    Map<String, String> next = allocate(slicing("10.200.16.0/24", 27), old, List.of("a", "b", "c"));
+
+    assertThat(next)
+        .as("each node's new slice lies in its own old one, never in another node's")
+        .containsExactly(
+            Map.entry("a", "10.200.16.0/27"),
+            Map.entry("b", "10.200.16.64/27"),
+            Map.entry("c", "10.200.16.128/27"));
+    assertThat(allocate(slicing("10.200.16.0/24", 27), old, List.of("a", "b", "c", "d")))
+        .as("a node that holds no old slice gets a slice no old one overlaps")
+        .containsEntry("d", "10.200.16.192/27");
   }
 }
