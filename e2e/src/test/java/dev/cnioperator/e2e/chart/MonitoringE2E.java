@@ -116,9 +116,9 @@ class MonitoringE2E {
             "--set",
             "monitoring.prometheusRule.enabled=true",
             "--set",
-            "monitoring.prometheusRule.networkNotReadyFor=5s",
+            "monitoring.prometheusRule.alerts.CniNetworkNotReady.for=5s",
             "--set",
-            "monitoring.prometheusRule.nodesNotCurrentFor=5s");
+            "monitoring.prometheusRule.alerts.CniNetworkNodesNotCurrent.for=5s");
     monitoring = new MonitoringObjects(release.manifest());
     startPrometheus();
   }
