@@ -143,3 +143,31 @@ PodMonitors set it and the PrometheusRule's expressions select it, so they agree
 {{ toYaml . }}
 {{- end }}
 {{- end }}
+
+{{/*
+One alert's settings from monitoring.prometheusRule.alerts.<name>, as YAML: enabled (true unless
+set false), for and, when the alert counts events over a window (.window true), window. Fails
+naming the alert when, the alert enabled, one of them is empty or not a Prometheus duration.
+*/}}
+{{- define "cni-operator.alert" -}}
+{{- $a := index (.root.Values.monitoring.prometheusRule.alerts | default dict) .name | default dict }}
+{{- $out := dict "enabled" (ne (toString $a.enabled) "false") }}
+{{- $fields := list }}
+{{- if $out.enabled }}
+{{- $fields = append $fields "for" }}
+{{- end }}
+{{- if and $out.enabled .window }}
+{{- $fields = append $fields "window" }}
+{{- end }}
+{{- range $field := $fields }}
+{{- $v := index $a $field }}
+{{- if or (kindIs "invalid" $v) (eq (toString $v) "") }}
+{{- fail (printf "monitoring.prometheusRule.alerts.%s.%s is empty: give a Prometheus duration such as 10m" $.name $field) }}
+{{- end }}
+{{- if not (regexMatch "^([0-9]+(ms|s|m|h|d|w|y))+$" (toString $v)) }}
+{{- fail (printf "monitoring.prometheusRule.alerts.%s.%s is %q, not a Prometheus duration such as 10m or 1h30m" $.name $field (toString $v)) }}
+{{- end }}
+{{- $_ := set $out $field (toString $v) }}
+{{- end }}
+{{- toYaml $out }}
+{{- end }}

@@ -117,6 +117,32 @@ class ChartAlertRulesIT {
     }
   }
 
+  @Test
+  void everyAlertHasItsDurationsInValuesAndNoEntryNamesAMissingAlert() throws IOException {
+    JsonNode alerts =
+        YAML.readTree(Helm.chartDir().resolve("values.yaml").toFile())
+            .at("/monitoring/prometheusRule/alerts");
+    Set<String> configured = new TreeSet<>();
+    alerts.fieldNames().forEachRemaining(configured::add);
+
+    assertThat(configured).isEqualTo(new TreeSet<>(alertNames()));
+    for (JsonNode alert : rendered.alerts()) {
+      String name = alert.path("alert").asText();
+      JsonNode values = alerts.path(name);
+      assertThat(values.path("enabled").asBoolean()).as(name).isTrue();
+      assertThat(alert.path("for").asText("0s")).as(name).isEqualTo(values.path("for").asText());
+      if (values.has("window")) {
+        assertThat(alert.path("expr").asText())
+            .as(name)
+            .contains("[" + values.path("window").asText() + "]");
+      } else {
+        assertThat(alert.path("expr").asText())
+            .as(name)
+            .doesNotContainPattern("\\[[0-9]+[a-z]+\\]");
+      }
+    }
+  }
+
   private static List<String> alertNames() {
     List<String> names = new ArrayList<>();
     rendered.alerts().forEach(a -> names.add(a.path("alert").asText()));

@@ -777,13 +777,17 @@ class ChartLintIT {
             "--set",
             "monitoring.prometheusRule.runbookBaseUrl=https://docs.example.com/ops.html",
             "--set",
-            "monitoring.prometheusRule.nodesNotCurrentFor=42m",
+            "monitoring.prometheusRule.alerts.CniNetworkNodesNotCurrent.for=42m",
             "--set",
-            "monitoring.prometheusRule.networkNotReadyFor=7m",
+            "monitoring.prometheusRule.alerts.CniNetworkNotReady.for=7m",
             "--set",
             "monitoring.prometheusRule.agentPassStaleSeconds=1234",
             "--set",
-            "monitoring.prometheusRule.staleReservationsFor=3h",
+            "monitoring.prometheusRule.alerts.CniAgentStaleReservations.for=3h",
+            "--set",
+            "monitoring.prometheusRule.alerts.CniNetworkRolloutStopped.window=1m",
+            "--set",
+            "monitoring.prometheusRule.alerts.CniNetworkRolloutStopped.for=20s",
             "--set",
             "monitoring.prometheusRule.pluginExecSlowSeconds=2.5");
 
@@ -817,6 +821,18 @@ class ChartLintIT {
     assertThat(alert(monitoring, "CniNetworkNotReady").path("for").asText()).isEqualTo("7m");
     assertThat(alert(monitoring, "CniAgentNodePassStale").path("expr").asText()).endsWith("> 1234");
     assertThat(alert(monitoring, "CniAgentStaleReservations").path("for").asText()).isEqualTo("3h");
+    assertThat(
+            alert(monitoring, "CniAgentStaleReservations").at("/annotations/description").asText())
+        .contains("for 3h");
+    JsonNode stopped = alert(monitoring, "CniNetworkRolloutStopped");
+    assertThat(stopped.path("for").asText()).isEqualTo("20s");
+    assertThat(stopped.path("expr").asText()).contains("[1m]").contains("offset 1m");
+    assertThat(stopped.path("expr").asText()).doesNotContain("30m");
+    // By default it fires at once: a for of 0s is left out.
+    assertThat(
+            alert(MonitoringObjects.render(helm, "cni-system"), "CniNetworkRolloutStopped")
+                .has("for"))
+        .isFalse();
     assertThat(alert(monitoring, "CniAgentPluginExecSlow").path("expr").asText()).endsWith("> 2.5");
   }
 
@@ -846,7 +862,9 @@ class ChartLintIT {
         "agent.updateStrategy.maxUnavailable|0|/agent/updateStrategy/maxUnavailable",
         "monitoring.podMonitor.enable|true|/monitoring/podMonitor",
         "monitoring.podMonitor.interval|30|/monitoring/podMonitor/interval",
-        "monitoring.prometheusRule.nodesNotCurrentFor|15 minutes|/monitoring/prometheusRule/nodesNotCurrentFor",
+        "monitoring.prometheusRule.alerts.CniAgentDown.for|30|/monitoring/prometheusRule/alerts/CniAgentDown/for",
+        "monitoring.prometheusRule.alerts.CniAgentDown.window|1m|/monitoring/prometheusRule/alerts/CniAgentDown",
+        "monitoring.prometheusRule.alerts.CniAgentDwn.for|1m|/monitoring/prometheusRule/alerts",
         "monitoring.prometheusRule.runbookBaseUrl|docs/operations.md|/monitoring/prometheusRule/runbookBaseUrl",
       })
   void badValueIsRefusedBySchemaNamingTheValue(String key, String value, String where) {
@@ -859,6 +877,47 @@ class ChartLintIT {
     assertThat(result.stderr())
         .contains("values don't meet the specifications of the schema")
         .contains(where);
+  }
+
+  @ParameterizedTest(name = "{0}={1} fails naming the alert")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "CniAgentDown.for|''|CniAgentDown.for is empty",
+        "CniAgentDown.for|null|CniAgentDown.for is empty",
+        "CniOperatorDown.for|10 minutes|CniOperatorDown.for is \"10 minutes\", not a Prometheus duration",
+        "CniNetworkRolloutStopped.window|30|CniNetworkRolloutStopped.window is \"30\", not a Prometheus duration",
+        "CniAgentPluginExecSlow.window|''|CniAgentPluginExecSlow.window is empty",
+      })
+  void anAlertDurationThatIsNotAPrometheusDurationFailsTheRenderNamingTheAlert(
+      String key, String value, String message) {
+    String set =
+        "monitoring.prometheusRule.alerts." + key + "=" + ("''".equals(value) ? "" : value);
+
+    // --set turns null into a removed key; --set-string keeps the rest strings, as a user's would.
+    String setFlag = "null".equals(value) ? "--set" : "--set-string";
+
+    CommandResult result =
+        helm.template("--set", "monitoring.prometheusRule.enabled=true", setFlag, set);
+
+    assertThat(result.exitCode()).as("helm template with %s", set).isNotZero();
+    assertThat(result.stderr()).contains("monitoring.prometheusRule.alerts." + message);
+  }
+
+  @Test
+  void anAlertSwitchedOffIsLeftOutAndItsDurationsAreNotChecked() {
+    MonitoringObjects monitoring =
+        MonitoringObjects.render(
+            helm,
+            "cni-system",
+            "--set",
+            "monitoring.prometheusRule.alerts.CniAgentDown.enabled=false",
+            "--set-string",
+            "monitoring.prometheusRule.alerts.CniAgentDown.for=never");
+
+    List<String> names = monitoring.alerts().stream().map(a -> a.path("alert").asText()).toList();
+    assertThat(names).doesNotContain("CniAgentDown").contains("CniAgentNodePassStale");
+    assertThat(names).hasSize(MonitoringObjects.render(helm, "cni-system").alerts().size() - 1);
   }
 
   private static void assertLintClean(String... extraArgs) {

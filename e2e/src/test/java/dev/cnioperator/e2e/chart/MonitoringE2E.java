@@ -13,6 +13,7 @@ import dev.cnioperator.api.v1alpha1.RolloutPhase;
 import dev.cnioperator.e2e.Helm;
 import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.LocalControlPlane;
+import dev.cnioperator.testkit.TestNames;
 import dev.cnioperator.testkit.ToolPaths;
 import dev.cnioperator.testkit.node.KubeletCluster;
 import dev.cnioperator.testkit.node.KubeletNode;
@@ -57,9 +58,14 @@ import org.junit.jupiter.api.TestMethodOrder;
  * {@code node} and {@code pod}). The rules are the PrometheusRule's groups. Prometheus runs on the
  * host, which is on the nodes' bridge, listening on loopback.
  *
- * <p>Not covered here: the agent's alerts (its metric names are being changed), the operator's
- * absence alert (CniOperatorDown waits a fixed 10 minutes), and CniNetworkRolloutStopped resolving
- * (its window is a fixed 30 minutes).
+ * <p>The alerts' durations are shortened through the chart's {@code
+ * monitoring.prometheusRule.alerts} values (a few seconds' {@code for}, a one-minute window), so
+ * each fault is seen firing and then resolving after its repair: a macvlan master that is missing
+ * (CniNetworkNotReady), a pod whose interface is flushed (CniAgentAttachmentsFailing, until the pod
+ * is deleted), a broken edit rolled back (CniNetworkRolloutStopped, until its window passes), the
+ * agent stopped by a nodeSelector no node matches (CniAgentDown) and the operator scaled to zero
+ * (CniOperatorDown). The agent and the operator run on the host network, so the static targets stay
+ * the same across their restarts.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -116,9 +122,17 @@ class MonitoringE2E {
             "--set",
             "monitoring.prometheusRule.enabled=true",
             "--set",
-            "monitoring.prometheusRule.networkNotReadyFor=5s",
+            "monitoring.prometheusRule.alerts.CniNetworkNotReady.for=5s",
             "--set",
-            "monitoring.prometheusRule.nodesNotCurrentFor=5s");
+            "monitoring.prometheusRule.alerts.CniNetworkNodesNotCurrent.for=5s",
+            "--set",
+            "monitoring.prometheusRule.alerts.CniAgentAttachmentsFailing.for=5s",
+            "--set",
+            "monitoring.prometheusRule.alerts.CniNetworkRolloutStopped.window=1m",
+            "--set",
+            "monitoring.prometheusRule.alerts.CniAgentDown.for=10s",
+            "--set",
+            "monitoring.prometheusRule.alerts.CniOperatorDown.for=10s");
     monitoring = new MonitoringObjects(release.manifest());
     startPrometheus();
   }
@@ -273,7 +287,50 @@ class MonitoringE2E {
 
   @Test
   @Order(2)
-  void aBrokenEditThatIsRolledBackFiresRolloutStoppedNamingTheNetwork() {
+  void aPodWhoseInterfaceIsFlushedFiresAttachmentsFailingNamingNetworkAndNodeUntilItIsGone() {
+    String apps = NodePods.appsNamespace(cp.client());
+    try {
+      Pod pod = runPausePod(apps, TestNames.unique("flushed"));
+      String agentJob = agentJob();
+      String gauge =
+          "cni_agent_failing_attachments{job=\""
+              + agentJob
+              + "\", network=\""
+              + NETWORK
+              + "\", node=\""
+              + node.name()
+              + "\"}";
+      await("the pod's attachment checked healthy: " + gauge + " == 0")
+          .atMost(SETTLE)
+          .untilAsserted(() -> assertThat(values(gauge)).as(gauge).containsExactly("0"));
+
+      NodePods.inPodNetwork(node, pod, "ip", "addr", "flush", "dev", "eth0")
+          .orThrow("ip addr flush dev eth0 in " + pod.getMetadata().getName());
+      Map<String, String> labels = Map.of("network", NETWORK, "node", node.name());
+      awaitAlert("CniAgentAttachmentsFailing", labels, true);
+      assertThat(firing("CniAgentAttachmentsFailing", labels).at("/0/metric/pod").asText())
+          .as("the agent pod the alert names")
+          .startsWith(agentJob);
+
+      // The repair: the broken pod deleted.
+      cp.client()
+          .pods()
+          .inNamespace(apps)
+          .withName(pod.getMetadata().getName())
+          .withGracePeriod(0)
+          .delete();
+      awaitAlert("CniAgentAttachmentsFailing", labels, false);
+      await(gauge + " back to 0")
+          .atMost(SETTLE)
+          .untilAsserted(() -> assertThat(values(gauge)).as(gauge).containsExactly("0"));
+    } finally {
+      cp.kubectl("delete", "namespace", apps, "--wait=false");
+    }
+  }
+
+  @Test
+  @Order(3)
+  void aBrokenEditThatIsRolledBackFiresRolloutStoppedNamingTheNetworkUntilItsWindowPasses() {
     apply(bridgeNetwork("mtu: 70000"));
     await("the broken edit rolled back")
         .atMost(SETTLE)
@@ -291,17 +348,140 @@ class MonitoringE2E {
     awaitAlert("CniNetworkRolloutStopped", NETWORK, true);
     JsonNode alert = firing("CniNetworkRolloutStopped", NETWORK);
     assertThat(alert.at("/0/metric/outcome").asText()).isEqualTo("rolled_back");
-    // The repair: the edit undone. The alert stays for its fixed 30-minute window.
+    // The repair: the edit undone. The alert resolves once its (1-minute) window holds no rollback.
     apply(bridgeNetwork(""));
     awaitReady(NETWORK);
+    awaitAlert("CniNetworkRolloutStopped", NETWORK, false);
+  }
+
+  @Test
+  @Order(4)
+  void anAgentThatIsStoppedFiresAgentDownNamingTheNodeUntilItRunsAgain() {
+    String agent = agentJob();
+    String nowhere = "cni-operator.dev/monitoring-e2e-nowhere";
+    Map<String, String> labels = Map.of("node", node.name());
+    // The DaemonSet's pods go where no node is: the kubelet stops the agent, while Prometheus
+    // keeps its target (the node's address, the agent being on the host network) and sees it down.
+    patch("daemonset", agent, "{\"" + nowhere + "\": \"true\"}");
+    try {
+      await("the agent pod gone")
+          .atMost(SETTLE)
+          .untilAsserted(() -> assertThat(componentPods("agent")).isEmpty());
+      awaitAlert("CniAgentDown", labels, true);
+    } finally {
+      patch("daemonset", agent, "{\"" + nowhere + "\": null}");
+    }
+    cp.kubectl(
+            SETTLE.plusSeconds(10),
+            "-n",
+            release.namespace(),
+            "rollout",
+            "status",
+            "daemonset/" + agent,
+            "--timeout=" + SETTLE.toSeconds() + "s")
+        .orThrow("the agent back and Ready");
+    awaitAlert("CniAgentDown", labels, false);
+    await("up{job=" + agent + "} == 1 again")
+        .atMost(SETTLE)
+        .untilAsserted(() -> assertThat(values("up{job=\"" + agent + "\"}")).containsExactly("1"));
+  }
+
+  @Test
+  @Order(5)
+  void anOperatorScaledToZeroFiresOperatorDownUntilItIsBack() {
+    String operator = operatorJob();
+    Map<String, String> labels = Map.of("job", operator);
+    scaleOperator(0);
+    try {
+      await("no operator pod")
+          .atMost(SETTLE)
+          .untilAsserted(() -> assertThat(componentPods("operator")).isEmpty());
+      awaitAlert("CniOperatorDown", labels, true);
+    } finally {
+      scaleOperator(1);
+    }
+    cp.kubectl(
+            SETTLE.plusSeconds(10),
+            "-n",
+            release.namespace(),
+            "rollout",
+            "status",
+            "deployment/" + operator,
+            "--timeout=" + SETTLE.toSeconds() + "s")
+        .orThrow("the operator back and Ready");
+    awaitAlert("CniOperatorDown", labels, false);
+  }
+
+  private void scaleOperator(int replicas) {
+    cp.kubectl(
+            "-n",
+            release.namespace(),
+            "scale",
+            "deployment/" + operatorJob(),
+            "--replicas=" + replicas)
+        .orThrow("kubectl scale the operator to " + replicas);
+  }
+
+  /** Merges {@code nodeSelector} (a JSON object; null values remove keys) into the workload's. */
+  private void patch(String kind, String name, String nodeSelector) {
+    cp.kubectl(
+            "-n",
+            release.namespace(),
+            "patch",
+            kind,
+            name,
+            "--type=merge",
+            "-p",
+            "{\"spec\": {\"template\": {\"spec\": {\"nodeSelector\": " + nodeSelector + "}}}}")
+        .orThrow("kubectl patch " + kind + " " + name + " nodeSelector " + nodeSelector);
+  }
+
+  private List<Pod> componentPods(String component) {
+    return cp.client()
+        .pods()
+        .inNamespace(release.namespace())
+        .withLabel("app.kubernetes.io/component", component)
+        .list()
+        .getItems();
+  }
+
+  private Pod runPausePod(String namespace, String name) {
+    cp.client()
+        .pods()
+        .inNamespace(namespace)
+        .resource(NodePods.pinnedPausePod(name, node))
+        .create();
+    await("pod " + name + " running")
+        .atMost(SETTLE)
+        .until(
+            () -> {
+              Pod p = cp.client().pods().inNamespace(namespace).withName(name).get();
+              return p != null
+                  && p.getStatus() != null
+                  && "Running".equals(p.getStatus().getPhase())
+                  && p.getStatus().getPodIP() != null;
+            });
+    return cp.client().pods().inNamespace(namespace).withName(name).get();
+  }
+
+  /** The values of the series {@code promql} returns. */
+  private List<String> values(String promql) {
+    List<String> values = new ArrayList<>();
+    query(promql).forEach(series -> values.add(series.at("/value/1").asText()));
+    return values;
   }
 
   private void awaitAlert(String alert, String network, boolean firing) {
-    await(alert + " of " + network + (firing ? " firing" : " resolved"))
+    awaitAlert(alert, Map.of("network", network), firing);
+  }
+
+  /** Waits until {@code alert} with {@code labels} fires (or no longer does), naming both. */
+  private void awaitAlert(String alert, Map<String, String> labels, boolean firing) {
+    await(alert + " of " + labels + (firing ? " firing" : " resolved"))
         .atMost(SETTLE)
         .untilAsserted(
             () -> {
-              JsonNode series = firing(alert, network);
+              JsonNode series = firing(alert, labels);
               if (firing) {
                 assertThat(series).as("ALERTS of %s", alert).isNotEmpty();
               } else {
@@ -311,14 +491,19 @@ class MonitoringE2E {
   }
 
   private JsonNode firing(String alert, String network) {
-    return query(
-        "ALERTS{alertname=\""
-            + alert
-            + "\", alertstate=\"firing\", network=\""
-            + network
-            + "\", namespace=\""
-            + release.namespace()
-            + "\"}");
+    return firing(alert, Map.of("network", network));
+  }
+
+  private JsonNode firing(String alert, Map<String, String> labels) {
+    StringBuilder selector =
+        new StringBuilder("ALERTS{alertname=\"")
+            .append(alert)
+            .append("\", alertstate=\"firing\", namespace=\"")
+            .append(release.namespace())
+            .append('"');
+    new TreeMap<>(labels)
+        .forEach((k, v) -> selector.append(", ").append(k).append("=\"").append(v).append('"'));
+    return query(selector.append('}').toString());
   }
 
   private String operatorJob() {
