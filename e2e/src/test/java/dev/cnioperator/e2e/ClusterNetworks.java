@@ -55,11 +55,69 @@ public final class ClusterNetworks {
   }
 
   /**
+   * A network of one bridge that is its pods' gateway, host-local on {@code subnet}, CHECKed every
+   * 5 s; {@code extraBridgeField} (a YAML line, or empty) is added to the bridge, e.g. {@code mtu:
+   * 70000} for an edit that fails on every node.
+   */
+  public static String gatewayBridgeNetwork(
+      String name, String bridge, String subnet, String extraBridgeField) {
+    return """
+        apiVersion: cnioperator.dev/v1alpha1
+        kind: CniNetwork
+        metadata:
+          name: %s
+        spec:
+          cniVersion: "1.0.0"
+          priority: 50
+          plugins:
+            - type: bridge
+              bridge: %s
+              isGateway: true
+              %s
+              ipam: {type: host-local, subnet: %s}
+          check: {intervalSeconds: 5}
+        """
+        .formatted(name, bridge, extraBridgeField, subnet);
+  }
+
+  /**
+   * A macvlan network on {@code master}, an interface the test has not made: not Ready, naming the
+   * interface, until it exists on the node.
+   */
+  public static String macvlanNetwork(String name, String master, String subnet) {
+    return """
+        apiVersion: cnioperator.dev/v1alpha1
+        kind: CniNetwork
+        metadata:
+          name: %s
+        spec:
+          cniVersion: "1.0.0"
+          priority: 60
+          plugins:
+            - type: macvlan
+              master: %s
+              ipam: {type: host-local, subnet: %s}
+          check: {intervalSeconds: 5}
+        """
+        .formatted(name, master, subnet);
+  }
+
+  /**
    * The pod network of the kubelet-node scenarios: a bridge on each node acting as its pods'
    * gateway, host-local on the node's own pod CIDR, with a short CHECK interval (5 s) and cleanup
    * grace period (30 s) so that both show within a test.
    */
   public static String podNetwork(String name, String bridge) {
+    return podNetwork(name, bridge, "ipamCleanup: {gracePeriodSeconds: 30}", "");
+  }
+
+  /**
+   * {@link #podNetwork(String, String)} with {@code specLine} (a YAML line of the spec, e.g. {@code
+   * cniVersions: [...]}) in place of the short cleanup grace period, and {@code extraBridgeField}
+   * (a YAML line, or empty) added to the bridge.
+   */
+  public static String podNetwork(
+      String name, String bridge, String specLine, String extraBridgeField) {
     return """
         apiVersion: cnioperator.dev/v1alpha1
         kind: CniNetwork
@@ -72,13 +130,14 @@ public final class ClusterNetworks {
             - type: bridge
               bridge: %s
               isGateway: true
+              %s
               ipam:
                 type: host-local
                 ranges: "$(node.hostLocalRanges)"
           check: {intervalSeconds: 5}
-          ipamCleanup: {gracePeriodSeconds: 30}
+          %s
         """
-        .formatted(name, bridge);
+        .formatted(name, bridge, extraBridgeField, specLine);
   }
 
   public void apply(String yaml) {

@@ -264,16 +264,22 @@ public final class LocalControlPlane implements AutoCloseable {
 
   private static Path writeAdminKubeconfig(Path workDir, LocalPki pki, int apiPort)
       throws IOException {
-    String user =
-        "{client-certificate: %s, client-key: %s}"
-            .formatted(pki.dir().resolve("client.crt"), pki.dir().resolve("client.key"));
+    String user = clientCertUser(pki.dir().resolve("client.crt"), pki.dir().resolve("client.key"));
     return Files.writeString(
         workDir.resolve("kubeconfig"),
         kubeconfigYaml("https://127.0.0.1:" + apiPort, pki.apiServerCert(), user));
   }
 
-  /** A kubeconfig of one cluster at {@code server} and one user ({@code user}: a YAML map). */
-  private static String kubeconfigYaml(String server, Object caFile, String user) {
+  /** A kubeconfig user (for {@link #kubeconfigYaml}) that presents a client certificate. */
+  public static String clientCertUser(Path cert, Path key) {
+    return "{client-certificate: %s, client-key: %s}".formatted(cert, key);
+  }
+
+  /**
+   * A kubeconfig of one cluster at {@code server}, verified with {@code caFile}, and one user
+   * ({@code user}: a YAML flow map, e.g. {@link #clientCertUser}).
+   */
+  public static String kubeconfigYaml(String server, Object caFile, String user) {
     return """
         apiVersion: v1
         kind: Config

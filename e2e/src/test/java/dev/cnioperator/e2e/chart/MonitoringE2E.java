@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.RolloutPhase;
+import dev.cnioperator.e2e.ClusterNetworks;
 import dev.cnioperator.e2e.Helm;
 import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.LocalControlPlane;
@@ -256,22 +257,7 @@ class MonitoringE2E {
   void aNetworkWhoseMacvlanMasterIsMissingFiresNotReadyUntilTheInterfaceExists() {
     String master = "cbmmis0";
     String net = "nomaster";
-    apply(
-        """
-        apiVersion: cnioperator.dev/v1alpha1
-        kind: CniNetwork
-        metadata:
-          name: %s
-        spec:
-          cniVersion: "1.0.0"
-          priority: 60
-          plugins:
-            - type: macvlan
-              master: %s
-              ipam: {type: host-local, subnet: 10.239.88.0/24}
-          check: {intervalSeconds: 5}
-        """
-            .formatted(net, master));
+    apply(ClusterNetworks.macvlanNetwork(net, master, "10.239.88.0/24"));
     try {
       awaitAlert("CniNetworkNotReady", net, true);
       node.exec("ip", "link", "add", master, "type", "veth", "peer", "name", master + "p")
@@ -371,15 +357,7 @@ class MonitoringE2E {
     } finally {
       patch("daemonset", agent, "{\"" + nowhere + "\": null}");
     }
-    cp.kubectl(
-            SETTLE.plusSeconds(10),
-            "-n",
-            release.namespace(),
-            "rollout",
-            "status",
-            "daemonset/" + agent,
-            "--timeout=" + SETTLE.toSeconds() + "s")
-        .orThrow("the agent back and Ready");
+    release.awaitRollout(cluster, "daemonset/" + agent, SETTLE);
     awaitAlert("CniAgentDown", labels, false);
     await("up{job=" + agent + "} == 1 again")
         .atMost(SETTLE)
@@ -400,15 +378,7 @@ class MonitoringE2E {
     } finally {
       scaleOperator(1);
     }
-    cp.kubectl(
-            SETTLE.plusSeconds(10),
-            "-n",
-            release.namespace(),
-            "rollout",
-            "status",
-            "deployment/" + operator,
-            "--timeout=" + SETTLE.toSeconds() + "s")
-        .orThrow("the operator back and Ready");
+    release.awaitRollout(cluster, "deployment/" + operator, SETTLE);
     awaitAlert("CniOperatorDown", labels, false);
   }
 
@@ -670,24 +640,9 @@ class MonitoringE2E {
         "pod " + pod.getMetadata().getName() + " has no container port named " + portName);
   }
 
-  private static String bridgeNetwork(String extra) {
-    return """
-        apiVersion: cnioperator.dev/v1alpha1
-        kind: CniNetwork
-        metadata:
-          name: %s
-        spec:
-          cniVersion: "1.0.0"
-          priority: 50
-          plugins:
-            - type: bridge
-              bridge: cbwatch0
-              isGateway: true
-              %s
-              ipam: {type: host-local, subnet: 10.239.87.0/24}
-          check: {intervalSeconds: 5}
-        """
-        .formatted(NETWORK, extra);
+  private static String bridgeNetwork(String extraBridgeField) {
+    return ClusterNetworks.gatewayBridgeNetwork(
+        NETWORK, "cbwatch0", "10.239.87.0/24", extraBridgeField);
   }
 
   private void apply(String yaml) {

@@ -9,6 +9,7 @@ import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
 import dev.cnioperator.api.v1alpha1.RolloutPhase;
+import dev.cnioperator.e2e.ClusterNetworks;
 import dev.cnioperator.e2e.Helm;
 import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.LocalControlPlane;
@@ -241,7 +242,7 @@ abstract class RuntimeTruthE2E {
     node.exec("ip", "addr", "add", "10.239.9.1/24", "dev", bridge).orThrow("ip addr add");
     node.exec("ip", "link", "set", bridge, "up").orThrow("ip link set up");
     String leftover = "leftover";
-    apply(bridgeNetwork(leftover, bridge, "10.239.77.0/24", ""));
+    apply(ClusterNetworks.gatewayBridgeNetwork(leftover, bridge, "10.239.77.0/24", ""));
 
     await("Ready=False naming the bridge and both addresses")
         .atMost(SETTLE)
@@ -262,7 +263,7 @@ abstract class RuntimeTruthE2E {
     printForTheNote(leftover);
 
     // A broken edit of a network that never proved its first revision goes back to that one.
-    apply(bridgeNetwork(leftover, bridge, "10.239.77.0/24", "mtu: 70000"));
+    apply(ClusterNetworks.gatewayBridgeNetwork(leftover, bridge, "10.239.77.0/24", "mtu: 70000"));
     await("the broken edit rolled back to the unproven first revision")
         .atMost(SETTLE)
         .untilAsserted(
@@ -277,7 +278,7 @@ abstract class RuntimeTruthE2E {
                   .doesNotContain("70000");
             });
 
-    apply(bridgeNetwork(leftover, bridge, "10.239.77.0/24", ""));
+    apply(ClusterNetworks.gatewayBridgeNetwork(leftover, bridge, "10.239.77.0/24", ""));
     node.exec("ip", "link", "delete", bridge).orThrow("ip link delete " + bridge);
     awaitReady(leftover);
     delete(leftover);
@@ -288,22 +289,7 @@ abstract class RuntimeTruthE2E {
   void aMissingMacvlanMasterKeepsTheNetworkNotReadyNamingItUntilTheInterfaceExists() {
     String master = "cbmiss0";
     String net = "nomaster";
-    apply(
-        """
-        apiVersion: cnioperator.dev/v1alpha1
-        kind: CniNetwork
-        metadata:
-          name: %s
-        spec:
-          cniVersion: "1.0.0"
-          priority: 60
-          plugins:
-            - type: macvlan
-              master: %s
-              ipam: {type: host-local, subnet: 10.239.78.0/24}
-          check: {intervalSeconds: 5}
-        """
-            .formatted(net, master));
+    apply(ClusterNetworks.macvlanNetwork(net, master, "10.239.78.0/24"));
     awaitCondition(
         net,
         "Ready",
@@ -390,46 +376,8 @@ abstract class RuntimeTruthE2E {
    * 1.1.0 for one that selects from cniVersions.
    */
   private String podNetwork(String extraBridgeField) {
-    return """
-        apiVersion: cnioperator.dev/v1alpha1
-        kind: CniNetwork
-        metadata:
-          name: %s
-        spec:
-          cniVersion: "1.0.0"
-          cniVersions: ["1.0.0", "1.1.0"]
-          priority: 10
-          plugins:
-            - type: bridge
-              bridge: %s
-              isGateway: true
-              %s
-              ipam:
-                type: host-local
-                ranges: "$(node.hostLocalRanges)"
-          check: {intervalSeconds: 5}
-        """
-        .formatted(POD_NETWORK, BRIDGE, extraBridgeField);
-  }
-
-  private static String bridgeNetwork(String name, String bridge, String subnet, String extra) {
-    return """
-        apiVersion: cnioperator.dev/v1alpha1
-        kind: CniNetwork
-        metadata:
-          name: %s
-        spec:
-          cniVersion: "1.0.0"
-          priority: 50
-          plugins:
-            - type: bridge
-              bridge: %s
-              isGateway: true
-              %s
-              ipam: {type: host-local, subnet: %s}
-          check: {intervalSeconds: 5}
-        """
-        .formatted(name, bridge, extra, subnet);
+    return ClusterNetworks.podNetwork(
+        POD_NETWORK, BRIDGE, "cniVersions: [\"1.0.0\", \"1.1.0\"]", extraBridgeField);
   }
 
   private void apply(String yaml) {

@@ -323,25 +323,10 @@ public final class KubeletNode implements AutoCloseable {
       Path kubeconfig = kubeconfig();
       Files.writeString(
           kubeconfig,
-          """
-          apiVersion: v1
-          kind: Config
-          clusters:
-          - name: local
-            cluster:
-              server: %s
-              certificate-authority: %s
-          users:
-          - name: node
-            user:
-              client-certificate: %s
-              client-key: %s
-          contexts:
-          - name: local
-            context: {cluster: local, user: node}
-          current-context: local
-          """
-              .formatted(bridge.apiServerUrl(), controlPlane.pki().apiServerCert(), crt, key));
+          LocalControlPlane.kubeconfigYaml(
+              bridge.apiServerUrl(),
+              controlPlane.pki().apiServerCert(),
+              LocalControlPlane.clientCertUser(crt, key)));
       Path resolvConf = dir.resolve("resolv.conf");
       Files.writeString(resolvConf, "nameserver 127.0.0.1\noptions ndots:1\n");
       createCgroups();
