@@ -264,22 +264,26 @@ public final class LocalControlPlane implements AutoCloseable {
 
   private static Path writeAdminKubeconfig(Path workDir, LocalPki pki, int apiPort)
       throws IOException {
-    String user = clientCertUser(pki.dir().resolve("client.crt"), pki.dir().resolve("client.key"));
+    Map<String, String> user =
+        clientCertUser(pki.dir().resolve("client.crt"), pki.dir().resolve("client.key"));
     return Files.writeString(
         workDir.resolve("kubeconfig"),
         kubeconfigYaml("https://127.0.0.1:" + apiPort, pki.apiServerCert(), user));
   }
 
   /** A kubeconfig user (for {@link #kubeconfigYaml}) that presents a client certificate. */
-  public static String clientCertUser(Path cert, Path key) {
-    return "{client-certificate: %s, client-key: %s}".formatted(cert, key);
+  public static Map<String, String> clientCertUser(Path cert, Path key) {
+    return Map.of("client-certificate", cert.toString(), "client-key", key.toString());
   }
 
   /**
-   * A kubeconfig of one cluster at {@code server}, verified with {@code caFile}, and one user
-   * ({@code user}: a YAML flow map, e.g. {@link #clientCertUser}).
+   * A kubeconfig of one cluster at {@code server}, verified with {@code caFile}, and one user with
+   * the fields {@code user} (e.g. {@link #clientCertUser}, or {@code token}), each on a line of its
+   * own as kubectl writes them.
    */
-  public static String kubeconfigYaml(String server, Object caFile, String user) {
+  public static String kubeconfigYaml(String server, Object caFile, Map<String, String> user) {
+    StringBuilder fields = new StringBuilder();
+    user.forEach((k, v) -> fields.append("\n    ").append(k).append(": ").append(v));
     return """
         apiVersion: v1
         kind: Config
@@ -290,13 +294,13 @@ public final class LocalControlPlane implements AutoCloseable {
             certificate-authority: %s
         users:
         - name: user
-          user: %s
+          user:%s
         contexts:
         - name: local
           context: {cluster: local, user: user}
         current-context: local
         """
-        .formatted(server, caFile, user);
+        .formatted(server, caFile, fields);
   }
 
   /** A port on 127.0.0.1 that nothing listens on now; the server started next binds it. */
@@ -489,7 +493,7 @@ public final class LocalControlPlane implements AutoCloseable {
    */
   public Path writeKubeconfigForToken(String token, String server, Path file) {
     String yaml =
-        kubeconfigYaml(server, client.getConfiguration().getCaCertFile(), "{token: " + token + "}");
+        kubeconfigYaml(server, client.getConfiguration().getCaCertFile(), Map.of("token", token));
     try {
       Files.writeString(file, yaml);
       return file;
