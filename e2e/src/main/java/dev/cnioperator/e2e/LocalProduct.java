@@ -261,6 +261,31 @@ public final class LocalProduct implements AutoCloseable {
         List.of("uninstall", RELEASE, "--namespace", NAMESPACE, "--wait", "--timeout", "120s"));
   }
 
+  /**
+   * The last {@code lines} lines of every operator's and agent's log, each under its process's name
+   * and state, for a failed test to print; stack frames left out, so that the lines are events.
+   */
+  public String logTails(int lines) {
+    StringBuilder out = new StringBuilder();
+    for (ProductProcess p : processes) {
+      List<String> all =
+          p.output().lines().filter(l -> !l.startsWith("\tat ") && !l.startsWith("\t...")).toList();
+      out.append("----- ")
+          .append(p.name())
+          .append(p.isAlive() ? " (running)" : " (exited)")
+          .append(", last ")
+          .append(Math.min(lines, all.size()))
+          .append(" of ")
+          .append(all.size())
+          .append(" lines (stack frames left out) of ")
+          .append(p.log())
+          .append('\n');
+      all.subList(Math.max(0, all.size() - lines), all.size())
+          .forEach(l -> out.append(l).append('\n'));
+    }
+    return out.toString();
+  }
+
   /** Stops the operator and agent processes; the release stays installed. */
   public void stopProcesses() {
     for (ProductProcess p : processes) {

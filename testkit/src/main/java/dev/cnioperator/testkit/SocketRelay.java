@@ -32,7 +32,7 @@ public final class SocketRelay implements AutoCloseable {
   private final SocketAddress listen;
   private final SocketAddress target;
   private final Set<SocketChannel> open = ConcurrentHashMap.newKeySet();
-  private volatile boolean cut;
+  private boolean cut;
 
   private SocketRelay(ServerSocketChannel listener, SocketAddress listen, SocketAddress target) {
     this.listener = listener;
@@ -102,14 +102,17 @@ public final class SocketRelay implements AutoCloseable {
     }
   }
 
-  /** Closes the connections it relays, and each new one at once, until {@link #restore}. */
-  public void cut() {
+  /**
+   * Closes the connections it relays, and each new one at once, until {@link #restore}. A
+   * connection being accepted as the cut comes is closed too: accepting and cutting take turns.
+   */
+  public synchronized void cut() {
     cut = true;
     open.forEach(SocketRelay::closeQuietly);
     open.clear();
   }
 
-  public void restore() {
+  public synchronized void restore() {
     cut = false;
   }
 
@@ -121,20 +124,24 @@ public final class SocketRelay implements AutoCloseable {
       } catch (IOException e) {
         return; // closed
       }
-      if (cut) {
-        closeQuietly(client);
-        continue;
-      }
-      try {
-        SocketChannel upstream = SocketChannel.open(target);
-        open.add(client);
-        open.add(upstream);
-        pump(client, upstream);
-        pump(upstream, client);
-      } catch (IOException e) {
-        // The target refused: the client sees its connection closed, as it would without a relay.
-        closeQuietly(client);
-      }
+      relay(client);
+    }
+  }
+
+  private synchronized void relay(SocketChannel client) {
+    if (cut) {
+      closeQuietly(client);
+      return;
+    }
+    try {
+      SocketChannel upstream = SocketChannel.open(target);
+      open.add(client);
+      open.add(upstream);
+      pump(client, upstream);
+      pump(upstream, client);
+    } catch (IOException e) {
+      // The target refused: the client sees its connection closed, as it would without a relay.
+      closeQuietly(client);
     }
   }
 

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The agent is SIGKILLed while it downloads a new revision of a CniPlugin binary from a server that
@@ -37,6 +38,8 @@ class AgentKilledDuringInstallIT {
   private static final long KILL_AFTER_BYTES = 1 << 20;
 
   private FaultProduct fault;
+
+  @RegisterExtension final FaultDiagnosis diagnosis = new FaultDiagnosis(() -> fault);
   private PluginServer server;
 
   @BeforeAll

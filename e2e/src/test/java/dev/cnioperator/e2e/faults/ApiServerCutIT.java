@@ -13,6 +13,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The API server goes away in the middle of a rollout to two nodes: the operator and both agents
@@ -26,6 +27,8 @@ class ApiServerCutIT {
   private static final Duration OUTAGE = Duration.ofSeconds(5);
 
   private FaultProduct fault;
+
+  @RegisterExtension final FaultDiagnosis diagnosis = new FaultDiagnosis(() -> fault);
   private ApiServerProxy proxy;
 
   @BeforeAll

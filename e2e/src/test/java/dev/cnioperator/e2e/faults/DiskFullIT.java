@@ -20,6 +20,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A node's conf dir is a 64 KiB tmpfs that fills up, and an edit brings a conflist larger than the
@@ -33,6 +34,8 @@ class DiskFullIT {
   private static final String ENOSPC = "No space left on device";
 
   private FaultProduct fault;
+
+  @RegisterExtension final FaultDiagnosis diagnosis = new FaultDiagnosis(() -> fault);
   private Path confDir;
   private SandboxNode node;
 

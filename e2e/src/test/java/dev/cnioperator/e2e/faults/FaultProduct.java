@@ -112,6 +112,21 @@ public final class FaultProduct implements AutoCloseable {
         .count();
   }
 
+  /**
+   * What a failed test needs to say why: the networks and CniNodes of this run as the API server
+   * holds them, and the tail of every process's log.
+   */
+  public String diagnosis() {
+    StringBuilder out = new StringBuilder("===== fault product ").append(run).append('\n');
+    for (String object : applied) {
+      out.append(cp.kubectl("get", object, "-o", "yaml").stdout());
+    }
+    for (String node : nodes) {
+      out.append(cp.kubectl("get", "cninode", node, "-o", "yaml").stdout());
+    }
+    return out.append(product.logTails(80)).toString();
+  }
+
   /** Creates a Node labelled for this run and returns its name. */
   public String createNode(String base) {
     String name = TestNames.unique(base);

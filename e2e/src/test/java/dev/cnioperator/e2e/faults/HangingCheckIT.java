@@ -20,6 +20,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A plugin that never answers CHECK (a script in the node's bin dir, a binary the agent does not
@@ -34,6 +35,8 @@ class HangingCheckIT {
   private static final Duration WATCH = Duration.ofSeconds(3 * INTERVAL_SECONDS + 2);
 
   private FaultProduct fault;
+
+  @RegisterExtension final FaultDiagnosis diagnosis = new FaultDiagnosis(() -> fault);
   private Path hangPids;
 
   @BeforeAll

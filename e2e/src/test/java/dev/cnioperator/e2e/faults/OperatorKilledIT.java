@@ -24,6 +24,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The operator is SIGKILLed while it rolls an edit out to three nodes, as soon as a watch sees the
@@ -34,6 +35,8 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class OperatorKilledIT {
   private FaultProduct fault;
+
+  @RegisterExtension final FaultDiagnosis diagnosis = new FaultDiagnosis(() -> fault);
 
   @BeforeAll
   void installTheProduct() {

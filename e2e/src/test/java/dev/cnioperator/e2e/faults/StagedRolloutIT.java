@@ -34,6 +34,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Staged rollout with real agents, real plugins and real network namespaces: a valid but broken
@@ -44,6 +45,8 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class StagedRolloutIT {
   private FaultProduct fault;
+
+  @RegisterExtension final FaultDiagnosis diagnosis = new FaultDiagnosis(() -> fault);
   private final List<Path> orphanPids = new ArrayList<>();
 
   @BeforeAll

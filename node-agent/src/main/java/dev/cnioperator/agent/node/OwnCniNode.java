@@ -2,6 +2,7 @@ package dev.cnioperator.agent.node;
 
 import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.CniNodeStatus;
+import dev.cnioperator.api.watch.InformerRetry;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -58,29 +59,36 @@ public final class OwnCniNode {
     void seen(CniNode latest, boolean specMayDiffer);
   }
 
-  /** Watches this node's CniNode only. */
+  /**
+   * Watches this node's CniNode only; started and synced on return. A watch that breaks once synced
+   * is retried ({@link InformerRetry}): the scheduled passes read the CniNode anyway, but without
+   * the watch a new spec waits for the next of them.
+   */
   public SharedIndexInformer<CniNode> watch(WatchListener listener, long resyncMillis) {
-    return client
-        .resources(CniNode.class)
-        .withField("metadata.name", nodeName)
-        .inform(
-            new ResourceEventHandler<>() {
-              @Override
-              public void onAdd(CniNode obj) {
-                listener.seen(obj, true);
-              }
+    SharedIndexInformer<CniNode> informer =
+        client
+            .resources(CniNode.class)
+            .withField("metadata.name", nodeName)
+            .runnableInformer(resyncMillis);
+    informer.exceptionHandler(InformerRetry.AFTER_START);
+    informer.addEventHandler(
+        new ResourceEventHandler<>() {
+          @Override
+          public void onAdd(CniNode obj) {
+            listener.seen(obj, true);
+          }
 
-              @Override
-              public void onUpdate(CniNode oldObj, CniNode newObj) {
-                listener.seen(newObj, specMayDiffer(oldObj, newObj));
-              }
+          @Override
+          public void onUpdate(CniNode oldObj, CniNode newObj) {
+            listener.seen(newObj, specMayDiffer(oldObj, newObj));
+          }
 
-              @Override
-              public void onDelete(CniNode obj, boolean deletedFinalStateUnknown) {
-                listener.seen(null, true);
-              }
-            },
-            resyncMillis);
+          @Override
+          public void onDelete(CniNode obj, boolean deletedFinalStateUnknown) {
+            listener.seen(null, true);
+          }
+        });
+    return informer.run();
   }
 
   /** Whether {@code after} may ask for other files than {@code before}: any but a status update. */

@@ -1,6 +1,7 @@
 package dev.cnioperator.operator.node;
 
 import dev.cnioperator.api.v1alpha1.CniNode;
+import dev.cnioperator.api.watch.InformerRetry;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.javaoperatorsdk.operator.OperatorException;
@@ -27,8 +28,10 @@ public final class CniNodeInformer {
 
   /**
    * Started as JOSDK starts its informers under {@code configuration}: a start waits for the first
-   * list up to its cache sync timeout, and an informer that stops on an error after it has synced
-   * goes to its informer-stopped handler (which ends the process by default, so the pod restarts).
+   * list up to its cache sync timeout; once synced, a broken watch is retried as JOSDK's own
+   * informers retry ({@link InformerRetry}), and an informer that stops all the same (on objects it
+   * cannot decode) goes to its informer-stopped handler (which ends the process by default, so the
+   * pod restarts).
    */
   public CniNodeInformer(KubernetesClient client, ConfigurationService configuration) {
     this.client = client;
@@ -39,6 +42,7 @@ public final class CniNodeInformer {
   synchronized SharedIndexInformer<CniNode> acquire() {
     if (users == 0) {
       SharedIndexInformer<CniNode> started = client.resources(CniNode.class).runnableInformer(0);
+      started.exceptionHandler(InformerRetry.AFTER_START);
       configuration
           .getInformerStoppedHandler()
           .ifPresent(
