@@ -303,6 +303,19 @@ public final class LocalControlPlane implements AutoCloseable {
         .formatted(server, caFile, fields);
   }
 
+  /**
+   * A kubeconfig file read as the product's programs read theirs (fabric8's {@code
+   * Config.fromKubeconfig}): its server, CA file and token (a user's token is its {@code
+   * getAutoOAuthToken()}), whatever its layout.
+   */
+  public static Config readKubeconfig(Path file) {
+    try {
+      return Config.fromKubeconfig(null, Files.readString(file), file.toString());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file, e);
+    }
+  }
+
   /** A port on 127.0.0.1 that nothing listens on now; the server started next binds it. */
   private static int freeLoopbackPort() throws IOException {
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {

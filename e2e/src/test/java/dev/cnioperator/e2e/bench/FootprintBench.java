@@ -1,6 +1,7 @@
 package dev.cnioperator.e2e.bench;
 
 import dev.cnioperator.agent.host.HostPaths;
+import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.ToolPaths;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -425,13 +426,12 @@ public final class FootprintBench {
   }
 
   /** The directory of the API server's CA certificate the kubeconfig names. */
-  private static Path caDir(Path kubeconfig) throws java.io.IOException {
-    return Files.readAllLines(kubeconfig).stream()
-        .map(String::trim)
-        .filter(l -> l.startsWith("certificate-authority:"))
-        .map(l -> Path.of(l.substring(l.indexOf(':') + 1).trim()).getParent())
-        .findFirst()
-        .orElseThrow(() -> new IllegalStateException("no certificate-authority in " + kubeconfig));
+  private static Path caDir(Path kubeconfig) {
+    String ca = LocalControlPlane.readKubeconfig(kubeconfig).getCaCertFile();
+    if (ca == null) {
+      throw new IllegalStateException("no certificate-authority in " + kubeconfig);
+    }
+    return Path.of(ca).getParent();
   }
 
   /** The directory of this benchmark's own classes (the floor runs from there). */

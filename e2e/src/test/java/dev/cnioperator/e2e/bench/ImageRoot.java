@@ -1,7 +1,9 @@
 package dev.cnioperator.e2e.bench;
 
 import dev.cnioperator.testkit.Commands;
+import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.ToolPaths;
+import io.fabric8.kubernetes.client.Config;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -10,7 +12,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -91,30 +92,23 @@ final class ImageRoot implements AutoCloseable {
    * as the DaemonSet's does (no kubeconfig to parse).
    */
   Map<String, String> serviceAccount(Path kubeconfig) throws IOException {
-    Map<String, String> fields = new HashMap<>();
-    for (String line : Files.readAllLines(kubeconfig)) {
-      String t = line.trim();
-      int colon = t.indexOf(':');
-      if (colon > 0) {
-        fields.putIfAbsent(t.substring(0, colon), t.substring(colon + 1).trim());
-      }
-    }
+    Config config = LocalControlPlane.readKubeconfig(kubeconfig);
     Path dir = root.resolve("run/secrets/kubernetes.io/serviceaccount");
     Files.createDirectories(dir);
-    Files.writeString(dir.resolve("token"), required(fields, "token", kubeconfig));
+    Files.writeString(
+        dir.resolve("token"), required(config.getAutoOAuthToken(), "token", kubeconfig));
     Files.copy(
-        Path.of(required(fields, "certificate-authority", kubeconfig)),
+        Path.of(required(config.getCaCertFile(), "certificate-authority", kubeconfig)),
         dir.resolve("ca.crt"),
         StandardCopyOption.REPLACE_EXISTING);
     Files.writeString(dir.resolve("namespace"), "kube-system");
-    URI server = URI.create(required(fields, "server", kubeconfig));
+    URI server = URI.create(required(config.getMasterUrl(), "server", kubeconfig));
     return Map.of(
         "KUBERNETES_SERVICE_HOST", server.getHost(),
         "KUBERNETES_SERVICE_PORT", Integer.toString(server.getPort()));
   }
 
-  private static String required(Map<String, String> fields, String key, Path kubeconfig) {
-    String v = fields.get(key);
+  private static String required(String v, String key, Path kubeconfig) {
     if (v == null || v.isEmpty()) {
       throw new IllegalStateException("no " + key + " in " + kubeconfig);
     }

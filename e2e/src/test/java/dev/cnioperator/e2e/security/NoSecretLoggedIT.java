@@ -9,9 +9,8 @@ import dev.cnioperator.e2e.ProcessOptions;
 import dev.cnioperator.e2e.ProductProcess;
 import dev.cnioperator.e2e.SandboxNode;
 import dev.cnioperator.e2e.faults.FaultProduct;
+import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.TestNames;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -94,12 +93,11 @@ class NoSecretLoggedIT {
   }
 
   /** The bearer token of a kubeconfig LocalProduct wrote. */
-  private static String tokenIn(Path kubeconfig) throws IOException {
-    return Files.readAllLines(kubeconfig).stream()
-        .map(String::strip)
-        .filter(l -> l.startsWith("token: "))
-        .map(l -> l.substring("token: ".length()).strip())
-        .findFirst()
-        .orElseThrow(() -> new IllegalStateException("no token in " + kubeconfig));
+  private static String tokenIn(Path kubeconfig) {
+    String token = LocalControlPlane.readKubeconfig(kubeconfig).getAutoOAuthToken();
+    if (token == null || token.isEmpty()) {
+      throw new IllegalStateException("no token in " + kubeconfig);
+    }
+    return token;
   }
 }
