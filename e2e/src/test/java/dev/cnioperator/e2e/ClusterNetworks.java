@@ -23,6 +23,9 @@ public final class ClusterNetworks {
     CommandResult run(String stdin, String... args);
   }
 
+  /** The CHECK interval of the kubelet-node scenarios' networks: short, to show within a test. */
+  private static final String CHECK_EVERY_5S = "check: {intervalSeconds: 5}";
+
   private final KubernetesClient client;
   private final Kubectl kubectl;
 
@@ -61,23 +64,13 @@ public final class ClusterNetworks {
    */
   public static String gatewayBridgeNetwork(
       String name, String bridge, String subnet, String extraBridgeField) {
-    return """
-        apiVersion: cnioperator.dev/v1alpha1
-        kind: CniNetwork
-        metadata:
-          name: %s
-        spec:
-          cniVersion: "1.0.0"
-          priority: 50
-          plugins:
-            - type: bridge
-              bridge: %s
-              isGateway: true
-              %s
-              ipam: {type: host-local, subnet: %s}
-          check: {intervalSeconds: 5}
-        """
-        .formatted(name, bridge, extraBridgeField, subnet);
+    return CniNetworkYaml.named(name)
+        .priority(50)
+        .plugin(
+            gatewayBridge(
+                bridge, extraBridgeField, "ipam: {type: host-local, subnet: " + subnet + "}"))
+        .spec(CHECK_EVERY_5S)
+        .yaml();
   }
 
   /**
@@ -85,21 +78,15 @@ public final class ClusterNetworks {
    * interface, until it exists on the node.
    */
   public static String macvlanNetwork(String name, String master, String subnet) {
-    return """
-        apiVersion: cnioperator.dev/v1alpha1
-        kind: CniNetwork
-        metadata:
-          name: %s
-        spec:
-          cniVersion: "1.0.0"
-          priority: 60
-          plugins:
-            - type: macvlan
-              master: %s
-              ipam: {type: host-local, subnet: %s}
-          check: {intervalSeconds: 5}
-        """
-        .formatted(name, master, subnet);
+    return CniNetworkYaml.named(name)
+        .priority(60)
+        .plugin(
+            lines(
+                "type: macvlan",
+                "master: " + master,
+                "ipam: {type: host-local, subnet: " + subnet + "}"))
+        .spec(CHECK_EVERY_5S)
+        .yaml();
   }
 
   /**
@@ -118,26 +105,33 @@ public final class ClusterNetworks {
    */
   public static String podNetwork(
       String name, String bridge, String specLine, String extraBridgeField) {
-    return """
-        apiVersion: cnioperator.dev/v1alpha1
-        kind: CniNetwork
-        metadata:
-          name: %s
-        spec:
-          cniVersion: "1.0.0"
-          priority: 10
-          plugins:
-            - type: bridge
-              bridge: %s
-              isGateway: true
-              %s
-              ipam:
-                type: host-local
-                ranges: "$(node.hostLocalRanges)"
-          check: {intervalSeconds: 5}
-          %s
-        """
-        .formatted(name, bridge, extraBridgeField, specLine);
+    CniNetworkYaml network =
+        CniNetworkYaml.named(name)
+            .priority(10)
+            .plugin(
+                gatewayBridge(
+                    bridge,
+                    extraBridgeField,
+                    "ipam:\n  type: host-local\n  ranges: \"$(node.hostLocalRanges)\""))
+            .spec(CHECK_EVERY_5S);
+    if (!specLine.isBlank()) {
+      network.spec(specLine);
+    }
+    return network.yaml();
+  }
+
+  /**
+   * A bridge plugin that is its pods' gateway, with {@code extraField} (or none) and {@code ipam}.
+   */
+  private static String gatewayBridge(String bridge, String extraField, String ipam) {
+    return lines("type: bridge", "bridge: " + bridge, "isGateway: true", extraField, ipam);
+  }
+
+  /** YAML lines joined, the empty ones left out. */
+  private static String lines(String... lines) {
+    return java.util.Arrays.stream(lines)
+        .filter(l -> !l.isBlank())
+        .collect(java.util.stream.Collectors.joining("\n"));
   }
 
   public void apply(String yaml) {
