@@ -4,6 +4,7 @@ import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.containerd.ContainerdRelease;
 import dev.cnioperator.testkit.images.LocalRegistry;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -20,15 +21,18 @@ public final class KubeletCluster implements AutoCloseable {
   private final LocalControlPlane controlPlane;
   private final NodeBridge bridge;
   private final List<KubeletNode> nodes = new ArrayList<>();
+  private final Duration syncFrequency;
 
   /** Bridge addresses are never reused, so a node added after one was closed gets a fresh one. */
   private int nextIndex;
 
   private LocalRegistry registry;
 
-  private KubeletCluster(LocalControlPlane controlPlane, NodeBridge bridge) {
+  private KubeletCluster(
+      LocalControlPlane controlPlane, NodeBridge bridge, Duration syncFrequency) {
     this.controlPlane = controlPlane;
     this.bridge = bridge;
+    this.syncFrequency = syncFrequency;
   }
 
   /** As {@link #start(int, ContainerdRelease)} with Debian's containerd 1.6. */
@@ -41,11 +45,20 @@ public final class KubeletCluster implements AutoCloseable {
    * registered (NotReady, no CNI).
    */
   public static KubeletCluster start(int nodeCount, ContainerdRelease release) {
+    return start(nodeCount, release, KubeletNode.TEST_SYNC_FREQUENCY);
+  }
+
+  /**
+   * As {@link #start(int, ContainerdRelease)}, every kubelet syncing its pods every {@code
+   * syncFrequency} ({@link KubeletNode#KUBELET_DEFAULT_SYNC_FREQUENCY} to measure as clusters run).
+   */
+  public static KubeletCluster start(
+      int nodeCount, ContainerdRelease release, Duration syncFrequency) {
     String hostAddress = NodeBridge.freeHostAddress();
     LocalControlPlane cp = LocalControlPlane.startForNodes(CLUSTER_CIDR, List.of(hostAddress));
     KubeletCluster cluster;
     try {
-      cluster = new KubeletCluster(cp, NodeBridge.create(cp, hostAddress));
+      cluster = new KubeletCluster(cp, NodeBridge.create(cp, hostAddress), syncFrequency);
     } catch (RuntimeException e) {
       cp.close();
       throw e;
@@ -83,7 +96,7 @@ public final class KubeletCluster implements AutoCloseable {
    * it earlier.
    */
   public KubeletNode addNode(ContainerdRelease release) {
-    KubeletNode node = KubeletNode.start(controlPlane, bridge, nextIndex++, release);
+    KubeletNode node = KubeletNode.start(controlPlane, bridge, nextIndex++, release, syncFrequency);
     nodes.add(node);
     if (registry != null) {
       node.trustPlainHttpRegistry(registry.hostPort());

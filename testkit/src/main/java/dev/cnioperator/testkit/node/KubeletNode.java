@@ -64,10 +64,20 @@ public final class KubeletNode implements AutoCloseable {
    */
   public static final String CRI_SOCKET = "/run/containerd/containerd.sock";
 
+  /**
+   * The test kit's kubelet sync period: pods are synced again (and mounted ConfigMaps refreshed)
+   * every 10 s, so that the tests wait less.
+   */
+  public static final Duration TEST_SYNC_FREQUENCY = Duration.ofSeconds(10);
+
+  /** The kubelet's own default {@code syncFrequency}, as clusters run it. */
+  public static final Duration KUBELET_DEFAULT_SYNC_FREQUENCY = Duration.ofMinutes(1);
+
   private final String name;
   private final String address;
   private final Path dir;
   private final LocalControlPlane controlPlane;
+  private final Duration syncFrequency;
   private final List<String> cleanupProblems = new ArrayList<>();
   private NetworkNamespace netns;
   private String hostInterface;
@@ -76,8 +86,14 @@ public final class KubeletNode implements AutoCloseable {
   private Process kubelet;
   private boolean closed;
 
-  private KubeletNode(LocalControlPlane controlPlane, String name, String address, Path dir) {
+  private KubeletNode(
+      LocalControlPlane controlPlane,
+      String name,
+      String address,
+      Path dir,
+      Duration syncFrequency) {
     this.controlPlane = controlPlane;
+    this.syncFrequency = syncFrequency;
     this.name = name;
     this.address = address;
     this.dir = dir;
@@ -95,6 +111,19 @@ public final class KubeletNode implements AutoCloseable {
    */
   public static KubeletNode start(
       LocalControlPlane controlPlane, NodeBridge bridge, int index, ContainerdRelease release) {
+    return start(controlPlane, bridge, index, release, TEST_SYNC_FREQUENCY);
+  }
+
+  /**
+   * As {@link #start(LocalControlPlane, NodeBridge, int, ContainerdRelease)}, the kubelet syncing
+   * its pods every {@code syncFrequency}.
+   */
+  public static KubeletNode start(
+      LocalControlPlane controlPlane,
+      NodeBridge bridge,
+      int index,
+      ContainerdRelease release,
+      Duration syncFrequency) {
     Prerequisites.requireRoot();
     for (String c : List.of("nsenter", "unshare", "openssl", "ip")) {
       Prerequisites.requireCommand(c);
@@ -107,7 +136,8 @@ public final class KubeletNode implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    KubeletNode node = new KubeletNode(controlPlane, name, bridge.nodeAddress(index), dir);
+    KubeletNode node =
+        new KubeletNode(controlPlane, name, bridge.nodeAddress(index), dir, syncFrequency);
     long t0 = System.nanoTime();
     try {
       node.startNetwork(bridge);
@@ -357,9 +387,9 @@ public final class KubeletNode implements AutoCloseable {
           imageGCLowThresholdPercent: 99
           evictionHard: {memory.available: "1Mi", nodefs.available: "1%%", imagefs.available: "1%%"}
           nodeStatusUpdateFrequency: 5s
-          syncFrequency: 10s
+          syncFrequency: %ds
           """
-              .formatted(address, CRI_SOCKET, name, resolvConf));
+              .formatted(address, CRI_SOCKET, name, resolvConf, syncFrequency.toSeconds()));
       List<String> cmd = new ArrayList<>(launcher());
       cmd.addAll(
           List.of(
