@@ -51,7 +51,8 @@ import java.util.regex.Pattern;
  * Then a broken edit (a bridge MTU no interface takes, which fails every pod's ADD): how many nodes
  * got it.
  *
- * <p>{@code e2e/bin/bench rollout [runs=3] [nodes=3]}
+ * <p>{@code e2e/bin/bench rollout [runs=3] [nodes...=3 6 12]}: the cluster grows from one size to
+ * the next
  */
 public final class RolloutPeersBench {
   private static final Duration POLL = Duration.ofMillis(20);
@@ -63,16 +64,27 @@ public final class RolloutPeersBench {
   private static final String ONE_BATCH = "bench-onebatch";
   private static final int BROKEN_MTU = 70000;
 
+  /** Every node in one batch, no canary (still each node proving the revision). */
+  private static final String ONE_BATCH_ROLLOUT = "rollout: {maxNodes: \"100%\", canaryNodes: 0}";
+
   public static void main(String[] args) throws Exception {
     BenchReport.exitOnFailure();
     int runs = args.length > 0 ? Integer.parseInt(args[0]) : 3;
-    int nodes = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+    List<Integer> sizes = new ArrayList<>();
+    for (int i = 1; i < args.length; i++) {
+      sizes.add(Integer.parseInt(args[i]));
+    }
+    if (sizes.isEmpty()) {
+      sizes = List.of(3, 6, 12);
+    }
     try (KubeletCluster cluster =
         KubeletCluster.start(
-            nodes, ContainerdRelease.DEBIAN_1_6, KubeletNode.KUBELET_DEFAULT_SYNC_FREQUENCY)) {
+            sizes.get(0),
+            ContainerdRelease.DEBIAN_1_6,
+            KubeletNode.KUBELET_DEFAULT_SYNC_FREQUENCY)) {
       PublishedProduct product = PublishedProduct.publish(cluster, Helm.provisioned());
       try (ChartRelease release = install(cluster, product)) {
-        new RolloutPeersBench(cluster, release).run(runs);
+        new RolloutPeersBench(cluster, release).run(runs, sizes);
       }
     }
     System.exit(0);
@@ -83,7 +95,10 @@ public final class RolloutPeersBench {
   private final KubernetesClient client;
   private final ChartRelease release;
   private final String peers = TestNames.unique("peers");
-  private final Map<String, Samples> times = new LinkedHashMap<>();
+
+  /** Per cluster size, per row. */
+  private final Map<Integer, Map<String, Samples>> times = new LinkedHashMap<>();
+
   private final Map<String, String> broken = new LinkedHashMap<>();
 
   private RolloutPeersBench(KubeletCluster cluster, ChartRelease release) {
@@ -119,7 +134,7 @@ public final class RolloutPeersBench {
     }
   }
 
-  private void run(int runs) throws Exception {
+  private void run(int runs, List<Integer> sizes) throws Exception {
     String image =
         client
             .apps()
@@ -142,50 +157,13 @@ public final class RolloutPeersBench {
       writeConfigMap("peer-restart", RESTART_FILE, peerConflist("peer-restart", "cbpr0", 63, mtu));
       apply(peerDaemonSets(image));
       applyNetwork(STAGED, 64, mtu, "");
-      applyNetwork(ONE_BATCH, 65, mtu, "rollout: {maxNodes: \"100%\", canaryNodes: 0}");
-      cp.kubectl(WAIT, "-n", peers, "rollout", "status", "daemonset/peer-mounted")
-          .orThrow("rollout status peer-mounted");
-      cp.kubectl(WAIT, "-n", peers, "rollout", "status", "daemonset/peer-restart")
-          .orThrow("rollout status peer-restart");
-      for (String f : List.of(WATCH_FILE, RESTART_FILE, file(STAGED), file(ONE_BATCH))) {
-        awaitEveryNode(f, mtuIs(mtu), WAIT);
-      }
-      awaitRolledOut(STAGED);
-      awaitRolledOut(ONE_BATCH);
-
-      for (int r = 1; r <= runs; r++) {
-        mtu -= 10;
-        int m = mtu;
-        time(
-            "mounted ConfigMap",
-            WATCH_FILE,
-            m,
-            () ->
-                writeConfigMap(
-                    "peer-mounted", WATCH_FILE, peerConflist("peer-mounted", "cbpm0", 62, m)));
-        time(
-            "rollout restart",
-            RESTART_FILE,
-            m,
-            () -> {
-              writeConfigMap(
-                  "peer-restart", RESTART_FILE, peerConflist("peer-restart", "cbpr0", 63, m));
-              cp.kubectl("-n", peers, "rollout", "restart", "daemonset/peer-restart")
-                  .orThrow("kubectl rollout restart");
-            });
-        time(
-            "product, default staged rollout",
-            file(STAGED),
-            m,
-            () -> editNetwork(STAGED, 64, m, ""));
-        awaitRolledOut(STAGED);
-        time(
-            "product, one batch",
-            file(ONE_BATCH),
-            m,
-            () -> editNetwork(ONE_BATCH, 65, m, "rollout: {maxNodes: \"100%\", canaryNodes: 0}"));
-        awaitRolledOut(ONE_BATCH);
-        System.out.printf("bench=rollout run=%d/%d done%n", r, runs);
+      applyNetwork(ONE_BATCH, 65, mtu, ONE_BATCH_ROLLOUT);
+      for (int size : sizes) {
+        while (cluster.nodes().size() < size) {
+          cluster.addNode(ContainerdRelease.DEBIAN_1_6);
+        }
+        awaitEverything(mtu);
+        mtu = measure(runs, mtu);
       }
       brokenEdits();
       report(runs);
@@ -200,6 +178,56 @@ public final class RolloutPeersBench {
     }
   }
 
+  /** Every node running the agent and both peers, and holding all four files at {@code mtu}. */
+  private void awaitEverything(int mtu) throws Exception {
+    release.awaitRollout(cluster, "daemonset/" + release.name() + "-cni-operator-agent", WAIT);
+    for (String peer : List.of("peer-mounted", "peer-restart")) {
+      cp.kubectl(WAIT.plusSeconds(30), "-n", peers, "rollout", "status", "daemonset/" + peer)
+          .orThrow("rollout status " + peer);
+    }
+    for (String f : List.of(WATCH_FILE, RESTART_FILE, file(STAGED), file(ONE_BATCH))) {
+      awaitEveryNode(f, mtuIs(mtu), WAIT);
+    }
+    awaitRolledOut(STAGED);
+    awaitRolledOut(ONE_BATCH);
+  }
+
+  /** {@code runs} edits of each of the four, interleaved; returns the MTU the nodes hold. */
+  private int measure(int runs, int mtu) throws Exception {
+    for (int r = 1; r <= runs; r++) {
+      mtu -= 10;
+      int m = mtu;
+      time(
+          "mounted ConfigMap",
+          WATCH_FILE,
+          m,
+          () ->
+              writeConfigMap(
+                  "peer-mounted", WATCH_FILE, peerConflist("peer-mounted", "cbpm0", 62, m)));
+      time(
+          "rollout restart",
+          RESTART_FILE,
+          m,
+          () -> {
+            writeConfigMap(
+                "peer-restart", RESTART_FILE, peerConflist("peer-restart", "cbpr0", 63, m));
+            cp.kubectl("-n", peers, "rollout", "restart", "daemonset/peer-restart")
+                .orThrow("kubectl rollout restart");
+          });
+      time(
+          "product, default staged rollout", file(STAGED), m, () -> editNetwork(STAGED, 64, m, ""));
+      awaitRolledOut(STAGED);
+      time(
+          "product, one batch",
+          file(ONE_BATCH),
+          m,
+          () -> editNetwork(ONE_BATCH, 65, m, ONE_BATCH_ROLLOUT));
+      awaitRolledOut(ONE_BATCH);
+      System.out.printf("bench=rollout nodes=%d run=%d/%d done%n", cluster.nodes().size(), r, runs);
+    }
+    return mtu;
+  }
+
   /** Every peer and the product given a conflist whose bridge MTU fails every ADD. */
   private void brokenEdits() throws Exception {
     Predicate<String> isBroken = mtuIs(BROKEN_MTU);
@@ -212,8 +240,7 @@ public final class RolloutPeersBench {
         .orThrow("kubectl rollout restart");
     broken.put("rollout restart", reached(RESTART_FILE, isBroken, Duration.ofMinutes(3)));
     for (String network : List.of(STAGED, ONE_BATCH)) {
-      String rollout =
-          network.equals(STAGED) ? "" : "rollout: {maxNodes: \"100%\", canaryNodes: 0}";
+      String rollout = network.equals(STAGED) ? "" : ONE_BATCH_ROLLOUT;
       int priority = network.equals(STAGED) ? 64 : 65;
       long t0 = System.nanoTime();
       editNetwork(network, priority, BROKEN_MTU, rollout);
@@ -300,8 +327,13 @@ public final class RolloutPeersBench {
     long t0 = System.nanoTime();
     edit.apply();
     long ms = awaitEveryNode(file, mtuIs(mtu), WAIT, t0);
-    times.computeIfAbsent(row, k -> new Samples()).add(ms);
-    System.out.printf("bench=rollout row=\"%s\" mtu=%d last_node_ms=%d%n", row, mtu, ms);
+    times
+        .computeIfAbsent(cluster.nodes().size(), k -> new LinkedHashMap<>())
+        .computeIfAbsent(row, k -> new Samples())
+        .add(ms);
+    System.out.printf(
+        "bench=rollout nodes=%d row=\"%s\" mtu=%d last_node_ms=%d%n",
+        cluster.nodes().size(), row, mtu, ms);
   }
 
   private long awaitEveryNode(String file, Predicate<String> matches, Duration timeout)
@@ -343,27 +375,33 @@ public final class RolloutPeersBench {
     BenchReport report =
         new BenchReport(
             "rollout",
-            "How an edit reaches %d kubelet nodes: ConfigMap installers and the product"
-                .formatted(cluster.nodes().size()));
+            "How an edit reaches the last kubelet node: ConfigMap installers and the product");
     BenchReport.Table table =
         report.table(
+            "nodes",
             "how the conflist is shipped",
             "edit → last node, median",
             "p99",
             "runs",
             "÷ product, staged");
-    double staged = times.get("product, default staged rollout").median();
-    for (Map.Entry<String, Samples> e : times.entrySet()) {
-      Samples s = e.getValue();
-      table.row(
-          e.getKey(),
-          seconds(s.median()),
-          seconds(s.p99()),
-          String.valueOf(s.count()),
-          "%.1f ×".formatted(s.median() / staged));
-    }
+    times.forEach(
+        (nodes, rows) -> {
+          double staged = rows.get("product, default staged rollout").median();
+          rows.forEach(
+              (row, s) ->
+                  table.row(
+                      nodes,
+                      row,
+                      seconds(s.median()),
+                      seconds(s.p99()),
+                      String.valueOf(s.count()),
+                      "%.1f ×".formatted(s.median() / staged)));
+        });
     table.end();
-    BenchReport.Table bad = report.table("a broken edit (bridge mtu 70000)", "nodes that got it");
+    BenchReport.Table bad =
+        report.table(
+            "a broken edit (bridge mtu 70000) on %d nodes".formatted(cluster.nodes().size()),
+            "nodes that got it");
     broken.forEach(bad::row);
     bad.end();
     report.note(
