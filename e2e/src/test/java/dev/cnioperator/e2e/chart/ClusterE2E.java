@@ -26,11 +26,9 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -176,27 +174,7 @@ class ClusterE2E {
    */
   @AfterEach
   void keepPodLogs() {
-    Path kept = Path.of("target/it-logs/cluster-e2e").toAbsolutePath();
-    for (KubeletNode node : cluster.nodes()) {
-      Path pods = node.hostPath("/var/log/pods");
-      List<Path> logs;
-      try {
-        logs = PodLogs.files(node);
-      } catch (IOException | UncheckedIOException e) {
-        // A pod deleted during the walk takes its directory with it; keeping logs fails no test.
-        System.out.printf("event=pod-logs-not-listed node=%s error=%s%n", node.name(), e);
-        continue;
-      }
-      for (Path log : logs) {
-        Path copy = kept.resolve(node.name()).resolve(pods.relativize(log).toString());
-        try {
-          Files.createDirectories(copy.getParent());
-          Files.copy(log, copy, StandardCopyOption.REPLACE_EXISTING);
-        } catch (IOException e) {
-          System.out.printf("event=pod-log-not-kept log=%s error=%s%n", log, e);
-        }
-      }
-    }
+    PodLogs.keep(cluster, Path.of("target/it-logs/cluster-e2e").toAbsolutePath());
   }
 
   @AfterAll

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -57,5 +58,34 @@ final class PodLogs {
       }
     }
     return out.toString();
+  }
+
+  /**
+   * Copies every container log on every node of {@code cluster} into {@code kept/<node>/}, over
+   * earlier copies: a pod's log stays readable after the run even when its pod was deleted later
+   * (its log goes with it) or the nodes' roots were removed. Keeping logs fails nothing: what
+   * cannot be copied is named on stdout.
+   */
+  static void keep(KubeletCluster cluster, Path kept) {
+    for (KubeletNode node : cluster.nodes()) {
+      Path pods = node.hostPath("/var/log/pods");
+      List<Path> logs;
+      try {
+        logs = files(node);
+      } catch (IOException | UncheckedIOException e) {
+        // A pod deleted during the walk takes its directory with it.
+        System.out.printf("event=pod-logs-not-listed node=%s error=%s%n", node.name(), e);
+        continue;
+      }
+      for (Path log : logs) {
+        Path copy = kept.resolve(node.name()).resolve(pods.relativize(log).toString());
+        try {
+          Files.createDirectories(copy.getParent());
+          Files.copy(log, copy, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+          System.out.printf("event=pod-log-not-kept log=%s error=%s%n", log, e);
+        }
+      }
+    }
   }
 }

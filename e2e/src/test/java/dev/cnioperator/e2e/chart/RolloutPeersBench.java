@@ -9,6 +9,7 @@ import dev.cnioperator.e2e.bench.BenchReport;
 import dev.cnioperator.e2e.bench.Samples;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.TestNames;
+import dev.cnioperator.testkit.ToolPaths;
 import dev.cnioperator.testkit.containerd.ContainerdRelease;
 import dev.cnioperator.testkit.node.KubeletCluster;
 import dev.cnioperator.testkit.node.KubeletNode;
@@ -19,6 +20,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -168,6 +170,9 @@ public final class RolloutPeersBench {
       brokenEdits();
       report(runs);
     } finally {
+      Path logs = ToolPaths.repoRoot().resolve("e2e/target/bench/work/rollout/pod-logs");
+      PodLogs.keep(cluster, logs);
+      System.out.println("bench=rollout pod logs kept in " + logs);
       cp.kubectl("delete", "namespace", peers, "--wait=true", "--timeout=120s");
       cp.kubectl("delete", "cninetwork", STAGED, ONE_BATCH, "--ignore-not-found");
       for (KubeletNode n : cluster.nodes()) {
@@ -349,13 +354,26 @@ public final class RolloutPeersBench {
     while (seen.everHeld() < cluster.nodes().size()) {
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException(
-            "%s matched on %d of %d nodes after %s"
-                .formatted(file, seen.everHeld(), cluster.nodes().size(), timeout));
+            "%s matched on %d of %d nodes after %s\n%s"
+                .formatted(file, seen.everHeld(), cluster.nodes().size(), timeout, diagnosis()));
       }
       seen.poll(t0);
       Thread.sleep(POLL.toMillis());
     }
     return seen.last();
+  }
+
+  /** What the API server holds of the product and the end of its pods' logs. */
+  private String diagnosis() {
+    return String.join(
+        "\n",
+        "$ kubectl get cninetworks -o yaml",
+        cp.kubectl("get", "cninetworks", "-o", "yaml").stdout(),
+        "$ kubectl get cninodes -o yaml",
+        cp.kubectl("get", "cninodes", "-o", "yaml").stdout(),
+        "$ kubectl get pods -A -o wide",
+        cp.kubectl("get", "pods", "-A", "-o", "wide").stdout(),
+        PodLogs.tails(cluster, release.namespace()));
   }
 
   private static String read(KubeletNode node, String file) throws IOException {
