@@ -298,7 +298,10 @@ final class GoNodeDaemons implements AutoCloseable {
     return all;
   }
 
-  /** Ends the proxy and the namespace (the veth, flannel.1 and their routes go with it). */
+  /**
+   * Ends the proxy and the namespace (the veth, flannel.1 and their routes go with it) and deletes
+   * the roots and configuration files.
+   */
   @Override
   public void close() {
     if (proxy != null) {

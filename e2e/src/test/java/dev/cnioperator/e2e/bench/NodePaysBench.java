@@ -177,15 +177,19 @@ public final class NodePaysBench {
     }
     double minutes = (System.nanoTime() - t0) / 60e9;
     double agentRss = resident.get(AGENT).median();
+    StringBuilder line = new StringBuilder("run:");
     pids.forEach(
         (name, pid) -> {
           double mib = resident.get(name).median();
+          double cpuPerMinute = (ProcAccounting.cpuMillis(pid) - cpu0.get(name)) / minutes;
           rss.computeIfAbsent(name, k -> new Samples()).add(mib);
-          cpu.computeIfAbsent(name, k -> new Samples())
-              .add((ProcAccounting.cpuMillis(pid) - cpu0.get(name)) / minutes);
+          cpu.computeIfAbsent(name, k -> new Samples()).add(cpuPerMinute);
           ratio.computeIfAbsent(name, k -> new Samples()).add(agentRss / mib);
+          line.append(
+              String.format(
+                  Locale.ROOT, " %s %.1f MiB, %.0f ms CPU/min;", name, mib, cpuPerMinute));
         });
-    System.out.printf(Locale.ROOT, "run: idle RSS MiB %s%n", medians(resident));
+    System.out.println(line);
   }
 
   private void report(int runs, int seconds) {
@@ -229,21 +233,18 @@ public final class NodePaysBench {
             + " s, then VmRSS is read every second for "
             + seconds
             + " s (its median is the run's) and CPU is user + system time over that window."
-            + " Figures are medians over runs, ratios taken within each run. The agent and the"
+            + " Figures are medians over runs, ratios taken within each run. A window of 60 s or"
+            + " more holds the agent's once-a-minute resync of its node, which the floor does not"
+            + " do. The agent and the"
             + " floor run in the agent image's root on its JVM with the chart's JAVA_TOOL_OPTIONS"
             + " and the agent's ServiceAccount, in-cluster. The Go daemons are built from the Go"
             + " module proxy at pinned versions (Multus v4.2.2, whereabouts v0.9.2, flannel"
             + " v0.28.0: v0.28.1 and later need a module the proxy refuses) and run as "
             + GoNodeDaemons.IDENTITY
-            + "; flanneld in a network namespace of its own, on "
+            + "; Multus and whereabouts each chrooted in a root of its own holding what its"
+            + " DaemonSet mounts, flanneld in a network namespace of its own, on "
             + GoNodeDaemons.BENCH_RANGE
             + " addresses.");
     report.write();
-  }
-
-  private static String medians(Map<String, Samples> bySample) {
-    StringBuilder s = new StringBuilder();
-    bySample.forEach((k, v) -> s.append(String.format(Locale.ROOT, "%s=%.1f; ", k, v.median())));
-    return s.toString();
   }
 }
