@@ -8,9 +8,9 @@ import java.util.Map;
 
 /**
  * Where the provisioned tools are: the paths {@code e2e/bin/provision env} prints (the pinned
- * control-plane binaries, helm, cnitool, the reference plugins, crictl, containerd 1.7 and 2.x, the
- * Prometheus Operator's CRDs), read once per JVM. Each getter fails (CI) or skips (elsewhere) when
- * its tool has not been built.
+ * control-plane binaries, helm, cnitool, the reference plugins, crictl, containerd 1.7 and 2.x,
+ * Multus, whereabouts, flanneld, the Prometheus Operator's CRDs), read once per JVM. Each getter
+ * fails (CI) or skips (elsewhere) when its tool has not been built.
  */
 public final class ToolPaths {
   private static volatile Map<String, String> env;
@@ -107,6 +107,19 @@ public final class ToolPaths {
   public static Path whereabouts() {
     return Prerequisites.requireExecutable(
         Path.of(value("CNI_OPERATOR_WHEREABOUTS")).resolve("whereabouts"), "whereabouts");
+  }
+
+  /** whereabouts' node daemon, {@code ip-control-loop}, of the same release as the plugin. */
+  public static Path whereaboutsControlLoop() {
+    return Prerequisites.requireExecutable(
+        Path.of(value("CNI_OPERATOR_WHEREABOUTS")).resolve("ip-control-loop"),
+        "whereabouts' ip-control-loop");
+  }
+
+  /** flanneld built from the Go module proxy at the pinned release (the node-cost bench's peer). */
+  public static Path flanneld() {
+    return Prerequisites.requireExecutable(
+        Path.of(value("CNI_OPERATOR_FLANNEL")).resolve("flanneld"), "flanneld");
   }
 
   /**

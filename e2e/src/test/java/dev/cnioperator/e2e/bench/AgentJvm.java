@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The node agent's jar started as its own JVM with chosen JVM options, as the DaemonSet starts it
@@ -112,23 +111,17 @@ final class AgentJvm implements AutoCloseable {
   }
 
   private static AgentJvm spawn(List<String> cmd, Map<String, String> env, Path log) {
-    try {
-      Files.createDirectories(log.getParent());
-      ProcessBuilder pb =
-          new ProcessBuilder(cmd)
-              .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-      pb.environment().putAll(env);
-      long t0 = System.nanoTime();
-      return new AgentJvm(pb.start(), t0);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    long t0 = System.nanoTime();
+    return new AgentJvm(NodeDaemon.spawn(cmd, env, log), t0);
   }
 
   /** When {@code start} began to spawn the process, in System.nanoTime() terms. */
   long startNanos() {
     return startNanos;
+  }
+
+  long pid() {
+    return process.pid();
   }
 
   boolean isAlive() {
@@ -159,30 +152,12 @@ final class AgentJvm implements AutoCloseable {
   }
 
   private long statusKib(String field) {
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc/" + process.pid() + "/status"))) {
-        if (line.startsWith(field)) {
-          return Long.parseLong(line.replaceAll("\\D+", ""));
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("agent pid " + process.pid() + " is gone", e);
-    }
-    throw new IllegalStateException(field + " missing for pid " + process.pid());
+    return ProcAccounting.status(process.pid(), field);
   }
 
   /** SIGTERM (the agent's shutdown hook runs, so a class archive is dumped), then SIGKILL. */
   @Override
   public void close() {
-    process.destroy();
-    try {
-      if (!process.waitFor(20, TimeUnit.SECONDS)) {
-        process.destroyForcibly();
-        process.waitFor(10, TimeUnit.SECONDS);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      process.destroyForcibly();
-    }
+    NodeDaemon.stop(process, 20);
   }
 }

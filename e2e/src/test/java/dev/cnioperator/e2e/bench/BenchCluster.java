@@ -71,9 +71,16 @@ public final class BenchCluster implements AutoCloseable {
 
   /** A Node object in benchmark group {@code group}. */
   public void createNode(String name, String group) {
-    product.createNode(
-        name,
-        Map.of(GROUP_LABEL, group, "kubernetes.io/os", "linux", BRIDGE_LABEL, bridgeOf(name)));
+    product.createNode(name, nodeLabels(name, group));
+  }
+
+  /** A Node object in benchmark group {@code group} with {@code podCidr} as its pod CIDR. */
+  public void createNode(String name, String group, String podCidr) {
+    product.createNode(name, nodeLabels(name, group), podCidr);
+  }
+
+  private static Map<String, String> nodeLabels(String name, String group) {
+    return Map.of(GROUP_LABEL, group, "kubernetes.io/os", "linux", BRIDGE_LABEL, bridgeOf(name));
   }
 
   /** The label naming a node's own bridge (see {@link BenchNetwork}). */

@@ -1,8 +1,5 @@
 package dev.cnioperator.e2e.bench;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -16,9 +13,6 @@ import java.util.stream.Collectors;
  * observers). Children that have exited, such as kubectl, are in none of them.
  */
 final class CpuByPart {
-  /** Clock ticks per second of /proc/<pid>/stat; 100 on Linux on x86-64 and arm64. */
-  private static final double TICKS_PER_SECOND = 100;
-
   static final String API_SERVER = "API server";
   static final String ETCD = "etcd";
 
@@ -61,7 +55,7 @@ final class CpuByPart {
   /** CPU milliseconds used so far, by part. */
   Map<String, Double> now() {
     Map<String, Double> used = new LinkedHashMap<>();
-    pids.forEach((part, pid) -> used.put(part, millis(pid)));
+    pids.forEach((part, pid) -> used.put(part, ProcAccounting.cpuMillis(pid)));
     return used;
   }
 
@@ -73,18 +67,6 @@ final class CpuByPart {
     Map<String, Double> now = now();
     into.add(mark, now);
     return now;
-  }
-
-  private static double millis(long pid) {
-    try {
-      String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-      // The command name (field 2) may hold spaces; the fields after it are space-separated.
-      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-      // utime and stime are fields 14 and 15 of the whole line, 12 and 13 after the name.
-      return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 1000 / TICKS_PER_SECOND;
-    } catch (IOException e) {
-      throw new UncheckedIOException("process " + pid + " is gone", e);
-    }
   }
 
   /** Sums of CPU use over measured windows, by part. */

@@ -426,7 +426,7 @@ public final class FootprintBench {
   }
 
   /** The directory of the API server's CA certificate the kubeconfig names. */
-  private static Path caDir(Path kubeconfig) {
+  static Path caDir(Path kubeconfig) {
     String ca = LocalControlPlane.readKubeconfig(kubeconfig).getCaCertFile();
     if (ca == null) {
       throw new IllegalStateException("no certificate-authority in " + kubeconfig);
@@ -435,7 +435,7 @@ public final class FootprintBench {
   }
 
   /** The directory of this benchmark's own classes (the floor runs from there). */
-  private static Path benchClassesDir() throws java.net.URISyntaxException {
+  static Path benchClassesDir() throws java.net.URISyntaxException {
     return Path.of(
         FootprintBench.class.getProtectionDomain().getCodeSource().getLocation().toURI());
   }
