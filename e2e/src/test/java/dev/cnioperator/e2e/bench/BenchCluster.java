@@ -26,13 +26,17 @@ public final class BenchCluster implements AutoCloseable {
   private final LocalControlPlane controlPlane;
   private final LocalProduct product;
   private final Path workDir;
+  private final String name;
   private ProductProcess operator;
+  private int operatorRestarts;
   private boolean closed;
 
-  private BenchCluster(LocalControlPlane controlPlane, LocalProduct product, Path workDir) {
+  private BenchCluster(
+      LocalControlPlane controlPlane, LocalProduct product, Path workDir, String name) {
     this.controlPlane = controlPlane;
     this.product = product;
     this.workDir = workDir;
+    this.name = name;
   }
 
   /** Starts the control plane, installs the chart and starts the operator. */
@@ -42,7 +46,7 @@ public final class BenchCluster implements AutoCloseable {
     LocalControlPlane cp = LocalControlPlane.start();
     try {
       LocalProduct product = LocalProduct.install(cp, work);
-      BenchCluster cluster = new BenchCluster(cp, product, work);
+      BenchCluster cluster = new BenchCluster(cp, product, work, name);
       cluster.operator = product.startOperator(name + "-operator");
       // Ctrl-C or a kill must not leave etcd, the API server and the operator running.
       Runtime.getRuntime().addShutdownHook(new Thread(cluster::close, "bench-cluster-stop"));
@@ -61,8 +65,25 @@ public final class BenchCluster implements AutoCloseable {
     return product;
   }
 
-  public ProductProcess operator() {
+  public synchronized ProductProcess operator() {
     return operator;
+  }
+
+  /**
+   * Starts the operator again when it has exited, as its Deployment would: an operator that cannot
+   * renew its Lease in time (a machine overloaded by thousands of simulated nodes) exits.
+   */
+  public synchronized void restartOperatorIfExited() {
+    if (!closed && !operator.isAlive()) {
+      operatorRestarts++;
+      System.out.println("operator exited; restarting it (" + operatorRestarts + ")");
+      operator = product.startOperator(name + "-operator");
+    }
+  }
+
+  /** How many times {@link #restartOperatorIfExited} restarted the operator. */
+  public synchronized int operatorRestarts() {
+    return operatorRestarts;
   }
 
   public Path workDir() {
@@ -89,6 +110,16 @@ public final class BenchCluster implements AutoCloseable {
   /** The bridge of one simulated node: a valid interface name (at most 15 characters). */
   public static String bridgeOf(String node) {
     return "cb" + Integer.toHexString(node.hashCode());
+  }
+
+  /** Deletes the bridges the probes of nodes {@code <group>-0 .. <group>-(count-1)} made. */
+  public static void deleteBridges(String group, int count) {
+    for (int i = 0; i < count; i++) {
+      String bridge = bridgeOf(group + "-" + i);
+      if (Files.exists(Path.of("/sys/class/net", bridge))) {
+        dev.cnioperator.testkit.Commands.run("ip", "link", "del", bridge);
+      }
+    }
   }
 
   /**

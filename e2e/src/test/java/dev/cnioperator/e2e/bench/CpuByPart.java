@@ -15,6 +15,7 @@ import java.util.stream.Collectors;
 final class CpuByPart {
   static final String API_SERVER = "API server";
   static final String ETCD = "etcd";
+  static final String OPERATOR = "operator";
 
   private final Map<String, Long> pids;
 
@@ -25,7 +26,7 @@ final class CpuByPart {
   /** The control plane, the operator and this JVM. */
   static CpuByPart of(long operatorPid) {
     Map<String, Long> pids = controlPlanePids();
-    pids.put("operator", operatorPid);
+    pids.put(OPERATOR, operatorPid);
     pids.put("bench JVM (agents, floor)", ProcessHandle.current().pid());
     return new CpuByPart(pids);
   }
@@ -38,9 +39,14 @@ final class CpuByPart {
   /** The API server and etcd are children of this JVM (the test kit's LocalControlPlane). */
   private static Map<String, Long> controlPlanePids() {
     Map<String, Long> pids = new LinkedHashMap<>();
-    pids.put(API_SERVER, child("kube-apiserver"));
+    pids.put(API_SERVER, apiServerPid());
     pids.put(ETCD, child("etcd-server"));
     return pids;
+  }
+
+  /** The process id of the API server this JVM started. */
+  static long apiServerPid() {
+    return child("kube-apiserver");
   }
 
   private static long child(String name) {
@@ -78,6 +84,11 @@ final class CpuByPart {
     synchronized void add(Map<String, Double> before, Map<String, Double> after) {
       before.forEach((part, b) -> sums.merge(part, after.get(part) - b, Double::sum));
       windows++;
+    }
+
+    /** Milliseconds {@code part} used per window, on average. */
+    synchronized double perWindow(String part) {
+      return sums.getOrDefault(part, 0.0) / windows;
     }
 
     /** "API server 420 ms, etcd 60 ms, ..." per window, and their sum. */

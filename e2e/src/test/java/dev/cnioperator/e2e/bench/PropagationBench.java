@@ -46,13 +46,7 @@ public final class PropagationBench {
     BenchReport.exitOnFailure();
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
     int runs = args.length > 0 ? Integer.parseInt(args[0]) : 7;
-    List<Integer> sizes = new ArrayList<>();
-    for (int i = 1; i < args.length; i++) {
-      sizes.add(Integer.parseInt(args[i]));
-    }
-    if (sizes.isEmpty()) {
-      sizes = List.of(10, 100, 500);
-    }
+    List<Integer> sizes = sizes(args, List.of(10, 100, 500));
     BenchReport report =
         new BenchReport("propagation", "Propagation: kubectl apply to conflists on every node");
     BenchReport.Table table =
@@ -98,12 +92,7 @@ public final class PropagationBench {
     } finally {
       // The agents' probes ran real ADDs, each node on its own bridge.
       for (int n : sizes) {
-        for (int i = 0; i < n; i++) {
-          String bridge = BenchCluster.bridgeOf("p" + n + "-" + i);
-          if (java.nio.file.Files.exists(java.nio.file.Path.of("/sys/class/net", bridge))) {
-            dev.cnioperator.testkit.Commands.run("ip", "link", "del", bridge);
-          }
-        }
+        BenchCluster.deleteBridges("p" + n, n);
       }
     }
     table.end();
@@ -153,20 +142,11 @@ public final class PropagationBench {
       System.out.printf(
           Locale.ROOT, "%d agents started in %.1f s%n", n, (System.nanoTime() - t0) / 1e9);
       BenchNetwork net = new BenchNetwork("prop" + n, group, 0).withRollout(NO_PROBE);
-      // Warm-up, not measured: the first network on a fresh node installs its plugin binaries.
-      double first = apply(cluster, agents, net).total();
-      // What the custom-resource floor writes: a real node's CniNode, as the product left it.
-      CniNode template =
-          cluster
-              .controlPlane()
-              .client()
-              .resources(CniNode.class)
-              .withName(agents.nodes().get(0))
-              .get();
-      delete(cluster, agents, net);
+      WarmUp warmUp = warmUp(cluster, agents, net);
+      double first = warmUp.millis();
       try (Floor crdFloor =
           Floor.startReportingWithCustomResources(
-              cluster.controlPlane(), agents.nodes(), template)) {
+              cluster.controlPlane(), agents.nodes(), warmUp.template())) {
         List<Floor> floors = List.of(floor, reportingFloor, crdFloor);
         Stages create = new Stages();
         Stages edit = new Stages();
@@ -236,6 +216,36 @@ public final class PropagationBench {
     }
   }
 
+  /** The node counts after the first argument (the runs), or {@code defaults}. */
+  static List<Integer> sizes(String[] args, List<Integer> defaults) {
+    List<Integer> sizes = new ArrayList<>();
+    for (int i = 1; i < args.length; i++) {
+      sizes.add(Integer.parseInt(args[i]));
+    }
+    return sizes.isEmpty() ? defaults : sizes;
+  }
+
+  /** The first network on fresh nodes, in millis, and a node's CniNode as the product left it. */
+  record WarmUp(double millis, CniNode template) {}
+
+  /**
+   * Applies and deletes {@code net}, not measured: the first network on a fresh node installs its
+   * plugin binaries. The CniNode it leaves is what the custom-resource floor writes.
+   */
+  static WarmUp warmUp(BenchCluster cluster, InProcessAgents agents, BenchNetwork net)
+      throws InterruptedException {
+    double first = apply(cluster, agents, net).total();
+    CniNode template =
+        cluster
+            .controlPlane()
+            .client()
+            .resources(CniNode.class)
+            .withName(agents.nodes().get(0))
+            .get();
+    delete(cluster, agents, net);
+    return new WarmUp(first, template);
+  }
+
   /**
    * One run of each floor after a product run, in turn, each with the CPU its window used. The
    * first (plain) floor also gives the time of its last write.
@@ -295,7 +305,7 @@ public final class PropagationBench {
   }
 
   /** One propagation, in millis from the start of kubectl apply. */
-  private record Run(
+  record Run(
       double rendered,
       double firstSpec,
       double lastSpec,
@@ -362,7 +372,7 @@ public final class PropagationBench {
   }
 
   /** kubectl apply of {@code net}; when every node holds this revision's conflist, and stages. */
-  private static Run apply(BenchCluster cluster, InProcessAgents agents, BenchNetwork net)
+  static Run apply(BenchCluster cluster, InProcessAgents agents, BenchNetwork net)
       throws InterruptedException {
     try (PropagationStages stages =
         PropagationStages.observe(cluster.controlPlane().client(), net, agents.nodes())) {
@@ -400,7 +410,7 @@ public final class PropagationBench {
     }
   }
 
-  private static void delete(BenchCluster cluster, InProcessAgents agents, BenchNetwork net)
+  static void delete(BenchCluster cluster, InProcessAgents agents, BenchNetwork net)
       throws InterruptedException {
     LocalControlPlane cp = cluster.controlPlane();
     cp.kubectl("delete", "cninetwork", net.name(), "--wait=false").orThrow("kubectl delete");

@@ -23,6 +23,7 @@ import dev.cnioperator.operator.rollout.RolloutMachine;
 import dev.cnioperator.operator.rollout.RolloutOutcome;
 import dev.cnioperator.operator.template.NodeConflist;
 import dev.cnioperator.operator.template.NodeValues;
+import dev.cnioperator.operator.template.RevisionForNodes;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
@@ -46,6 +47,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -156,6 +158,8 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
     // the stable revision is rendered again, for that one.
     Map<String, NodeConflist> ofAccepted = new TreeMap<>();
     Map<String, NodeValues> values = new TreeMap<>();
+    RevisionForNodes acceptedForNodes =
+        placement.holding().isEmpty() ? null : RevisionForNodes.of(accepted, ofAcceptedSlices);
     for (String n : placement.holding()) {
       nodes
           .get(new ResourceID(n))
@@ -163,7 +167,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
           .ifPresent(
               v -> {
                 values.put(n, v);
-                ofAccepted.put(n, NodeConflist.of(accepted, v, ofAcceptedSlices));
+                ofAccepted.put(n, acceptedForNodes.forNode(v));
               });
     }
     Instant now = clock.instant();
@@ -188,6 +192,8 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
             nodeExists,
             cniNode);
     logSlicesChanged(network, slices);
+    // A node held back renders the stable revision: parsed and indexed once for all of them.
+    Map<String, RevisionForNodes> heldBack = new HashMap<>();
     List<NodeReport> reports =
         placement.holding().stream()
             .map(
@@ -200,7 +206,11 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
                     expected =
                         revision == accepted
                             ? ofAccepted.get(n)
-                            : NodeConflist.of(revision, values.get(n), slices);
+                            : heldBack
+                                .computeIfAbsent(
+                                    revision.getSha256(),
+                                    r -> RevisionForNodes.of(revision, slices))
+                                .forNode(values.get(n));
                   }
                   return new NodeReport(n, reportOf(cniNode.apply(n), name), expected);
                 })

@@ -17,6 +17,7 @@ import dev.cnioperator.operator.placement.LabelSelectors;
 import dev.cnioperator.operator.placement.NodePlacement;
 import dev.cnioperator.operator.template.NodeConflist;
 import dev.cnioperator.operator.template.NodeValues;
+import dev.cnioperator.operator.template.RevisionsForNodes;
 import io.fabric8.kubernetes.api.model.Node;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -46,6 +47,16 @@ public final class DesiredNodeSpec {
    */
   public static CniNodeSpec compute(
       Node node, Collection<CniNetwork> networks, Collection<CniPlugin> plugins, CniNodeSpec held) {
+    return compute(node, networks, plugins, held, new RevisionsForNodes());
+  }
+
+  /** As {@link #compute(Node, Collection, Collection, CniNodeSpec)}, reusing {@code revisions}. */
+  public static CniNodeSpec compute(
+      Node node,
+      Collection<CniNetwork> networks,
+      Collection<CniPlugin> plugins,
+      CniNodeSpec held,
+      RevisionsForNodes revisions) {
     NodeValues values = NodeValues.of(node);
     String nodeName = node.getMetadata().getName();
     Map<String, String> labels = values.labels();
@@ -60,7 +71,7 @@ public final class DesiredNodeSpec {
     List<NodeNetwork> placed = new ArrayList<>();
     TreeSet<String> binaries = new TreeSet<>();
     for (AcceptedRevision r : NodePlacement.onNode(labels, candidates).placed()) {
-      NodeNetwork network = nodeNetwork(r, byName.get(r.resource()), values, held);
+      NodeNetwork network = nodeNetwork(r, byName.get(r.resource()), values, held, revisions);
       placed.add(network);
       if (network.getContent() != null) {
         binaries.addAll(pluginBinaries(r.rendered()));
@@ -72,12 +83,18 @@ public final class DesiredNodeSpec {
   }
 
   private static NodeNetwork nodeNetwork(
-      AcceptedRevision revision, CniNetwork resource, NodeValues node, CniNodeSpec held) {
+      AcceptedRevision revision,
+      CniNetwork resource,
+      NodeValues node,
+      CniNodeSpec held,
+      RevisionsForNodes revisions) {
     CniNetworkSpec spec = resource.getSpec();
     // The slice comes from the network's status only: the network's reconciler writes a node's
     // slice there before any node is rendered with it, and a node it has not reached yet waits.
     NodeConflist conflist =
-        NodeConflist.of(revision.rendered(), node, resource.getStatus().getSlices());
+        revisions
+            .of(revision.resource(), revision.rendered(), resource.getStatus().getSlices())
+            .forNode(node);
     NodeNetwork network =
         conflist instanceof NodeConflist.Ready r
             ? new NodeNetwork().withSha256(r.sha256()).withContent(r.content())

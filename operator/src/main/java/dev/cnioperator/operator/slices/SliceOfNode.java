@@ -2,11 +2,7 @@ package dev.cnioperator.operator.slices;
 
 import dev.cnioperator.api.v1alpha1.NodeSlice;
 import dev.cnioperator.api.v1alpha1.NodeSlices;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Optional;
-import java.util.OptionalInt;
-import java.util.Set;
 
 /**
  * What one node has of a network revision's spec.nodeSlices, as the network's status.slices lists
@@ -41,36 +37,7 @@ public sealed interface SliceOfNode {
    * to be freed when every slice is held by another node.
    */
   static SliceOfNode of(NodeSlices declared, List<NodeSlice> slices, String node) {
-    if (declared == null) {
-      return new Undeclared();
-    }
-    Optional<SubnetSlicing> slicing = SubnetSlicing.of(declared);
-    if (slicing.isEmpty()) {
-      return new Lacking("this revision's nodeSlices are not valid");
-    }
-    SubnetSlicing s = slicing.get();
-    Set<Integer> heldByOthers = new HashSet<>();
-    for (NodeSlice entry : slices == null ? List.<NodeSlice>of() : slices) {
-      OptionalInt index = s.indexOf(entry.getSlice());
-      if (index.isEmpty()) {
-        continue;
-      }
-      if (node.equals(entry.getNode())) {
-        return assigned(s, index.getAsInt());
-      }
-      heldByOthers.add(index.getAsInt());
-    }
-    if (heldByOthers.size() >= s.count()) {
-      return new Lacking(
-          "no free /"
-              + s.sliceLength()
-              + " slice left in "
-              + s.subnetText()
-              + ": all "
-              + s.count()
-              + " are held by other nodes");
-    }
-    return new Lacking("waiting for a slice of " + s.subnetText());
+    return SlicesByNode.of(declared, slices).of(node);
   }
 
   /**
@@ -82,7 +49,7 @@ public sealed interface SliceOfNode {
         .orElseGet(Undeclared::new);
   }
 
-  private static Assigned assigned(SubnetSlicing slicing, int index) {
+  static Assigned assigned(SubnetSlicing slicing, int index) {
     return new Assigned(
         slicing.slice(index).toString(), slicing.rangeStart(index), slicing.rangeEnd(index));
   }

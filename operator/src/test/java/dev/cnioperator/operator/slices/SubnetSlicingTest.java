@@ -147,4 +147,32 @@ class SubnetSlicingTest {
         .isEqualTo(new SliceOfNode.Lacking("waiting for a slice of 10.200.16.0/25"));
     assertThat(SliceOfNode.of(null, both, "a")).isInstanceOf(SliceOfNode.Undeclared.class);
   }
+
+  @Test
+  void slicesIndexedByNodeAnswerAsReadingTheListInOrder() {
+    NodeSlices declared = slices("10.200.16.0/25", 26);
+    List<NodeSlice> listed =
+        List.of(
+            new NodeSlice().withNode("a").withSlice("10.200.17.0/26"),
+            new NodeSlice().withNode("a").withSlice("10.200.16.64/26"),
+            new NodeSlice().withNode("b").withSlice("10.200.16.0/26"),
+            new NodeSlice().withNode("b").withSlice("10.200.16.64/26"));
+    SlicesByNode byNode = SlicesByNode.of(declared, listed);
+
+    assertThat(byNode.of("a"))
+        .as("a's first slice of this subnet; the one outside it is skipped")
+        .isEqualTo(new SliceOfNode.Assigned("10.200.16.64/26", "10.200.16.64", "10.200.16.126"));
+    assertThat(byNode.of("b"))
+        .as("b's first")
+        .isEqualTo(new SliceOfNode.Assigned("10.200.16.0/26", "10.200.16.1", "10.200.16.63"));
+    for (String node : List.of("a", "b", "c")) {
+      assertThat(byNode.of(node)).as(node).isEqualTo(SliceOfNode.of(declared, listed, node));
+    }
+    assertThat(byNode.of("c"))
+        .isEqualTo(
+            new SliceOfNode.Lacking(
+                "no free /26 slice left in 10.200.16.0/25: all 2 are held by other nodes"));
+    assertThat(SlicesByNode.of(slices("10.200.16.0/33", 26), listed).of("a"))
+        .isEqualTo(new SliceOfNode.Lacking("this revision's nodeSlices are not valid"));
+  }
 }
