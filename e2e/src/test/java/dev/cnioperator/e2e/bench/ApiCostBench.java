@@ -27,8 +27,8 @@ public final class ApiCostBench {
     Duration window = Duration.ofSeconds(args.length > 1 ? Long.parseLong(args[1]) : 300);
     ApiRequestCounts product;
     ApiRequestCounts alone;
+    String group = "cost" + n;
     try (BenchCluster cluster = BenchCluster.start("apicost")) {
-      String group = "cost" + n;
       // CHECK and cleanup as shipped: their passes must not cost writes either.
       BenchNetwork net = BenchNetwork.withProductDefaults("cost" + n, group);
       try (InProcessAgents agents = InProcessAgents.start(cluster, group, n)) {
@@ -41,6 +41,13 @@ public final class ApiCostBench {
       Thread.sleep(SETTLE.toMillis());
       System.out.printf(Locale.ROOT, "idle window of %s with the control plane alone%n", window);
       alone = window(cluster, window);
+    } finally {
+      // The agents' revision probes made their nodes' bridges, and CHECK's gateway the shared one.
+      BenchCluster.deleteBridges(group, n);
+      if (java.nio.file.Files.exists(
+          java.nio.file.Path.of("/sys/class/net", BenchNetwork.BRIDGE))) {
+        dev.cnioperator.testkit.Commands.run("ip", "link", "del", BenchNetwork.BRIDGE);
+      }
     }
     report(n, window, product, alone);
     System.exit(0);

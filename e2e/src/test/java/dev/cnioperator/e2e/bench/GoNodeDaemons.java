@@ -166,7 +166,8 @@ final class GoNodeDaemons implements AutoCloseable {
                   "5000"),
               logDir.resolve("flanneld.log")));
       return started;
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
+      // An Error too (a stale build's NoSuchMethodError): no daemon outlives a failed start.
       started.forEach(NodeDaemon::close);
       throw e;
     }
