@@ -220,13 +220,16 @@ public final class RolloutPeersBench {
                 .orThrow("kubectl rollout restart");
           });
       time(
-          "product, default staged rollout", file(STAGED), m, () -> editNetwork(STAGED, 64, m, ""));
+          "product, default staged rollout",
+          file(STAGED),
+          m,
+          () -> applyNetwork(STAGED, 64, m, ""));
       awaitRolledOut(STAGED);
       time(
           "product, one batch",
           file(ONE_BATCH),
           m,
-          () -> editNetwork(ONE_BATCH, 65, m, ONE_BATCH_ROLLOUT));
+          () -> applyNetwork(ONE_BATCH, 65, m, ONE_BATCH_ROLLOUT));
       awaitRolledOut(ONE_BATCH);
       System.out.printf("bench=rollout nodes=%d run=%d/%d done%n", cluster.nodes().size(), r, runs);
     }
@@ -248,7 +251,7 @@ public final class RolloutPeersBench {
       String rollout = network.equals(STAGED) ? "" : ONE_BATCH_ROLLOUT;
       int priority = network.equals(STAGED) ? 64 : 65;
       long t0 = System.nanoTime();
-      editNetwork(network, priority, BROKEN_MTU, rollout);
+      applyNetwork(network, priority, BROKEN_MTU, rollout);
       NodesSeen seen = new NodesSeen(file(network), isBroken);
       String outcome = "";
       long deadline = System.nanoTime() + WAIT.toNanos();
@@ -444,10 +447,6 @@ public final class RolloutPeersBench {
 
   private void applyNetwork(String name, int subnet, int mtu, String rollout) {
     apply(networkYaml(name, subnet, mtu, rollout));
-  }
-
-  private void editNetwork(String name, int subnet, int mtu, String rollout) {
-    applyNetwork(name, subnet, mtu, rollout);
   }
 
   private static String networkYaml(String name, int subnet, int mtu, String rollout) {
