@@ -509,7 +509,8 @@ class ClusterE2E {
 
     // Valid for the spec and the schema; no veth takes an MTU of 70000 (the bridge's ADD fails).
     String broken =
-        NETWORK.replace("      isGateway: true\n", "      isGateway: true\n      mtu: 70000\n");
+        ClusterNetworks.podNetwork(
+            NETWORK_NAME, BRIDGE, "ipamCleanup: {gracePeriodSeconds: 30}", "mtu: 70000");
     assertThat(broken).isNotEqualTo(NETWORK);
     cp.kubectlWithInput(broken, "apply", "-f", "-").orThrow("kubectl apply of the broken edit");
     RolloutStatus rolledBack =
