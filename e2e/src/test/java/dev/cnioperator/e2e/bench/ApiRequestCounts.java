@@ -1,9 +1,11 @@
 package dev.cnioperator.e2e.bench;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -58,6 +60,19 @@ record ApiRequestCounts(Map<String, Double> byVerbAndResource) {
           }
         });
     return new ApiRequestCounts(d);
+  }
+
+  /** Per verb and resource, the median of {@code windows} (a window without the row counts 0). */
+  static ApiRequestCounts median(List<ApiRequestCounts> windows) {
+    Set<String> keys = new TreeSet<>();
+    windows.forEach(w -> keys.addAll(w.byVerbAndResource.keySet()));
+    Map<String, Double> m = new TreeMap<>();
+    for (String k : keys) {
+      Samples s = new Samples();
+      windows.forEach(w -> s.add(w.get(k)));
+      m.put(k, s.median());
+    }
+    return new ApiRequestCounts(m);
   }
 
   double get(String key) {

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -162,7 +163,12 @@ public final class BenchCluster implements AutoCloseable {
    */
   void applyAndAwaitReady(InProcessAgents agents, BenchNetwork net) throws InterruptedException {
     apply(net.yaml());
-    ConflistWait.until(agents.confDirs(), net.fileName(), net.marker(), Duration.ofMinutes(3));
+    awaitReady(agents.confDirs(), net);
+  }
+
+  /** Waits until every one of {@code confDirs} holds {@code net}'s conflist and it is Ready. */
+  void awaitReady(List<Path> confDirs, BenchNetwork net) throws InterruptedException {
+    ConflistWait.until(confDirs, net.fileName(), net.marker(), Duration.ofMinutes(3));
     controlPlane
         .kubectl("wait", "--for=condition=Ready", "cninetwork/" + net.name(), "--timeout=180s")
         .orThrow("kubectl wait Ready");

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -28,27 +29,46 @@ final class InProcessAgents implements AutoCloseable {
   /** Creates {@code count} Nodes named {@code <group>-<i>} and starts an agent for each. */
   static InProcessAgents start(BenchCluster cluster, String group, int count) throws Exception {
     InProcessAgents agents = new InProcessAgents();
-    ExecutorService pool = Executors.newFixedThreadPool(8);
     try {
-      List<Future<AgentProgram>> started = new ArrayList<>();
-      for (int i = 0; i < count; i++) {
-        String node = group + "-" + i;
-        Path root = cluster.workDir().resolve("nodes/" + node);
-        HostPaths hp = HostPaths.under(root, ToolPaths.pluginDir());
-        agents.nodes.add(node);
-        agents.paths.add(hp);
-        started.add(pool.submit(() -> startOne(cluster, group, node, root, hp)));
-      }
-      for (Future<AgentProgram> f : started) {
-        agents.programs.add(f.get());
-      }
+      agents.growTo(cluster, group, count);
     } catch (Exception e) {
       agents.close();
       throw e;
+    }
+    return agents;
+  }
+
+  /**
+   * Creates Nodes {@code <group>-<size>} .. {@code <group>-<count - 1>} and starts an agent for
+   * each, as nodes join a cluster; the caller closes these agents too on a failure.
+   */
+  void growTo(BenchCluster cluster, String group, int count) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    try {
+      List<Future<AgentProgram>> started = new ArrayList<>();
+      for (int i = nodes.size(); i < count; i++) {
+        String node = group + "-" + i;
+        Path root = cluster.workDir().resolve("nodes/" + node);
+        HostPaths hp = HostPaths.under(root, ToolPaths.pluginDir());
+        nodes.add(node);
+        paths.add(hp);
+        started.add(pool.submit(() -> startOne(cluster, group, node, root, hp)));
+      }
+      // Every agent that started is kept, so that close() stops it even when another failed.
+      ExecutionException failed = null;
+      for (Future<AgentProgram> f : started) {
+        try {
+          programs.add(f.get());
+        } catch (ExecutionException e) {
+          failed = failed == null ? e : failed;
+        }
+      }
+      if (failed != null) {
+        throw failed;
+      }
     } finally {
       pool.shutdown();
     }
-    return agents;
   }
 
   private static AgentProgram startOne(
