@@ -196,11 +196,23 @@ class NodeAgentLifecycleIT {
     agentA = AgentProcess.start(a.name, a.paths, cniNodes.controlPlane.kubeconfigFile(), a.log());
     awaitApplied(a, n1);
 
+    // The file is back on disk a moment before the agent's line that says so: the write's rename
+    // is followed by a sync of the directory, then the log line (seen under CI's load). So each
+    // step waits for both.
     Files.writeString(a.conflist(n1.getFileName()), "{\"edited\":true}");
-    await().atMost(CONVERGE).until(() -> content(a, n1).equals(n1.getContent()));
+    await()
+        .atMost(CONVERGE)
+        .until(
+            () ->
+                content(a, n1).equals(n1.getContent())
+                    && agentA.log().contains("reason=RESTORE_CHANGED"));
     Files.delete(a.conflist(n1.getFileName()));
-    await().atMost(CONVERGE).until(() -> content(a, n1).equals(n1.getContent()));
-    assertThat(agentA.log()).contains("reason=RESTORE_CHANGED").contains("reason=RESTORE_REMOVED");
+    await()
+        .atMost(CONVERGE)
+        .until(
+            () ->
+                content(a, n1).equals(n1.getContent())
+                    && agentA.log().contains("reason=RESTORE_REMOVED"));
 
     // A graceful stop (SIGTERM) leaves the node exactly as it is, once the pass that restored the
     // file has ended (the manifest written after it).
