@@ -196,23 +196,10 @@ class NodeAgentLifecycleIT {
     agentA = AgentProcess.start(a.name, a.paths, cniNodes.controlPlane.kubeconfigFile(), a.log());
     awaitApplied(a, n1);
 
-    // The file is back on disk a moment before the agent's line that says so: the write's rename
-    // is followed by a sync of the directory, then the log line (seen under CI's load). So each
-    // step waits for both.
     Files.writeString(a.conflist(n1.getFileName()), "{\"edited\":true}");
-    await()
-        .atMost(CONVERGE)
-        .until(
-            () ->
-                content(a, n1).equals(n1.getContent())
-                    && agentA.log().contains("reason=RESTORE_CHANGED"));
+    awaitRestored(n1, "RESTORE_CHANGED");
     Files.delete(a.conflist(n1.getFileName()));
-    await()
-        .atMost(CONVERGE)
-        .until(
-            () ->
-                content(a, n1).equals(n1.getContent())
-                    && agentA.log().contains("reason=RESTORE_REMOVED"));
+    awaitRestored(n1, "RESTORE_REMOVED");
 
     // A graceful stop (SIGTERM) leaves the node exactly as it is, once the pass that restored the
     // file has ended (the manifest written after it).
@@ -338,6 +325,19 @@ class NodeAgentLifecycleIT {
                 assertThat(s.getAppliedSha256()).isEqualTo(n.getSha256());
               }
             });
+  }
+
+  /**
+   * Node a holds {@code n}'s content again and agent A has logged the write with {@code reason}.
+   * The file is back on disk a moment before the line that says so (the rename is followed by a
+   * sync of the directory, then the log line; seen under CI's load), so both are waited for.
+   */
+  private void awaitRestored(NodeNetwork n, String reason) {
+    await()
+        .atMost(CONVERGE)
+        .until(
+            () ->
+                content(a, n).equals(n.getContent()) && agentA.log().contains("reason=" + reason));
   }
 
   private static String content(SimulatedNode node, NodeNetwork n) throws IOException {
