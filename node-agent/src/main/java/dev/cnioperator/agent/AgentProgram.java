@@ -34,6 +34,7 @@ import dev.cnioperator.agent.plugin.PluginVersions;
 import dev.cnioperator.agent.probe.ProbeDiagnosis;
 import dev.cnioperator.agent.probe.ProbeNamespaces;
 import dev.cnioperator.agent.probe.RevisionProbe;
+import dev.cnioperator.api.client.CallDeadline;
 import dev.cnioperator.api.health.HealthServer;
 import dev.cnioperator.api.v1alpha1.ConfigDirectory;
 import dev.cnioperator.cni.cache.ResultCache;
@@ -64,6 +65,15 @@ public final class AgentProgram implements AutoCloseable {
 
   /** A CRI Status call is one small local request; often enough to show a reload within seconds. */
   private static final Duration RUNTIME_WATCH_PERIOD = Duration.ofSeconds(5);
+
+  /** fabric8's request timeout: it bounds the wait for a response's headers, not its body. */
+  private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(15);
+
+  /**
+   * The most any one read or write of the agent may take, the body included, before the pass that
+   * made it goes on without it: two attempts of {@link #REQUEST_TIMEOUT} and the back-off between.
+   */
+  public static final CallDeadline API_CALL_DEADLINE = new CallDeadline(Duration.ofSeconds(35));
 
   private final KubernetesClient client;
   private final AgentMetrics metrics;
@@ -130,7 +140,7 @@ public final class AgentProgram implements AutoCloseable {
     RuntimeNetworkWatch runtimeWatch = cri == null ? null : new RuntimeNetworkWatch(cri);
     ExecutorService pluginWorkers =
         Executors.newFixedThreadPool(PLUGIN_WORKERS, r -> new Thread(r, "plugin-worker"));
-    AgentEvents events = new AgentEvents(client, s.nodeName(), clock);
+    AgentEvents events = new AgentEvents(client, s.nodeName(), clock, API_CALL_DEADLINE);
     HostLocalReservations hostLocal =
         new HostLocalReservations(HostLocalReservations.DEFAULT_DATA_DIR, paths.cacheDir());
     NetworkOwners owners =
@@ -168,7 +178,7 @@ public final class AgentProgram implements AutoCloseable {
             liveness);
     NodeAgent agent =
         new NodeAgent(
-            new OwnCniNode(client, s.nodeName()),
+            new OwnCniNode(client, s.nodeName(), API_CALL_DEADLINE),
             new NodeSpecReader(),
             sync,
             new NodeStatusBuilder(clock, runtimeWatch == null ? () -> null : runtimeWatch::latest),
@@ -246,7 +256,7 @@ public final class AgentProgram implements AutoCloseable {
   private static SourceOfTruth sourceOfTruth(
       AgentSettings s, KubernetesClient client, CriConnection cri) {
     if (cri == null) {
-      return new PodSource(client, s.nodeName());
+      return new PodSource(client, s.nodeName(), API_CALL_DEADLINE);
     }
     LOG.info("event=source-of-truth kind=cri socket={}", s.criSocket());
     return new LazyCriSource(cri);
@@ -262,7 +272,7 @@ public final class AgentProgram implements AutoCloseable {
     config.setRequestRetryBackoffLimit(1);
     config.setRequestRetryBackoffInterval(250);
     config.setConnectionTimeout(5_000);
-    config.setRequestTimeout(15_000);
+    config.setRequestTimeout((int) REQUEST_TIMEOUT.toMillis());
     return new KubernetesClientBuilder().withConfig(config).build();
   }
 

@@ -1,5 +1,7 @@
 package dev.cnioperator.api.events;
 
+import dev.cnioperator.api.client.CallDeadline;
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -28,48 +30,50 @@ public final class EventRecorder {
   private final Clock clock;
   private final String component;
   private final String host;
+  private final CallDeadline deadline;
 
   /**
    * @param component the program, the Event's source and reporting component
    * @param host the node the program runs on, or null for a program of the cluster (the operator)
+   * @param deadline how long a create may take before it is given up (and logged)
    */
-  public EventRecorder(KubernetesClient client, Clock clock, String component, String host) {
+  public EventRecorder(
+      KubernetesClient client, Clock clock, String component, String host, CallDeadline deadline) {
     this.client = client;
     this.clock = clock;
     this.component = component;
     this.host = host;
+    this.deadline = deadline;
   }
 
   /** A Normal or Warning Event about {@code about}, in {@code namespace}. */
   public void record(
       String namespace, ObjectReference about, boolean warning, String reason, String message) {
     String now = Instant.now(clock).truncatedTo(ChronoUnit.SECONDS).toString();
+    Event event =
+        new EventBuilder()
+            .withNewMetadata()
+            .withName(eventName(about.getName()))
+            .withNamespace(namespace)
+            .endMetadata()
+            .withInvolvedObject(about)
+            .withType(warning ? "Warning" : "Normal")
+            .withReason(reason)
+            .withMessage(message)
+            .withNewSource()
+            .withComponent(component)
+            .withHost(host)
+            .endSource()
+            .withReportingComponent(component)
+            .withReportingInstance(host)
+            .withFirstTimestamp(now)
+            .withLastTimestamp(now)
+            .withCount(1)
+            .build();
     try {
-      client
-          .v1()
-          .events()
-          .inNamespace(namespace)
-          .resource(
-              new EventBuilder()
-                  .withNewMetadata()
-                  .withName(eventName(about.getName()))
-                  .withNamespace(namespace)
-                  .endMetadata()
-                  .withInvolvedObject(about)
-                  .withType(warning ? "Warning" : "Normal")
-                  .withReason(reason)
-                  .withMessage(message)
-                  .withNewSource()
-                  .withComponent(component)
-                  .withHost(host)
-                  .endSource()
-                  .withReportingComponent(component)
-                  .withReportingInstance(host)
-                  .withFirstTimestamp(now)
-                  .withLastTimestamp(now)
-                  .withCount(1)
-                  .build())
-          .create();
+      deadline.call(
+          "record Event " + reason + " on " + about.getKind() + " " + about.getName(),
+          () -> client.v1().events().inNamespace(namespace).resource(event).create());
     } catch (KubernetesClientException e) {
       log.warn(
           "event=k8s-event-failed kind={} object={}/{} reason={} error=\"{}\"",

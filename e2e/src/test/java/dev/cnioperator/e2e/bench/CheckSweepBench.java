@@ -1,5 +1,6 @@
 package dev.cnioperator.e2e.bench;
 
+import dev.cnioperator.agent.AgentProgram;
 import dev.cnioperator.agent.check.AttachmentChecker;
 import dev.cnioperator.agent.check.ReportedFailures;
 import dev.cnioperator.agent.kube.AgentEvents;
@@ -123,7 +124,7 @@ public final class CheckSweepBench {
     return new AttachmentChecker(
         new AttachmentRuntimes(runtime, runtime),
         workers,
-        new AgentEvents(client, "bench-node", Clock.systemUTC()),
+        new AgentEvents(client, "bench-node", Clock.systemUTC(), AgentProgram.API_CALL_DEADLINE),
         SandboxNetns.NONE);
   }
 

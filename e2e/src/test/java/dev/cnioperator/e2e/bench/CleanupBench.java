@@ -111,7 +111,7 @@ public final class CleanupBench {
             new AttachmentRuntimes(runtime, runtime),
             new HostLocalReservations(
                 HostLocalReservations.DEFAULT_DATA_DIR, ResultCache.DEFAULT_DIR),
-            new PodSource(cp.client(), NODE),
+            new PodSource(cp.client(), NODE, AgentProgram.API_CALL_DEADLINE),
             Path.of("/var/run/netns"),
             Clock.systemUTC(),
             workers);

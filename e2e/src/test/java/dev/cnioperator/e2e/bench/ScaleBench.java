@@ -32,6 +32,7 @@ public final class ScaleBench {
       Samples floor,
       CpuByPart.Totals productCpu,
       CpuByPart.Totals floorCpu,
+      CpuByPart.Totals operatorWork,
       double operatorHeapMiB,
       double apiServerRssMiB,
       double apiServerRssEmptyMiB,
@@ -83,14 +84,18 @@ public final class ScaleBench {
           CpuByPart cpu = CpuByPart.of(cluster.operator().pid());
           CpuByPart.Totals productCpu = new CpuByPart.Totals();
           CpuByPart.Totals floorCpu = new CpuByPart.Totals();
+          OperatorWork work = OperatorWork.of(cluster.operator());
+          CpuByPart.Totals operatorWork = new CpuByPart.Totals();
           int revision = 1;
           for (int i = 0; i < runs; i++) {
             for (String rollout : List.of(PropagationBench.NO_PROBE, PropagationBench.ONE_BATCH)) {
               net = net.next().withRollout(rollout);
               var mark = cpu.now();
+              var done = work.now();
               double t = PropagationBench.apply(cluster, agents, net).total();
               (rollout.equals(PropagationBench.NO_PROBE) ? create : edit).add(t);
               mark = cpu.lap(productCpu, mark);
+              operatorWork.add(done, work.now());
               floorTimes.add(floor.measure(Integer.toString(revision++), net.yaml()).total());
               cpu.lap(floorCpu, mark);
             }
@@ -104,19 +109,21 @@ public final class ScaleBench {
                   floorTimes,
                   productCpu,
                   floorCpu,
+                  operatorWork,
                   ProcessMemory.liveHeapMiB(cluster.operator().pid()),
                   ProcessMemory.rssMiB(apiServer),
                   emptyRss,
                   cluster.operatorRestarts());
           System.out.printf(
               Locale.ROOT,
-              "N=%d create %s edit %s floor %s; product CPU %s; floor CPU %s%n",
+              "N=%d create %s edit %s floor %s; product CPU %s; floor CPU %s; operator work %s%n",
               n,
               create,
               edit,
               floorTimes,
               productCpu.perWindow(),
-              floorCpu.perWindow());
+              floorCpu.perWindow(),
+              operatorWork.perWindow());
           return size;
         }
       } finally {
@@ -205,6 +212,31 @@ public final class ScaleBench {
                   k));
     }
     bend.end();
+    BenchReport.Table work =
+        report.table(
+            "nodes",
+            "Node reconciles / change (per node)",
+            "CniNetwork reconciles / change",
+            "CniNode writes / change (per node)",
+            "status writes / change",
+            "operator CPU per reconcile");
+    for (Size s : sizes) {
+      CpuByPart.Totals w = s.operatorWork();
+      double nodes = w.perWindow(OperatorWork.NODE_RECONCILES);
+      double networks = w.perWindow(OperatorWork.NETWORK_RECONCILES);
+      double writes = w.perWindow(OperatorWork.CNINODE_WRITES);
+      work.row(
+          s.n(),
+          String.format(Locale.ROOT, "%.0f (%.2f)", nodes, nodes / s.n()),
+          String.format(Locale.ROOT, "%.0f", networks),
+          String.format(Locale.ROOT, "%.0f (%.2f)", writes, writes / s.n()),
+          String.format(Locale.ROOT, "%.0f", w.perWindow(OperatorWork.STATUS_WRITES)),
+          String.format(
+              Locale.ROOT,
+              "%.2f ms",
+              s.productCpu().perWindow(CpuByPart.OPERATOR) / (nodes + networks)));
+    }
+    work.end();
     report.note(
         runs
             + " runs per size, each a new network and a one-batch edit (no probe attachment: every"
@@ -215,7 +247,9 @@ public final class ScaleBench {
             + " GC.run), once the runs are done. API server RSS per node: (VmRSS with N nodes"
             + " − VmRSS before the first node) / N. A cost per added node that grows from one pair"
             + " of sizes to the next, while the floor's stays level, is a cost that grows with the"
-            + " cluster's size.");
+            + " cluster's size. Operator work: reconciles started by each controller and writes,"
+            + " from the operator's own /metrics over the same windows as its CPU; the CPU per"
+            + " reconcile splits a bend into more work and dearer work.");
     for (Size s : sizes) {
       if (s.operatorRestarts() > 0) {
         report.note(

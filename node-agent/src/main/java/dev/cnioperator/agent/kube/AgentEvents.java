@@ -1,5 +1,6 @@
 package dev.cnioperator.agent.kube;
 
+import dev.cnioperator.api.client.CallDeadline;
 import dev.cnioperator.api.events.EventRecorder;
 import dev.cnioperator.api.v1alpha1.CniNode;
 import io.fabric8.kubernetes.api.model.ObjectReference;
@@ -17,9 +18,9 @@ public final class AgentEvents {
   private final String nodeName;
   private final EventRecorder recorder;
 
-  public AgentEvents(KubernetesClient client, String nodeName, Clock clock) {
+  public AgentEvents(KubernetesClient client, String nodeName, Clock clock, CallDeadline deadline) {
     this.nodeName = nodeName;
-    this.recorder = new EventRecorder(client, clock, COMPONENT, nodeName);
+    this.recorder = new EventRecorder(client, clock, COMPONENT, nodeName, deadline);
   }
 
   /** A Warning on pod {@code namespace/name}; a failure to record it is logged, not thrown. */

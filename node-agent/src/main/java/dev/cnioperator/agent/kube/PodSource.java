@@ -2,6 +2,7 @@ package dev.cnioperator.agent.kube;
 
 import dev.cnioperator.agent.cleanup.LivePods;
 import dev.cnioperator.agent.cleanup.SourceOfTruth;
+import dev.cnioperator.api.client.CallDeadline;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodIP;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -16,10 +17,12 @@ import java.util.Set;
 public final class PodSource implements SourceOfTruth {
   private final KubernetesClient client;
   private final String nodeName;
+  private final CallDeadline deadline;
 
-  public PodSource(KubernetesClient client, String nodeName) {
+  public PodSource(KubernetesClient client, String nodeName, CallDeadline deadline) {
     this.client = client;
     this.nodeName = nodeName;
+    this.deadline = deadline;
   }
 
   @Override
@@ -31,7 +34,16 @@ public final class PodSource implements SourceOfTruth {
   public LivePods read() {
     List<Pod> items;
     try {
-      items = client.pods().inAnyNamespace().withField("spec.nodeName", nodeName).list().getItems();
+      items =
+          deadline.call(
+              "list the pods on node " + nodeName,
+              () ->
+                  client
+                      .pods()
+                      .inAnyNamespace()
+                      .withField("spec.nodeName", nodeName)
+                      .list()
+                      .getItems());
     } catch (KubernetesClientException e) {
       throw new Unavailable("pods on this node cannot be read from the API server", e);
     }

@@ -1,5 +1,6 @@
 package dev.cnioperator.agent.node;
 
+import dev.cnioperator.api.client.CallDeadline;
 import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.CniNodeStatus;
 import dev.cnioperator.api.watch.InformerRetry;
@@ -26,10 +27,13 @@ public final class OwnCniNode {
 
   private final KubernetesClient client;
   private final String nodeName;
+  private final CallDeadline deadline;
 
-  public OwnCniNode(KubernetesClient client, String nodeName) {
+  /** {@code deadline} bounds each read and write; a watch is fabric8's to keep alive. */
+  public OwnCniNode(KubernetesClient client, String nodeName, CallDeadline deadline) {
     this.client = client;
     this.nodeName = nodeName;
+    this.deadline = deadline;
   }
 
   public String nodeName() {
@@ -40,10 +44,13 @@ public final class OwnCniNode {
    * A fresh read of this node's CniNode; empty when it does not exist.
    *
    * @throws io.fabric8.kubernetes.client.KubernetesClientException when the API server cannot be
-   *     reached or refuses
+   *     reached, refuses, or has not answered within the deadline
    */
   public Optional<CniNode> fetch() {
-    return Optional.ofNullable(client.resources(CniNode.class).withName(nodeName).get());
+    return Optional.ofNullable(
+        deadline.call(
+            "read CniNode " + nodeName,
+            () -> client.resources(CniNode.class).withName(nodeName).get()));
   }
 
   /** What the watch tells the agent. */
@@ -105,6 +112,9 @@ public final class OwnCniNode {
    * Writes {@code status} when it differs from {@code current}, the status the API server holds;
    * true when it wrote. Server-side apply of an object holding only our status, so fields we stop
    * reporting are removed.
+   *
+   * @throws io.fabric8.kubernetes.client.KubernetesClientException when the API server cannot be
+   *     reached, refuses, or has not answered within the deadline
    */
   public boolean publishStatus(CniNodeStatus current, CniNodeStatus status) {
     if (Objects.equals(current, status)) {
@@ -113,15 +123,15 @@ public final class OwnCniNode {
     CniNode patch = new CniNode();
     patch.setMetadata(new ObjectMetaBuilder().withName(nodeName).build());
     patch.setStatus(status);
-    client
-        .resource(patch)
-        .subresource("status")
-        .patch(
-            new PatchContext.Builder()
-                .withPatchType(PatchType.SERVER_SIDE_APPLY)
-                .withFieldManager(FIELD_MANAGER)
-                .withForce(true)
-                .build());
+    PatchContext apply =
+        new PatchContext.Builder()
+            .withPatchType(PatchType.SERVER_SIDE_APPLY)
+            .withFieldManager(FIELD_MANAGER)
+            .withForce(true)
+            .build();
+    deadline.call(
+        "write the status of CniNode " + nodeName,
+        () -> client.resource(patch).subresource("status").patch(apply));
     LOG.info("event=status-written node={}", nodeName);
     return true;
   }

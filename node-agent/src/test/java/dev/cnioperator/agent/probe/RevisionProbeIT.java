@@ -2,6 +2,7 @@ package dev.cnioperator.agent.probe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cnioperator.agent.AgentProgram;
 import dev.cnioperator.agent.check.AttachmentChecker;
 import dev.cnioperator.agent.check.ReportedFailures;
 import dev.cnioperator.agent.conflist.DesiredConflist;
@@ -101,7 +102,7 @@ class RevisionProbeIT {
         new AttachmentChecker(
             new AttachmentRuntimes(runtime, runtime),
             workers,
-            new AgentEvents(null, "probe-node", Clock.systemUTC()),
+            new AgentEvents(null, "probe-node", Clock.systemUTC(), AgentProgram.API_CALL_DEADLINE),
             SandboxNetns.NONE);
     ReportedFailures reported = new ReportedFailures();
     NetworkMetrics metrics =

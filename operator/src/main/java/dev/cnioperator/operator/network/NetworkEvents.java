@@ -1,21 +1,29 @@
 package dev.cnioperator.operator.network;
 
+import dev.cnioperator.api.client.CallDeadline;
 import dev.cnioperator.api.events.EventRecorder;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
+import java.time.Duration;
 
 /**
  * Records Events on CniNetworks (shown by kubectl describe), in the namespace the API server takes
  * Events of cluster-scoped objects in; kubectl finds them by the involved object.
  */
 public final class NetworkEvents {
+  /**
+   * How long recording one Event may hold up a reconcile: fabric8's own request timeout ends at the
+   * response headers (see {@link CallDeadline}).
+   */
+  static final CallDeadline EVENT_DEADLINE = new CallDeadline(Duration.ofSeconds(30));
+
   private final EventRecorder recorder;
 
   /** {@code clock} is the reconciler's, so an Event and the condition it reports share a time. */
   public NetworkEvents(KubernetesClient client, Clock clock) {
-    this.recorder = new EventRecorder(client, clock, "cni-operator", null);
+    this.recorder = new EventRecorder(client, clock, "cni-operator", null, EVENT_DEADLINE);
   }
 
   /**
