@@ -15,8 +15,8 @@ import java.util.regex.Pattern;
 
 /**
  * What the operator did, from its own Prometheus endpoint: reconciles started by each of its two
- * controllers, and its writes. Counts, so that a cost per change can be split into how much work
- * there was and what each unit of it cost.
+ * controllers (JOSDK's counter, by primary kind: Node, CniNetwork), and its writes. Counts, so that
+ * a cost per change can be split into how much work there was and what each unit of it cost.
  */
 final class OperatorWork {
   static final String NODE_RECONCILES = "Node reconciles";
@@ -27,8 +27,7 @@ final class OperatorWork {
   private static final Pattern PORT = Pattern.compile("metricsPort=(\\d+)");
   private static final Pattern STARTED =
       Pattern.compile(
-          "^operator_sdk_reconciliations_started_total\\{[^}]*controller_name=\"([^\"]+)\"[^}]*\\}"
-              + " (\\S+)$");
+          "^operator_sdk_reconciliations_started_total\\{[^}]*kind=\"([^\"]+)\"[^}]*\\} (\\S+)$");
 
   private final URI metrics;
   private final HttpClient http = HttpClient.newHttpClient();
@@ -63,7 +62,7 @@ final class OperatorWork {
       Matcher started = STARTED.matcher(line);
       if (started.matches()) {
         reconciles = true;
-        String key = started.group(1).equals("node") ? NODE_RECONCILES : NETWORK_RECONCILES;
+        String key = started.group(1).equals("Node") ? NODE_RECONCILES : NETWORK_RECONCILES;
         counts.merge(key, Double.parseDouble(started.group(2)), Double::sum);
       } else if (line.startsWith("cni_operator_cninode_writes_total ")) {
         counts.put(CNINODE_WRITES, value(line));

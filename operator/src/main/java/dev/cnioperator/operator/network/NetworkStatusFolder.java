@@ -18,10 +18,12 @@ import dev.cnioperator.operator.template.NodeTemplate;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Predicate;
+import java.util.Set;
 
 /**
  * Folds what the operator decided (rendering, placement) and what the agents report (CniNode
@@ -223,11 +225,7 @@ public final class NetworkStatusFolder {
       return stamp.set(type, false, "AttachmentsFailing", attachmentFailures(tally.failingPods()));
     }
     if (tally.applied().size() == selected) {
-      List<String> unproven =
-          tally.applied().stream()
-              .filter(Predicate.not(tally.proven()::contains))
-              .map(NodeReport::node)
-              .toList();
+      List<String> unproven = nodesNotIn(tally.applied(), tally.proven());
       return stamp.set(
           type,
           false,
@@ -238,12 +236,18 @@ public final class NetworkStatusFolder {
               + ") from "
               + listed(unproven));
     }
-    List<String> waiting =
-        tally.selected().stream()
-            .filter(Predicate.not(tally.applied()::contains))
-            .map(NodeReport::node)
-            .toList();
+    List<String> waiting = nodesNotIn(tally.selected(), tally.applied());
     return stamp.set(type, false, "Applying", holding + "; waiting for " + listed(waiting));
+  }
+
+  /**
+   * The nodes of the reports in {@code all} and not in {@code some}, a sublist of it: a set of the
+   * very report objects, so a condition of a large cluster costs O(nodes), not O(nodes²).
+   */
+  private static List<String> nodesNotIn(List<NodeReport> all, List<NodeReport> some) {
+    Set<NodeReport> in = Collections.newSetFromMap(new IdentityHashMap<>());
+    in.addAll(some);
+    return all.stream().filter(r -> !in.contains(r)).map(NodeReport::node).toList();
   }
 
   /** What Ready rests on: the probe attachment, or only STATUS and the CHECK of live ones. */
