@@ -1,6 +1,5 @@
 package dev.cnioperator.agent.host;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.cnioperator.api.v1alpha1.ConfigDirectory;
 import java.util.Collections;
@@ -12,17 +11,11 @@ import java.util.TreeMap;
  * What this agent wrote on the node: conflists by file name, one map per configuration directory,
  * and plugin binaries by name. Anything not listed here is not the agent's, and the agent never
  * modifies or deletes it.
- *
- * <p>The runtime's conflists keep the key {@code conflists} they always had, so a manifest written
- * before Multus's directory existed loads unchanged; {@code multusConflists} is left out while
- * empty, so an agent of that earlier version (whose reader refuses unknown keys) can still load the
- * manifest of a node that holds no Multus network.
  */
 public record Manifest(
     @JsonProperty("conflists") Map<String, ManagedFile> conflists,
     @JsonProperty("binaries") Map<String, ManagedFile> binaries,
-    @JsonProperty("multusConflists") @JsonInclude(JsonInclude.Include.NON_EMPTY)
-        Map<String, ManagedFile> multusConflists) {
+    @JsonProperty("multusConflists") Map<String, ManagedFile> multusConflists) {
 
   public Manifest {
     conflists = sorted(conflists);

@@ -6,48 +6,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The manifest on disk across versions of the agent: the two conf dirs kept apart. */
+/** The manifest on disk: the two conf dirs kept apart. */
 class ManifestStoreTest {
-  /** What the agent wrote before Multus's directory existed, byte for byte. */
-  private static final String BEFORE_MULTUS =
-      """
-      {
-        "conflists" : {
-          "50-a.conflist" : {
-            "sha256" : "aa",
-            "previousSha256" : "a0",
-            "source" : "a"
-          }
-        },
-        "binaries" : {
-          "bridge" : {
-            "sha256" : "bb",
-            "source" : "/opt/cni-node-agent/plugins/bridge"
-          }
-        }
-      }""";
-
   @TempDir Path dir;
 
   private ManifestStore store() {
     return new ManifestStore(new DiskHostFiles(), dir.resolve("manifest.json"));
-  }
-
-  @Test
-  void aManifestOfTheVersionBeforeMultusLoadsUnchangedWithItsConflistsInTheRuntimesDirectory()
-      throws Exception {
-    Files.writeString(dir.resolve("manifest.json"), BEFORE_MULTUS);
-    Manifest m = store().load();
-    assertThat(m.conflist(Runtime, "50-a.conflist")).contains(new ManagedFile("aa", "a0", "a"));
-    assertThat(m.conflists(Multus)).isEmpty();
-    assertThat(m.binary("bridge")).isPresent();
-    // Saved again with nothing in Multus's directory, it is what that version reads.
-    assertThat(ManifestStore.toBytes(m)).asString().isEqualTo(BEFORE_MULTUS);
   }
 
   @Test

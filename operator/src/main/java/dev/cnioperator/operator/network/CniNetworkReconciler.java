@@ -141,7 +141,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
       log.info("event=reconcile-skipped network={} reason=informers-not-serving", name);
       return UpdateControl.<CniNetwork>noUpdate().rescheduleAfter(NOT_SERVING_RETRY);
     }
-    Rendering rendering = keepLegacyIdentity(network, renderer.render(network));
+    Rendering rendering = renderer.render(network);
     RenderedConfig accepted =
         rendering instanceof Rendering.Accepted a ? a.rendered() : keptRevision(network);
     NetworkPlacement placement =
@@ -278,19 +278,6 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
           network.getMetadata().getName(),
           slices.stream().map(s -> s.getNode() + "=" + s.getSlice()).toList());
     }
-  }
-
-  /**
-   * {@code rendering}, with the sha256 status.rendered has when that is the same revision written
-   * before nodeSlices were part of a revision's identity: an upgrade starts no rollout.
-   */
-  private static Rendering keepLegacyIdentity(CniNetwork network, Rendering rendering) {
-    RenderedConfig stored = network.getStatus() == null ? null : network.getStatus().getRendered();
-    if (rendering instanceof Rendering.Accepted a
-        && AcceptedRevision.isLegacyOf(stored, a.rendered())) {
-      return new Rendering.Accepted(a.rendered().withSha256(stored.getSha256()));
-    }
-    return rendering;
   }
 
   /** The revision nodes hold from before, when it is intact. */

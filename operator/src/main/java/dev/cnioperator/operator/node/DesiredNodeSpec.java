@@ -110,7 +110,7 @@ public final class DesiredNodeSpec {
         .withIpamCleanup(CniNetworkDefaults.ipamCleanup(spec.getIpamCleanup()))
         .withRevision(revision.rendered().getSha256())
         .withProbe(probe(revision, resource, held))
-        // Null for other networks: specs written before Multus networks existed stay equal.
+        // Absent for other networks: the runtime's directory is the default.
         .withDirectory(spec.isMultus() ? ConfigDirectory.Multus : null);
   }
 

@@ -33,8 +33,7 @@ public final class NodeProgressReader {
     }
     String held = spec.get().getRevision();
     if (!revision.equals(held)) {
-      // No revision named: written before rollouts existed, so it holds what was rolled out then.
-      boolean stable = held == null || held.equals(stableRevision);
+      boolean stable = held != null && held.equals(stableRevision);
       return NodeProgress.holding(
           node, stable ? NodeProgress.Holding.STABLE : NodeProgress.Holding.OTHER);
     }

@@ -115,14 +115,12 @@ public final class RolloutMachine {
    */
   private static Base base(Input in) {
     RolloutStatus previous = in.previous();
-    if (previous == null || previous.getPhase() == RolloutPhase.Complete) {
-      // Before rollouts existed, status.rendered was on every node; after one, it completed.
-      return in.previousRendered() == null ? null : new Base(in.previousRendered(), true);
-    }
-    if (previous.getStable() != null) {
+    boolean completed = previous != null && previous.getPhase() == RolloutPhase.Complete;
+    if (previous != null && !completed && previous.getStable() != null) {
       return new Base(previous.getStable(), !Boolean.TRUE.equals(previous.getStableUnproven()));
     }
-    return in.previousRendered() == null ? null : new Base(in.previousRendered(), false);
+    // Only a completed rollout proved status.rendered on every node.
+    return in.previousRendered() == null ? null : new Base(in.previousRendered(), completed);
   }
 
   private static Step progress(Input in, RolloutStatus status) {

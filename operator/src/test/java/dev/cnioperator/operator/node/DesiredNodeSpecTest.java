@@ -75,8 +75,8 @@ class DesiredNodeSpecTest {
   }
 
   /**
-   * A Multus network's file goes to Multus's directory; every other network's entry names none, so
-   * the CniNode specs written before Multus networks existed do not change.
+   * A Multus network's file goes to Multus's directory; every other network's entry names none, the
+   * runtime's directory being the default.
    */
   @Test
   void aMultusNetworkGoesToMultussDirectoryAndOthersNameNone() {

@@ -54,7 +54,9 @@ class NodeProgressReaderTest {
   void holdingIsReadFromTheRevisionTheSpecNames() {
     assertThat(read(null).holding()).isEqualTo(NodeProgress.Holding.NOTHING);
     assertThat(read(node(STABLE, null, 0)).holding()).isEqualTo(NodeProgress.Holding.STABLE);
-    assertThat(read(node(null, null, 0)).holding()).isEqualTo(NodeProgress.Holding.STABLE);
+    assertThat(read(node(null, null, 0)).holding())
+        .as("a spec naming no revision is not known to hold the stable one")
+        .isEqualTo(NodeProgress.Holding.OTHER);
     assertThat(read(node("3".repeat(64), null, 0)).holding()).isEqualTo(NodeProgress.Holding.OTHER);
     assertThat(read(node(NEW, null, 0)).holding()).isEqualTo(NodeProgress.Holding.REVISION);
   }
