@@ -1,19 +1,12 @@
 package dev.cnioperator.operator.network;
 
-import dev.cnioperator.api.v1alpha1.CniNetwork;
-import dev.cnioperator.api.v1alpha1.CniNetworkStatus;
-import dev.cnioperator.operator.metrics.OperatorMetrics;
 import dev.cnioperator.operator.multus.AttachmentReport;
 import io.fabric8.kubernetes.api.model.Condition;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
- * Adds a Multus network's NetworkAttachmentDefinitions to its folded status: the
- * AttachmentDefinitions condition, status.attachmentDefinitions, and Ready, which is not True while
- * some chosen namespace lacks the network's definition (pods there cannot ask for it). Other
- * networks' status is left as folded.
+ * A Multus network's NetworkAttachmentDefinitions in its status: the AttachmentDefinitions
+ * condition, and Ready, which is not True while some chosen namespace lacks the network's
+ * definition (pods there cannot ask for it).
  */
 final class AttachmentDefinitionsCondition {
 
@@ -22,45 +15,24 @@ final class AttachmentDefinitionsCondition {
 
   private AttachmentDefinitionsCondition() {}
 
-  static NetworkStatusFolder.Folded fold(
-      NetworkStatusFolder.Folded folded, CniNetwork network, AttachmentReport report, Instant now) {
-    CniNetworkStatus status = folded.status();
-    long generation = network.getMetadata().getGeneration();
-    List<Condition> previous =
-        network.getStatus() == null ? List.of() : network.getStatus().getConditions();
-    List<Condition> conditions = new ArrayList<>();
-    boolean ready = folded.health().ready();
-    for (Condition c : status.getConditions()) {
-      if (Conditions.READY.equals(c.getType()) && Conditions.isTrue(c) && !report.ready()) {
-        ready = false;
-        c =
-            Conditions.next(
-                previous,
-                Conditions.READY,
-                false,
-                DEFINITIONS_MISSING,
-                "the nodes are ready ("
-                    + c.getMessage()
-                    + "), but pods cannot ask for this network in every namespace: "
-                    + report.message(),
-                generation,
-                now);
-      }
-      conditions.add(c);
+  /** Ready as the nodes say it, unless some namespace lacks the definition. */
+  static Condition ready(
+      NetworkStatusFolder.Stamp stamp, Condition nodesReady, AttachmentReport report) {
+    if (!Conditions.isTrue(nodesReady) || report.ready()) {
+      return nodesReady;
     }
-    conditions.add(
-        Conditions.next(
-            previous,
-            AttachmentReport.CONDITION,
-            report.ready(),
-            report.reason(),
-            report.message(),
-            generation,
-            now));
-    status.setConditions(conditions);
-    status.setAttachmentDefinitions(report.namespaces().isEmpty() ? null : report.namespaces());
-    OperatorMetrics.NetworkHealth health = folded.health();
-    return new NetworkStatusFolder.Folded(
-        status, new OperatorMetrics.NetworkHealth(health.accepted(), ready, health.degraded()));
+    return stamp.set(
+        Conditions.READY,
+        false,
+        DEFINITIONS_MISSING,
+        "the nodes are ready ("
+            + nodesReady.getMessage()
+            + "), but pods cannot ask for this network in every namespace: "
+            + report.message());
+  }
+
+  /** The AttachmentDefinitions condition. */
+  static Condition of(NetworkStatusFolder.Stamp stamp, AttachmentReport report) {
+    return stamp.set(AttachmentReport.CONDITION, report.ready(), report.reason(), report.message());
   }
 }

@@ -8,6 +8,7 @@ import dev.cnioperator.api.v1alpha1.NetworkState;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
 import dev.cnioperator.api.v1alpha1.NodeSlice;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
+import dev.cnioperator.api.v1alpha1.RolloutStatus;
 import dev.cnioperator.operator.metrics.OperatorMetrics;
 import dev.cnioperator.operator.multus.AttachmentDefinitions;
 import dev.cnioperator.operator.multus.AttachmentReport;
@@ -21,9 +22,6 @@ import dev.cnioperator.operator.placement.NetworkPlacement;
 import dev.cnioperator.operator.rollout.NodeRevisionChoice.Placing;
 import dev.cnioperator.operator.rollout.RolloutMachine;
 import dev.cnioperator.operator.rollout.RolloutOutcome;
-import dev.cnioperator.operator.template.NodeConflist;
-import dev.cnioperator.operator.template.NodeValues;
-import dev.cnioperator.operator.template.RevisionForNodes;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
@@ -46,17 +44,14 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.function.Function;
-import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -128,122 +123,164 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
 
   @Override
   public UpdateControl<CniNetwork> reconcile(CniNetwork network, Context<CniNetwork> context) {
-    String name = network.getMetadata().getName();
-    InformerEventSource<Node, CniNetwork> nodes = nodes(context);
-    CniNodeEventSource<CniNetwork> cniNodes = cniNodes(context);
-    boolean multus = network.getSpec().isMultus();
-    if (!serving(nodes) || !serving(cniNodes) || (multus && !serving(namespaces(context)))) {
-      // A reconcile while the operator stops (or before its informers have synced) would read
-      // empty caches: no node selected, so a rollout would "complete" with 0/0 nodes and take an
-      // unproven revision for the stable one. Decide nothing now, and look again: informers that
-      // lost the API server (an outage, a network cut) serve again once they have re-listed, and
-      // the event that brought this reconcile (an edit made during the outage) comes only once.
-      log.info("event=reconcile-skipped network={} reason=informers-not-serving", name);
+    Optional<Observed> observed = observe(network, context);
+    if (observed.isEmpty()) {
+      // Empty caches would select no node, so a rollout would "complete" with 0/0 nodes. Decide
+      // nothing; informers serve again once they have re-listed, and this event comes only once.
+      log.info(
+          "event=reconcile-skipped network={} reason=informers-not-serving",
+          network.getMetadata().getName());
       return UpdateControl.<CniNetwork>noUpdate().rescheduleAfter(NOT_SERVING_RETRY);
     }
+    Decision decision = decide(network, observed.get());
+    Optional<AttachmentReport> definitions = act(network, decision, observed.get());
+    NetworkStatusFolder.Folded folded =
+        folder.fold(network, decision.statusInput(definitions), decision.now());
+    Optional<Duration> recheck =
+        earliest(decision.recheckAfter(), definitions.flatMap(AttachmentReport::recheckAfter));
+    return record(network, folded, context, recheck);
+  }
+
+  /**
+   * What the reconcile reads, all from the informers' caches: nothing is asked of the API server.
+   */
+  private record Observed(
+      InformerEventSource<Node, CniNetwork> nodes,
+      CniNodeEventSource<CniNetwork> cniNodes,
+      Supplier<Collection<Namespace>> namespaces,
+      List<AcceptedRevision> others) {
+
+    CniNode cniNode(String node) {
+      return cniNodes.get(node).orElse(null);
+    }
+
+    boolean nodeExists(String node) {
+      return nodes.get(new ResourceID(node)).isPresent();
+    }
+  }
+
+  /** The caches the reconcile reads, or empty while one of them cannot be believed. */
+  private static Optional<Observed> observe(CniNetwork network, Context<CniNetwork> context) {
+    InformerEventSource<Node, CniNetwork> nodes = nodes(context);
+    CniNodeEventSource<CniNetwork> cniNodes = cniNodes(context);
+    InformerEventSource<Namespace, CniNetwork> namespaces = namespaces(context);
+    if (!serving(nodes)
+        || !serving(cniNodes)
+        || (network.getSpec().isMultus() && !serving(namespaces))) {
+      return Optional.empty();
+    }
+    String name = network.getMetadata().getName();
+    List<AcceptedRevision> others =
+        context
+            .getPrimaryCache()
+            .list()
+            .filter(other -> !other.getMetadata().getName().equals(name))
+            .map(AcceptedRevision::of)
+            .flatMap(Optional::stream)
+            .toList();
+    return Optional.of(new Observed(nodes, cniNodes, () -> namespaces.list().toList(), others));
+  }
+
+  /**
+   * What the operator decides for the network now: its revision, the nodes it goes to with their
+   * slices, the rollout's next step, and what each node should hold and reports.
+   */
+  private record Decision(
+      Rendering rendering,
+      RenderedConfig accepted,
+      NetworkPlacement placement,
+      RolloutMachine.Step rollout,
+      List<NodeSlice> slices,
+      List<NodeReport> reports,
+      Instant now) {
+
+    RolloutStatus rolloutStatus() {
+      return rollout == null ? null : rollout.status();
+    }
+
+    Optional<Duration> recheckAfter() {
+      return rollout == null ? Optional.empty() : rollout.recheckAfter();
+    }
+
+    NetworkStatusFolder.Input statusInput(Optional<AttachmentReport> definitions) {
+      return new NetworkStatusFolder.Input(
+          rendering, accepted, reports, placement.clashes(), rolloutStatus(), slices, definitions);
+    }
+  }
+
+  private Decision decide(CniNetwork network, Observed observed) {
+    String name = network.getMetadata().getName();
     Rendering rendering = renderer.render(network);
     RenderedConfig accepted =
         rendering instanceof Rendering.Accepted a ? a.rendered() : keptRevision(network);
+    List<AcceptedRevision> candidates = new ArrayList<>(observed.others());
+    if (accepted != null) {
+      candidates.add(AcceptedRevision.withRendering(network, accepted));
+    }
     NetworkPlacement placement =
-        NetworkPlacement.across(
-            nodes.list().toList(), candidates(context, network, accepted), name);
-    Function<String, CniNode> cniNode = n -> cniNodes.get(n).orElse(null);
-    Predicate<String> nodeExists = n -> nodes.get(new ResourceID(n)).isPresent();
+        NetworkPlacement.across(observed.nodes().list().toList(), candidates, name);
     // The accepted revision's slices first: its rendering decides which nodes the rollout steps
     // over, and the rollout decides which earlier revision's slices nodes still need.
-    List<NodeSlice> ofAcceptedSlices =
-        NetworkSlices.next(network, accepted, List.of(), placement.holding(), nodeExists, cniNode);
-    // Each node's rendering of the accepted revision, made once: the rollout steps over the nodes
-    // that can have it, and the nodes it admits are folded against it. Only a node held back on
-    // the stable revision is rendered again, for that one.
-    Map<String, NodeConflist> ofAccepted = new TreeMap<>();
-    Map<String, NodeValues> values = new TreeMap<>();
-    RevisionForNodes acceptedForNodes =
-        placement.holding().isEmpty() ? null : RevisionForNodes.of(accepted, ofAcceptedSlices);
-    for (String n : placement.holding()) {
-      nodes
-          .get(new ResourceID(n))
-          .map(NodeValues::of)
-          .ifPresent(
-              v -> {
-                values.put(n, v);
-                ofAccepted.put(n, acceptedForNodes.forNode(v));
-              });
-    }
+    List<NodeSlice> acceptedSlices = slices(network, accepted, List.of(), placement, observed);
+    NodeRenderings renderings =
+        NodeRenderings.of(accepted, acceptedSlices, placement.holding(), observed.nodes());
     Instant now = clock.instant();
     RolloutMachine.Step rollout =
         accepted == null
             ? null
-            : NetworkRollout.step(
-                network,
-                accepted,
-                placement.holding().stream()
-                    .filter(n -> ofAccepted.get(n) instanceof NodeConflist.Ready)
-                    .toList(),
-                cniNode,
-                now);
-    Placing placing = Placing.of(rollout == null ? null : rollout.status());
+            : NetworkRollout.step(network, accepted, renderings.ready(), observed::cniNode, now);
+    RolloutStatus rolloutStatus = rollout == null ? null : rollout.status();
     List<NodeSlice> slices =
-        NetworkSlices.next(
-            network,
-            accepted,
-            NetworkSlices.stillHeld(rollout == null ? null : rollout.status()),
-            placement.holding(),
-            nodeExists,
-            cniNode);
+        slices(network, accepted, NetworkSlices.stillHeld(rolloutStatus), placement, observed);
     logSlicesChanged(network, slices);
-    // A node held back renders the stable revision: parsed and indexed once for all of them.
-    Map<String, RevisionForNodes> heldBack = new HashMap<>();
+    Placing placing = Placing.of(rolloutStatus);
     List<NodeReport> reports =
         placement.holding().stream()
             .map(
-                n -> {
-                  NodeConflist expected = null;
-                  if (values.containsKey(n)) {
-                    RenderedConfig revision =
-                        AcceptedRevision.forNode(
-                            name, accepted, placing, n, specOf(cniNode.apply(n)));
-                    expected =
-                        revision == accepted
-                            ? ofAccepted.get(n)
-                            : heldBack
-                                .computeIfAbsent(
-                                    revision.getSha256(),
-                                    r -> RevisionForNodes.of(revision, slices))
-                                .forNode(values.get(n));
-                  }
-                  return new NodeReport(n, reportOf(cniNode.apply(n), name), expected);
-                })
+                n ->
+                    new NodeReport(
+                        n,
+                        reportOf(observed.cniNode(n), name),
+                        renderings.expected(
+                            n,
+                            () ->
+                                AcceptedRevision.forNode(
+                                    name, accepted, placing, n, specOf(observed.cniNode(n))),
+                            slices)))
             .toList();
+    return new Decision(rendering, accepted, placement, rollout, slices, reports, now);
+  }
 
-    Optional<AttachmentReport> definitions =
-        attachmentDefinitions.reconcile(
-            network,
-            accepted == null ? null : accepted.getNetworkName(),
-            () -> namespaces(context).list().toList());
-    NetworkStatusFolder.Folded nodesFolded =
-        folder.fold(
-            network,
-            rendering,
-            accepted,
-            reports,
-            placement.clashes(),
-            rollout == null ? null : rollout.status(),
-            now);
-    NetworkStatusFolder.Folded folded =
-        definitions
-            .map(d -> AttachmentDefinitionsCondition.fold(nodesFolded, network, d, now))
-            .orElse(nodesFolded);
-    CniNetworkStatus status = folded.status().withSlices(slices.isEmpty() ? null : slices);
+  private static List<NodeSlice> slices(
+      CniNetwork network,
+      RenderedConfig accepted,
+      List<RenderedConfig> stillHeld,
+      NetworkPlacement placement,
+      Observed observed) {
+    return NetworkSlices.next(
+        network, accepted, stillHeld, placement.holding(), observed::nodeExists, observed::cniNode);
+  }
+
+  /** What the reconcile changes beside status: a Multus network's NetworkAttachmentDefinitions. */
+  private Optional<AttachmentReport> act(CniNetwork network, Decision decision, Observed observed) {
+    return attachmentDefinitions.reconcile(
+        network,
+        decision.accepted() == null ? null : decision.accepted().getNetworkName(),
+        observed.namespaces());
+  }
+
+  /** Patches the status when it changed, with its Events, logs and metrics. */
+  private UpdateControl<CniNetwork> record(
+      CniNetwork network,
+      NetworkStatusFolder.Folded folded,
+      Context<CniNetwork> context,
+      Optional<Duration> recheck) {
+    String name = network.getMetadata().getName();
+    CniNetworkStatus status = folded.status();
     metrics.networkObserved(name, folded.health(), status.getNodes());
-    Optional<Duration> recheck =
-        earliest(
-            rollout == null ? Optional.empty() : rollout.recheckAfter(),
-            definitions.flatMap(AttachmentReport::recheckAfter));
+    UpdateControl<CniNetwork> control = UpdateControl.noUpdate();
     if (status.equals(network.getStatus())) {
-      return recheck
-          .map(UpdateControl.<CniNetwork>noUpdate()::rescheduleAfter)
-          .orElseGet(UpdateControl::noUpdate);
+      return recheck.map(control::rescheduleAfter).orElse(control);
     }
     metrics.statusWritten();
     recordTransitions(network, status);
@@ -267,7 +304,6 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
     PrimaryUpdateAndCacheUtils.ssaPatchStatusAndCacheResource(network, patch, context);
     // Counted once written: the next reconcile starts from this status and sees no transition.
     outcome.ifPresent(o -> metrics.rolloutReached(name, o));
-    UpdateControl<CniNetwork> control = UpdateControl.noUpdate();
     return recheck.map(control::rescheduleAfter).orElse(control);
   }
 
@@ -285,24 +321,6 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
     RenderedConfig previous =
         network.getStatus() == null ? null : network.getStatus().getRendered();
     return previous != null && AcceptedRevision.isIntact(previous) ? previous : null;
-  }
-
-  /** Every network's accepted revision, with {@code network}'s as decided now. */
-  private static List<AcceptedRevision> candidates(
-      Context<CniNetwork> context, CniNetwork network, RenderedConfig accepted) {
-    String name = network.getMetadata().getName();
-    List<AcceptedRevision> candidates = new ArrayList<>();
-    context
-        .getPrimaryCache()
-        .list()
-        .filter(other -> !other.getMetadata().getName().equals(name))
-        .map(AcceptedRevision::of)
-        .flatMap(Optional::stream)
-        .forEach(candidates::add);
-    if (accepted != null) {
-      candidates.add(AcceptedRevision.withRendering(network, accepted));
-    }
-    return candidates;
   }
 
   private static Optional<Duration> earliest(Optional<Duration> a, Optional<Duration> b) {

@@ -8,11 +8,13 @@ import dev.cnioperator.api.v1alpha1.FailingAttachment;
 import dev.cnioperator.api.v1alpha1.NetworkState;
 import dev.cnioperator.api.v1alpha1.NodeCounts;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
+import dev.cnioperator.api.v1alpha1.NodeSlice;
 import dev.cnioperator.api.v1alpha1.ProbeReport;
 import dev.cnioperator.api.v1alpha1.ProbeResult;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
 import dev.cnioperator.api.v1alpha1.RolloutStatus;
 import dev.cnioperator.operator.metrics.OperatorMetrics;
+import dev.cnioperator.operator.multus.AttachmentReport;
 import dev.cnioperator.operator.placement.Clash;
 import dev.cnioperator.operator.template.NodeTemplate;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -23,11 +25,14 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
- * Folds what the operator decided (rendering, placement) and what the agents report (CniNode
- * status) into a CniNetwork status: counts and the Accepted, Ready and Degraded conditions.
+ * Folds what the operator decided (rendering, placement, rollout, slices, a Multus network's
+ * definitions) and what the agents report (CniNode status) into the whole CniNetwork status: counts
+ * and every condition (Accepted, Ready, Degraded, RolledOut, AttachmentDefinitions). The one place
+ * a network's status is built.
  */
 public final class NetworkStatusFolder {
 
@@ -74,11 +79,32 @@ public final class NetworkStatusFolder {
   }
 
   /** Makes conditions for one generation, keeping lastTransitionTime from the previous ones. */
-  private record Stamp(List<Condition> previous, long generation, Instant now) {
+  record Stamp(List<Condition> previous, long generation, Instant now) {
     Condition set(String type, boolean status, String reason, String message) {
       return Conditions.next(previous, type, status, reason, message, generation, now);
     }
   }
+
+  /**
+   * What a network's status is folded from: the operator's decisions for the current generation and
+   * its nodes' reports.
+   *
+   * @param rendering the outcome for the current generation
+   * @param accepted the revision nodes hold (new, or kept from before), null when none ever was
+   * @param reports one per node the network is placed on
+   * @param clashes node name to the clash that keeps the network off it
+   * @param rollout the rollout of {@code accepted}, null when nothing was ever accepted
+   * @param slices each node's slice of spec.nodeSlices, empty when it declares none
+   * @param definitions a Multus network's NetworkAttachmentDefinitions, empty for other networks
+   */
+  public record Input(
+      Rendering rendering,
+      RenderedConfig accepted,
+      List<NodeReport> reports,
+      Map<String, Clash> clashes,
+      RolloutStatus rollout,
+      List<NodeSlice> slices,
+      Optional<AttachmentReport> definitions) {}
 
   /**
    * A status as folded, with what its Accepted, Ready and Degraded conditions say, for metrics and
@@ -86,49 +112,50 @@ public final class NetworkStatusFolder {
    */
   public record Folded(CniNetworkStatus status, OperatorMetrics.NetworkHealth health) {}
 
-  /**
-   * The status {@code network} should have.
-   *
-   * @param rendering the outcome for the current generation
-   * @param accepted the revision nodes hold (new, or kept from before), null when none ever was
-   * @param reports one per node the network is placed on
-   * @param clashes node name to the clash that keeps the network off it
-   * @param rollout the rollout of {@code accepted}, null when nothing was ever accepted
-   */
-  public Folded fold(
-      CniNetwork network,
-      Rendering rendering,
-      RenderedConfig accepted,
-      List<NodeReport> reports,
-      Map<String, Clash> clashes,
-      RolloutStatus rollout,
-      Instant now) {
+  /** The whole status {@code network} should have, every condition included. */
+  public Folded fold(CniNetwork network, Input in, Instant now) {
     long generation = network.getMetadata().getGeneration();
     Stamp stamp =
         new Stamp(
             network.getStatus() == null ? List.of() : network.getStatus().getConditions(),
             generation,
             now);
-    Tally tally = Tally.of(reports, accepted);
-    Condition acceptedCondition = accepted(stamp, rendering, accepted, clashes);
-    Condition ready = ready(stamp, rendering, accepted, tally, rollout, probeAttachment(network));
+    RenderedConfig accepted = in.accepted();
+    Tally tally = Tally.of(in.reports(), accepted);
+    Condition acceptedCondition = accepted(stamp, in.rendering(), accepted, in.clashes());
+    Condition nodesReady =
+        ready(stamp, in.rendering(), accepted, tally, in.rollout(), probeAttachment(network));
+    Condition ready =
+        in.definitions()
+            .map(d -> AttachmentDefinitionsCondition.ready(stamp, nodesReady, d))
+            .orElse(nodesReady);
     Condition degraded = degraded(stamp, tally);
+    List<Condition> conditions = new ArrayList<>();
+    conditions.addAll(
+        List.of(acceptedCondition, ready, degraded, RolloutCondition.of(stamp::set, in.rollout())));
+    in.definitions()
+        .map(d -> AttachmentDefinitionsCondition.of(stamp, d))
+        .ifPresent(conditions::add);
     CniNetworkStatus status =
         new CniNetworkStatus()
             .withObservedGeneration(generation)
             .withNetworkName(accepted != null ? accepted.getNetworkName() : network.networkName())
             .withRendered(accepted)
-            .withRollout(rollout)
+            .withRollout(in.rollout())
             .withNodes(
                 new NodeCounts()
-                    .withSelected(reports.size())
+                    .withSelected(in.reports().size())
                     .withApplied(tally.applied().size())
                     .withHealthy(tally.healthy().size())
                     .withUncheckedAttachments(tally.unchecked() == 0 ? null : tally.unchecked())
-                    .withReady(tally.healthy().size() + "/" + reports.size()))
-            .withConditions(
-                List.of(
-                    acceptedCondition, ready, degraded, RolloutCondition.of(stamp::set, rollout)));
+                    .withReady(tally.healthy().size() + "/" + in.reports().size()))
+            .withConditions(conditions)
+            .withSlices(in.slices().isEmpty() ? null : in.slices())
+            .withAttachmentDefinitions(
+                in.definitions()
+                    .map(AttachmentReport::namespaces)
+                    .filter(n -> !n.isEmpty())
+                    .orElse(null));
     return new Folded(
         status,
         new OperatorMetrics.NetworkHealth(

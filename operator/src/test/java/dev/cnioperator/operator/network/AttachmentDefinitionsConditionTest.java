@@ -46,8 +46,8 @@ class AttachmentDefinitionsConditionTest {
           List.of("shop"),
           Optional.of(Duration.ofSeconds(60)));
 
-  /** The nodes' fold of a network whose one node proved the rendering: Ready. */
-  private NetworkStatusFolder.Folded readyOnNodes(Instant now) {
+  /** The fold of a network whose one node proved the rendering, with its definitions. */
+  private NetworkStatusFolder.Folded fold(AttachmentReport definitions, Instant now) {
     NodeNetworkStatus report =
         new NodeNetworkStatus()
             .withName("sec")
@@ -61,11 +61,14 @@ class AttachmentDefinitionsConditionTest {
     return new NetworkStatusFolder()
         .fold(
             network,
-            new Rendering.Accepted(rendered),
-            rendered,
-            List.of(new NodeReport("n1", report, null)),
-            Map.of(),
-            null,
+            new NetworkStatusFolder.Input(
+                new Rendering.Accepted(rendered),
+                rendered,
+                List.of(new NodeReport("n1", report, null)),
+                Map.of(),
+                null,
+                List.of(),
+                Optional.of(definitions)),
             now);
   }
 
@@ -78,8 +81,7 @@ class AttachmentDefinitionsConditionTest {
 
   @Test
   void allDefinitionsInPlaceLeaveReadyAsTheNodesSayAndListTheNamespaces() {
-    NetworkStatusFolder.Folded folded =
-        AttachmentDefinitionsCondition.fold(readyOnNodes(T0), network, CREATED, T0);
+    NetworkStatusFolder.Folded folded = fold(CREATED, T0);
 
     assertThat(condition(folded, "Ready").getStatus()).isEqualTo("True");
     assertThat(folded.health().ready()).isTrue();
@@ -93,8 +95,7 @@ class AttachmentDefinitionsConditionTest {
 
   @Test
   void aMissingDefinitionKeepsReadyFalseThoughEveryNodeIsReady() {
-    NetworkStatusFolder.Folded folded =
-        AttachmentDefinitionsCondition.fold(readyOnNodes(T0), network, CONFLICT, T0);
+    NetworkStatusFolder.Folded folded = fold(CONFLICT, T0);
 
     Condition ready = condition(folded, "Ready");
     assertThat(ready.getStatus()).isEqualTo("False");
@@ -109,13 +110,10 @@ class AttachmentDefinitionsConditionTest {
 
   @Test
   void theConditionsKeepTheirTransitionTimeWhileTheirStatusHolds() {
-    network.setStatus(
-        AttachmentDefinitionsCondition.fold(readyOnNodes(T0), network, CONFLICT, T0).status());
+    network.setStatus(fold(CONFLICT, T0).status());
 
-    NetworkStatusFolder.Folded later =
-        AttachmentDefinitionsCondition.fold(readyOnNodes(T1), network, CONFLICT, T1);
-    NetworkStatusFolder.Folded resolved =
-        AttachmentDefinitionsCondition.fold(readyOnNodes(T1), network, CREATED, T1);
+    NetworkStatusFolder.Folded later = fold(CONFLICT, T1);
+    NetworkStatusFolder.Folded resolved = fold(CREATED, T1);
 
     assertThat(later.status()).isEqualTo(network.getStatus());
     assertThat(condition(resolved, "Ready").getLastTransitionTime()).isEqualTo(T1.toString());
@@ -128,8 +126,7 @@ class AttachmentDefinitionsConditionTest {
     AttachmentReport none =
         new AttachmentReport(false, "NotInstalled", "no CRD", List.of(), Optional.empty());
 
-    NetworkStatusFolder.Folded folded =
-        AttachmentDefinitionsCondition.fold(readyOnNodes(T0), network, none, T0);
+    NetworkStatusFolder.Folded folded = fold(none, T0);
 
     assertThat(folded.status().getAttachmentDefinitions()).isNull();
   }

@@ -14,6 +14,7 @@ import dev.cnioperator.api.v1alpha1.ProbeResult;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
 import dev.cnioperator.api.v1alpha1.Rollout;
 import dev.cnioperator.api.v1alpha1.RolloutProbe;
+import dev.cnioperator.api.v1alpha1.RolloutStatus;
 import dev.cnioperator.cni.config.ConfigProblem;
 import dev.cnioperator.cni.config.ConflistRule;
 import dev.cnioperator.operator.metrics.OperatorMetrics;
@@ -22,6 +23,7 @@ import io.fabric8.kubernetes.api.model.Condition;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class NetworkStatusFolderTest {
@@ -68,6 +70,22 @@ class NetworkStatusFolderTest {
     return probed(node, sha, ProbeResult.Passed, null, failing);
   }
 
+  /** The fold of a network that declares no nodeSlices and is not a Multus network. */
+  private NetworkStatusFolder.Folded fold(
+      CniNetwork network,
+      Rendering rendering,
+      RenderedConfig accepted,
+      List<NodeReport> reports,
+      Map<String, Clash> clashes,
+      RolloutStatus rollout,
+      Instant now) {
+    return folder.fold(
+        network,
+        new NetworkStatusFolder.Input(
+            rendering, accepted, reports, clashes, rollout, List.of(), Optional.empty()),
+        now);
+  }
+
   private static CniNetworkStatus status(NetworkStatusFolder.Folded folded) {
     return folded.status();
   }
@@ -83,7 +101,7 @@ class NetworkStatusFolderTest {
   void readyWhenEverySelectedNodeHoldsTheCurrentSha() {
     CniNetworkStatus s =
         status(
-            folder.fold(
+            fold(
                 network,
                 accepted,
                 rendered,
@@ -106,12 +124,10 @@ class NetworkStatusFolderTest {
   void theFoldSaysWhatItsConditionsSayForMetricsAndLogs() {
     List<NodeReport> failed = List.of(probed("n1", SHA, ProbeResult.Failed, "ADD: no"));
 
-    assertThat(
-            folder.fold(
-                network, accepted, rendered, List.of(proven("n1", SHA)), Map.of(), null, T0))
+    assertThat(fold(network, accepted, rendered, List.of(proven("n1", SHA)), Map.of(), null, T0))
         .extracting(NetworkStatusFolder.Folded::health)
         .isEqualTo(new OperatorMetrics.NetworkHealth(true, true, false));
-    assertThat(folder.fold(network, accepted, rendered, failed, Map.of(), null, T0).health())
+    assertThat(fold(network, accepted, rendered, failed, Map.of(), null, T0).health())
         .isEqualTo(new OperatorMetrics.NetworkHealth(true, false, true));
   }
 
@@ -119,7 +135,7 @@ class NetworkStatusFolderTest {
   void notReadyWhileANodeHoldsAnOlderShaOrHasNotReported() {
     CniNetworkStatus s =
         status(
-            folder.fold(
+            fold(
                 network,
                 accepted,
                 rendered,
@@ -150,8 +166,7 @@ class NetworkStatusFolderTest {
 
     CniNetworkStatus s =
         status(
-            folder.fold(
-                network, accepted, rendered, List.of(proven("n1", SHA, f)), Map.of(), null, T0));
+            fold(network, accepted, rendered, List.of(proven("n1", SHA, f)), Map.of(), null, T0));
 
     assertThat(condition(s, "Degraded").getReason()).isEqualTo("AttachmentsFailing");
     assertThat(condition(s, "Degraded").getMessage())
@@ -172,7 +187,7 @@ class NetworkStatusFolderTest {
             null);
 
     CniNetworkStatus s =
-        status(folder.fold(network, accepted, rendered, List.of(failed), Map.of(), null, T0));
+        status(fold(network, accepted, rendered, List.of(failed), Map.of(), null, T0));
 
     assertThat(condition(s, "Ready").getReason()).isEqualTo("ApplyFailed");
     assertThat(condition(s, "Degraded").getMessage())
@@ -188,7 +203,7 @@ class NetworkStatusFolderTest {
 
     CniNetworkStatus s =
         status(
-            folder.fold(
+            fold(
                 network,
                 refused,
                 rendered.withGeneration(2L),
@@ -208,7 +223,7 @@ class NetworkStatusFolderTest {
   void clashIsAConflictNamingTheHolderAndNodes() {
     CniNetworkStatus s =
         status(
-            folder.fold(
+            fold(
                 network,
                 accepted,
                 rendered,
@@ -228,15 +243,13 @@ class NetworkStatusFolderTest {
   void lastTransitionTimeMovesOnlyWhenTheStatusChanges() {
     List<NodeReport> unreported = List.of(new NodeReport("n1", null, null));
     CniNetworkStatus first =
-        status(folder.fold(network, accepted, rendered, unreported, Map.of(), null, T0));
+        status(fold(network, accepted, rendered, unreported, Map.of(), null, T0));
     network.setStatus(first);
 
     CniNetworkStatus same =
-        status(folder.fold(network, accepted, rendered, unreported, Map.of(), null, T1));
+        status(fold(network, accepted, rendered, unreported, Map.of(), null, T1));
     CniNetworkStatus ready =
-        status(
-            folder.fold(
-                network, accepted, rendered, List.of(proven("n1", SHA)), Map.of(), null, T1));
+        status(fold(network, accepted, rendered, List.of(proven("n1", SHA)), Map.of(), null, T1));
 
     assertThat(same).isEqualTo(first);
     assertThat(condition(ready, "Ready").getLastTransitionTime()).isEqualTo(T1.toString());
@@ -248,7 +261,7 @@ class NetworkStatusFolderTest {
     String error = "ADD: failed to set bridge addr: \"cni0\" already has an IP address";
     CniNetworkStatus s =
         status(
-            folder.fold(
+            fold(
                 network,
                 accepted,
                 rendered,
@@ -274,7 +287,7 @@ class NetworkStatusFolderTest {
     stale.report().getProbe().setSha256("b".repeat(64));
 
     CniNetworkStatus s =
-        status(folder.fold(network, accepted, rendered, List.of(stale), Map.of(), null, T0));
+        status(fold(network, accepted, rendered, List.of(stale), Map.of(), null, T0));
 
     assertThat(condition(s, "Ready").getReason()).isEqualTo("Proving");
     assertThat(condition(s, "Ready").getMessage())
@@ -295,8 +308,7 @@ class NetworkStatusFolderTest {
         .withUnchecked(2)
         .withUncheckedReason("no netns cached and no CRI socket");
 
-    CniNetworkStatus s =
-        status(folder.fold(network, accepted, rendered, List.of(n1), Map.of(), null, T0));
+    CniNetworkStatus s = status(fold(network, accepted, rendered, List.of(n1), Map.of(), null, T0));
 
     assertThat(condition(s, "Ready").getStatus()).isEqualTo("True");
     assertThat(condition(s, "Ready").getMessage())
@@ -312,9 +324,7 @@ class NetworkStatusFolderTest {
     network.getSpec().setRollout(new Rollout().withProbe(new RolloutProbe().withEnabled(false)));
 
     CniNetworkStatus s =
-        status(
-            folder.fold(
-                network, accepted, rendered, List.of(proven("n1", SHA)), Map.of(), null, T0));
+        status(fold(network, accepted, rendered, List.of(proven("n1", SHA)), Map.of(), null, T0));
 
     assertThat(condition(s, "Ready").getStatus()).isEqualTo("True");
     assertThat(condition(s, "Ready").getMessage())
