@@ -124,7 +124,7 @@ public final class NetworkStatusFolder {
     Tally tally = Tally.of(in.reports(), accepted);
     Condition acceptedCondition = accepted(stamp, in.rendering(), accepted, in.clashes());
     Condition nodesReady =
-        ready(stamp, in.rendering(), accepted, tally, in.rollout(), probeAttachment(network));
+        ready(stamp, in.rendering(), accepted, tally, in.rollout(), proof(network, accepted));
     Condition ready =
         in.definitions()
             .map(d -> AttachmentDefinitionsCondition.ready(stamp, nodesReady, d))
@@ -195,7 +195,7 @@ public final class NetworkStatusFolder {
       RenderedConfig accepted,
       Tally tally,
       RolloutStatus rollout,
-      boolean probeAttachment) {
+      String proof) {
     String type = Conditions.READY;
     if (rendering instanceof Rendering.Refused) {
       String kept = accepted == null ? "" : "; nodes keep generation " + accepted.getGeneration();
@@ -231,11 +231,7 @@ public final class NetworkStatusFolder {
           type,
           true,
           "Ready",
-          holding
-              + ", proven by "
-              + proof(probeAttachment)
-              + ", no failing attachments"
-              + unchecked(tally));
+          holding + ", proven by " + proof + ", no failing attachments" + unchecked(tally));
     }
     if (!tally.waiting().isEmpty()) {
       return stamp.set(
@@ -257,11 +253,7 @@ public final class NetworkStatusFolder {
           type,
           false,
           "Proving",
-          holding
-              + "; waiting for the proof ("
-              + proof(probeAttachment)
-              + ") from "
-              + listed(unproven));
+          holding + "; waiting for the proof (" + proof + ") from " + listed(unproven));
     }
     List<String> waiting = nodesNotIn(tally.selected(), tally.applied());
     return stamp.set(type, false, "Applying", holding + "; waiting for " + listed(waiting));
@@ -277,12 +269,34 @@ public final class NetworkStatusFolder {
     return all.stream().filter(r -> !in.contains(r)).map(NodeReport::node).toList();
   }
 
-  /** What Ready rests on: the probe attachment, or only STATUS and the CHECK of live ones. */
-  private static String proof(boolean probeAttachment) {
-    return probeAttachment
-        ? "a probe attachment: ADD, CHECK, DEL"
-        : "STATUS and a CHECK of the live attachments only: spec.rollout.probe.enabled is false, so"
-            + " an ADD that cannot succeed is not seen";
+  /**
+   * What Ready rests on: the probe attachment, or only STATUS and the CHECK of live ones; CHECK
+   * named only where the agent runs it (cniVersion 0.4.0 and later, no disableCheck).
+   */
+  private static String proof(CniNetwork network, RenderedConfig accepted) {
+    String noCheck = noCheck(network, accepted);
+    if (probeAttachment(network)) {
+      return noCheck == null
+          ? "a probe attachment: ADD, CHECK, DEL"
+          : "a probe attachment: ADD, DEL (no CHECK: " + noCheck + ")";
+    }
+    String without =
+        ": spec.rollout.probe.enabled is false, so an ADD that cannot succeed is not seen";
+    return noCheck == null
+        ? "STATUS and a CHECK of the live attachments only" + without
+        : "no probe attachment and no CHECK (" + noCheck + ")" + without;
+  }
+
+  /** Why the agent runs no CHECK of this network, or null when it does. */
+  private static String noCheck(CniNetwork network, RenderedConfig accepted) {
+    if (accepted != null
+        && accepted.getCniVersion() != null
+        && !accepted.getCniVersion().version().supportsCheck()) {
+      return "cniVersion " + accepted.getCniVersion().text() + " has none";
+    }
+    return network.getSpec() != null && Boolean.TRUE.equals(network.getSpec().getDisableCheck())
+        ? "spec.disableCheck is true"
+        : null;
   }
 
   private static boolean probeAttachment(CniNetwork network) {

@@ -15,6 +15,7 @@ import dev.cnioperator.api.v1alpha1.RenderedConfig;
 import dev.cnioperator.api.v1alpha1.Rollout;
 import dev.cnioperator.api.v1alpha1.RolloutProbe;
 import dev.cnioperator.api.v1alpha1.RolloutStatus;
+import dev.cnioperator.api.v1alpha1.SpecVersion;
 import dev.cnioperator.cni.config.ConfigProblem;
 import dev.cnioperator.cni.config.ConflistRule;
 import dev.cnioperator.operator.metrics.OperatorMetrics;
@@ -118,6 +119,25 @@ class NetworkStatusFolderTest {
     assertThat(condition(s, "Degraded").getStatus()).isEqualTo("False");
     assertThat(s.getNodes().getReady()).isEqualTo("2/2");
     assertThat(s.getObservedGeneration()).isEqualTo(3L);
+  }
+
+  @Test
+  void readyNamesNoCheckWhereTheAgentRunsNone() {
+    List<NodeReport> reports = List.of(proven("n1", SHA));
+    rendered.setCniVersion(SpecVersion.V0_3_1);
+    assertThat(
+            condition(
+                    status(fold(network, accepted, rendered, reports, Map.of(), null, T0)), "Ready")
+                .getMessage())
+        .contains("proven by a probe attachment: ADD, DEL (no CHECK: cniVersion 0.3.1 has none)");
+
+    rendered.setCniVersion(SpecVersion.V1_0_0);
+    network.getSpec().setDisableCheck(true);
+    assertThat(
+            condition(
+                    status(fold(network, accepted, rendered, reports, Map.of(), null, T0)), "Ready")
+                .getMessage())
+        .contains("proven by a probe attachment: ADD, DEL (no CHECK: spec.disableCheck is true)");
   }
 
   @Test
