@@ -129,7 +129,7 @@ public final class RunCommand implements Callable<Integer> {
       names = "--plugin-timeout-seconds",
       defaultValue = "${env:AGENT_PLUGIN_TIMEOUT_SECONDS:-30}",
       description =
-          "Seconds a plugin call (ADD, CHECK, DEL, GC, STATUS, VERSION) may take before it is"
+          "Seconds a plugin call (ADD, CHECK, DEL, STATUS, VERSION) may take before it is"
               + " killed (env AGENT_PLUGIN_TIMEOUT_SECONDS; default: ${DEFAULT-VALUE}).")
   int pluginTimeoutSeconds;
 
