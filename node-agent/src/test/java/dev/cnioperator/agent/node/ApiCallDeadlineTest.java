@@ -80,7 +80,7 @@ class ApiCallDeadlineTest {
         Duration.ofSeconds(20),
         () ->
             assertThatThrownBy(
-                    () -> api.publishStatus(null, new CniNodeStatus().withObservedGeneration(2L)))
+                    () -> api.publishStatus(null, new CniNodeStatus().setObservedGeneration(2L)))
                 .isInstanceOf(KubernetesClientException.class)
                 .hasMessage(
                     "write the status of CniNode n1: no answer from the API server within 1s"));

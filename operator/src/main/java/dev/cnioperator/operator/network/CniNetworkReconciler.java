@@ -234,7 +234,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
         definitions
             .map(d -> AttachmentDefinitionsCondition.fold(nodesFolded, network, d, now))
             .orElse(nodesFolded);
-    CniNetworkStatus status = folded.status().withSlices(slices.isEmpty() ? null : slices);
+    CniNetworkStatus status = folded.status().setSlices(slices.isEmpty() ? null : slices);
     metrics.networkObserved(name, folded.health(), status.getNodes());
     Optional<Duration> recheck =
         earliest(
@@ -288,7 +288,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
     RenderedConfig stored = network.getStatus() == null ? null : network.getStatus().getRendered();
     if (rendering instanceof Rendering.Accepted a
         && AcceptedRevision.isLegacyOf(stored, a.rendered())) {
-      return new Rendering.Accepted(a.rendered().withSha256(stored.getSha256()));
+      return new Rendering.Accepted(a.rendered().setSha256(stored.getSha256()));
     }
     return rendering;
   }

@@ -115,18 +115,18 @@ public final class NetworkStatusFolder {
     Condition degraded = degraded(stamp, tally);
     CniNetworkStatus status =
         new CniNetworkStatus()
-            .withObservedGeneration(generation)
-            .withNetworkName(accepted != null ? accepted.getNetworkName() : network.networkName())
-            .withRendered(accepted)
-            .withRollout(rollout)
-            .withNodes(
+            .setObservedGeneration(generation)
+            .setNetworkName(accepted != null ? accepted.getNetworkName() : network.networkName())
+            .setRendered(accepted)
+            .setRollout(rollout)
+            .setNodes(
                 new NodeCounts()
-                    .withSelected(reports.size())
-                    .withApplied(tally.applied().size())
-                    .withHealthy(tally.healthy().size())
-                    .withUncheckedAttachments(tally.unchecked() == 0 ? null : tally.unchecked())
-                    .withReady(tally.healthy().size() + "/" + reports.size()))
-            .withConditions(
+                    .setSelected(reports.size())
+                    .setApplied(tally.applied().size())
+                    .setHealthy(tally.healthy().size())
+                    .setUncheckedAttachments(tally.unchecked() == 0 ? null : tally.unchecked())
+                    .setReady(tally.healthy().size() + "/" + reports.size()))
+            .setConditions(
                 List.of(
                     acceptedCondition, ready, degraded, RolloutCondition.of(stamp::set, rollout)));
     return new Folded(
