@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.cnioperator.agent.cleanup.SourceOfTruth;
 import dev.cnioperator.agent.kube.PodSource;
-import dev.cnioperator.api.client.CallDeadline;
 import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.CniNodeStatus;
+import dev.cnioperator.runtime.client.CallDeadline;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
