@@ -1,8 +1,8 @@
 package dev.cnioperator.operator;
 
-import dev.cnioperator.api.health.HealthServer;
-import dev.cnioperator.api.health.JvmMeters;
 import dev.cnioperator.operator.liveness.LoopLiveness;
+import dev.cnioperator.runtime.health.HealthServer;
+import dev.cnioperator.runtime.health.JvmMeters;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.prometheusmetrics.PrometheusConfig;

@@ -19,7 +19,7 @@ public final class TestNetworks {
     n.setMetadata(new ObjectMetaBuilder().withName(name).withGeneration(3L).build());
     n.setSpec(
         new CniNetworkSpec()
-            .withPlugins(Arrays.stream(pluginsJson).map(TestNetworks::object).toList()));
+            .setPlugins(Arrays.stream(pluginsJson).map(TestNetworks::object).toList()));
     return n;
   }
 

@@ -66,8 +66,8 @@ public final class CniNetworkDefaults {
   public static NetworkCheck check(NetworkCheck check) {
     NetworkCheck c = check == null ? new NetworkCheck() : check;
     return new NetworkCheck()
-        .withEnabled(Objects.requireNonNullElse(c.getEnabled(), CHECK_ENABLED))
-        .withIntervalSeconds(
+        .setEnabled(Objects.requireNonNullElse(c.getEnabled(), CHECK_ENABLED))
+        .setIntervalSeconds(
             Objects.requireNonNullElse(c.getIntervalSeconds(), CHECK_INTERVAL_SECONDS));
   }
 
@@ -75,11 +75,11 @@ public final class CniNetworkDefaults {
   public static IpamCleanup ipamCleanup(IpamCleanup cleanup) {
     IpamCleanup c = cleanup == null ? new IpamCleanup() : cleanup;
     return new IpamCleanup()
-        .withEnabled(Objects.requireNonNullElse(c.getEnabled(), CLEANUP_ENABLED))
-        .withGracePeriodSeconds(
+        .setEnabled(Objects.requireNonNullElse(c.getEnabled(), CLEANUP_ENABLED))
+        .setGracePeriodSeconds(
             Objects.requireNonNullElse(c.getGracePeriodSeconds(), CLEANUP_GRACE_PERIOD_SECONDS))
-        .withDryRun(Objects.requireNonNullElse(c.getDryRun(), CLEANUP_DRY_RUN))
-        .withMaxDeleteFraction(
+        .setDryRun(Objects.requireNonNullElse(c.getDryRun(), CLEANUP_DRY_RUN))
+        .setMaxDeleteFraction(
             Objects.requireNonNullElse(c.getMaxDeleteFraction(), CLEANUP_MAX_DELETE_FRACTION));
   }
 

@@ -5,10 +5,11 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
-import java.util.Objects;
+import lombok.Data;
 
 /** Settings of the release of IP reservations held by attachments whose pod is gone. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@Data
 public class IpamCleanup {
 
   @JsonPropertyDescription(
@@ -34,88 +35,4 @@ public class IpamCleanup {
   @Max(1)
   @Default("" + CniNetworkDefaults.CLEANUP_MAX_DELETE_FRACTION)
   private Double maxDeleteFraction;
-
-  public Boolean getEnabled() {
-    return enabled;
-  }
-
-  public void setEnabled(Boolean enabled) {
-    this.enabled = enabled;
-  }
-
-  public IpamCleanup withEnabled(Boolean enabled) {
-    this.enabled = enabled;
-    return this;
-  }
-
-  public Integer getGracePeriodSeconds() {
-    return gracePeriodSeconds;
-  }
-
-  public void setGracePeriodSeconds(Integer gracePeriodSeconds) {
-    this.gracePeriodSeconds = gracePeriodSeconds;
-  }
-
-  public IpamCleanup withGracePeriodSeconds(Integer gracePeriodSeconds) {
-    this.gracePeriodSeconds = gracePeriodSeconds;
-    return this;
-  }
-
-  public Boolean getDryRun() {
-    return dryRun;
-  }
-
-  public void setDryRun(Boolean dryRun) {
-    this.dryRun = dryRun;
-  }
-
-  public IpamCleanup withDryRun(Boolean dryRun) {
-    this.dryRun = dryRun;
-    return this;
-  }
-
-  public Double getMaxDeleteFraction() {
-    return maxDeleteFraction;
-  }
-
-  public void setMaxDeleteFraction(Double maxDeleteFraction) {
-    this.maxDeleteFraction = maxDeleteFraction;
-  }
-
-  public IpamCleanup withMaxDeleteFraction(Double maxDeleteFraction) {
-    this.maxDeleteFraction = maxDeleteFraction;
-    return this;
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    if (this == o) {
-      return true;
-    }
-    if (!(o instanceof IpamCleanup other)) {
-      return false;
-    }
-    return Objects.equals(enabled, other.enabled)
-        && Objects.equals(gracePeriodSeconds, other.gracePeriodSeconds)
-        && Objects.equals(dryRun, other.dryRun)
-        && Objects.equals(maxDeleteFraction, other.maxDeleteFraction);
-  }
-
-  @Override
-  public int hashCode() {
-    return Objects.hash(enabled, gracePeriodSeconds, dryRun, maxDeleteFraction);
-  }
-
-  @Override
-  public String toString() {
-    return "IpamCleanup{enabled="
-        + enabled
-        + ", gracePeriodSeconds="
-        + gracePeriodSeconds
-        + ", dryRun="
-        + dryRun
-        + ", maxDeleteFraction="
-        + maxDeleteFraction
-        + "}";
-  }
 }

@@ -6,7 +6,7 @@ import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import java.util.List;
-import java.util.Objects;
+import lombok.Data;
 
 /**
  * A secondary network that pods ask for through Multus: the operator keeps a config-less
@@ -19,6 +19,7 @@ import java.util.Objects;
     message = "spec.attachment.multus needs namespaces, a namespaceSelector or both",
     reason = "FieldValueRequired")
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@Data
 public class MultusAttachment {
 
   @JsonPropertyDescription(
@@ -29,55 +30,4 @@ public class MultusAttachment {
   @JsonPropertyDescription(
       "Namespaces that get the NetworkAttachmentDefinition, by their labels, in addition to those named in namespaces; a namespace that starts or stops matching gains or loses it.")
   private LabelSelector namespaceSelector;
-
-  public List<String> getNamespaces() {
-    return namespaces;
-  }
-
-  public void setNamespaces(List<String> namespaces) {
-    this.namespaces = namespaces;
-  }
-
-  public MultusAttachment withNamespaces(List<String> namespaces) {
-    this.namespaces = namespaces;
-    return this;
-  }
-
-  public LabelSelector getNamespaceSelector() {
-    return namespaceSelector;
-  }
-
-  public void setNamespaceSelector(LabelSelector namespaceSelector) {
-    this.namespaceSelector = namespaceSelector;
-  }
-
-  public MultusAttachment withNamespaceSelector(LabelSelector namespaceSelector) {
-    this.namespaceSelector = namespaceSelector;
-    return this;
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    if (this == o) {
-      return true;
-    }
-    return o instanceof MultusAttachment other
-        && Objects.equals(namespaces, other.namespaces)
-        && Objects.equals(namespaceSelector, other.namespaceSelector);
-  }
-
-  @Override
-  public int hashCode() {
-    return Objects.hash(namespaces, namespaceSelector);
-  }
-
-  @Override
-  public String toString() {
-    return "MultusAttachment{"
-        + "namespaces="
-        + namespaces
-        + ", namespaceSelector="
-        + namespaceSelector
-        + "}";
-  }
 }

@@ -5,13 +5,14 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Required;
-import java.util.Objects;
+import lombok.Data;
 
 /**
  * One shared subnet cut into disjoint slices, one per node the network lands on, so a node-local
  * IPAM (host-local) on every node of one L2 segment never hands out an address another node has.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@Data
 public class NodeSlices {
   // The subnet is checked by the operator (Accepted=False naming the field): the API server's CEL
   // CIDR functions arrive in Kubernetes 1.31, and the chart supports 1.30.
@@ -27,50 +28,4 @@ public class NodeSlices {
   @Min(1)
   @Max(128)
   private Integer prefixLength;
-
-  public String getSubnet() {
-    return subnet;
-  }
-
-  public void setSubnet(String subnet) {
-    this.subnet = subnet;
-  }
-
-  public NodeSlices withSubnet(String subnet) {
-    this.subnet = subnet;
-    return this;
-  }
-
-  public Integer getPrefixLength() {
-    return prefixLength;
-  }
-
-  public void setPrefixLength(Integer prefixLength) {
-    this.prefixLength = prefixLength;
-  }
-
-  public NodeSlices withPrefixLength(Integer prefixLength) {
-    this.prefixLength = prefixLength;
-    return this;
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    if (this == o) {
-      return true;
-    }
-    return o instanceof NodeSlices other
-        && Objects.equals(subnet, other.subnet)
-        && Objects.equals(prefixLength, other.prefixLength);
-  }
-
-  @Override
-  public int hashCode() {
-    return Objects.hash(subnet, prefixLength);
-  }
-
-  @Override
-  public String toString() {
-    return "NodeSlices{" + "subnet=" + subnet + ", prefixLength=" + prefixLength + "}";
-  }
 }

@@ -6,10 +6,11 @@ import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
-import java.util.Objects;
+import lombok.Data;
 
 /** How a changed revision of a network goes out to the nodes that already hold the network. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@Data
 public class Rollout {
 
   /** A count of nodes ("3") or a percentage of the selected nodes ("25%"), rounded up. */
@@ -50,121 +51,4 @@ public class Rollout {
   @JsonPropertyDescription("How a node proves a new revision.")
   @Default("{}")
   private RolloutProbe probe;
-
-  public String getMaxNodes() {
-    return maxNodes;
-  }
-
-  public void setMaxNodes(String maxNodes) {
-    this.maxNodes = maxNodes;
-  }
-
-  public Rollout withMaxNodes(String maxNodes) {
-    this.maxNodes = maxNodes;
-    return this;
-  }
-
-  public Integer getCanaryNodes() {
-    return canaryNodes;
-  }
-
-  public void setCanaryNodes(Integer canaryNodes) {
-    this.canaryNodes = canaryNodes;
-  }
-
-  public Rollout withCanaryNodes(Integer canaryNodes) {
-    this.canaryNodes = canaryNodes;
-    return this;
-  }
-
-  public RolloutFailurePolicy getOnFailure() {
-    return onFailure;
-  }
-
-  public void setOnFailure(RolloutFailurePolicy onFailure) {
-    this.onFailure = onFailure;
-  }
-
-  public Rollout withOnFailure(RolloutFailurePolicy onFailure) {
-    this.onFailure = onFailure;
-    return this;
-  }
-
-  public Integer getPauseSeconds() {
-    return pauseSeconds;
-  }
-
-  public void setPauseSeconds(Integer pauseSeconds) {
-    this.pauseSeconds = pauseSeconds;
-  }
-
-  public Rollout withPauseSeconds(Integer pauseSeconds) {
-    this.pauseSeconds = pauseSeconds;
-    return this;
-  }
-
-  public Integer getProgressDeadlineSeconds() {
-    return progressDeadlineSeconds;
-  }
-
-  public void setProgressDeadlineSeconds(Integer progressDeadlineSeconds) {
-    this.progressDeadlineSeconds = progressDeadlineSeconds;
-  }
-
-  public Rollout withProgressDeadlineSeconds(Integer progressDeadlineSeconds) {
-    this.progressDeadlineSeconds = progressDeadlineSeconds;
-    return this;
-  }
-
-  public RolloutProbe getProbe() {
-    return probe;
-  }
-
-  public void setProbe(RolloutProbe probe) {
-    this.probe = probe;
-  }
-
-  public Rollout withProbe(RolloutProbe probe) {
-    this.probe = probe;
-    return this;
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    if (this == o) {
-      return true;
-    }
-    if (!(o instanceof Rollout other)) {
-      return false;
-    }
-    return Objects.equals(maxNodes, other.maxNodes)
-        && Objects.equals(canaryNodes, other.canaryNodes)
-        && Objects.equals(onFailure, other.onFailure)
-        && Objects.equals(pauseSeconds, other.pauseSeconds)
-        && Objects.equals(progressDeadlineSeconds, other.progressDeadlineSeconds)
-        && Objects.equals(probe, other.probe);
-  }
-
-  @Override
-  public int hashCode() {
-    return Objects.hash(
-        maxNodes, canaryNodes, onFailure, pauseSeconds, progressDeadlineSeconds, probe);
-  }
-
-  @Override
-  public String toString() {
-    return "Rollout{maxNodes="
-        + maxNodes
-        + ", canaryNodes="
-        + canaryNodes
-        + ", onFailure="
-        + onFailure
-        + ", pauseSeconds="
-        + pauseSeconds
-        + ", progressDeadlineSeconds="
-        + progressDeadlineSeconds
-        + ", probe="
-        + probe
-        + "}";
-  }
 }

@@ -49,7 +49,7 @@ class CniNetworkJsonTest {
 
   @Test
   void unsetFieldsAreLeftOutSoServerSideApplyClaimsOnlyWhatIsSet() {
-    CniNodeSpec spec = new CniNodeSpec().withNetworks(List.of(new NodeNetwork().withName("dbnet")));
+    CniNodeSpec spec = new CniNodeSpec().setNetworks(List.of(new NodeNetwork().setName("dbnet")));
 
     assertThat(Serialization.asJson(spec)).isEqualTo("{\"networks\":[{\"name\":\"dbnet\"}]}");
   }

@@ -9,8 +9,8 @@ class CniNodeLookupTest {
 
   @Test
   void aSpecFindsTheEntryOfANetworkByName() {
-    NodeNetwork b = new NodeNetwork().withName("b").withRevision("2");
-    CniNodeSpec spec = new CniNodeSpec().withNetworks(List.of(new NodeNetwork().withName("a"), b));
+    NodeNetwork b = new NodeNetwork().setName("b").setRevision("2");
+    CniNodeSpec spec = new CniNodeSpec().setNetworks(List.of(new NodeNetwork().setName("a"), b));
 
     assertThat(spec.network("b")).containsSame(b);
     assertThat(spec.network("c")).isEmpty();
@@ -19,8 +19,8 @@ class CniNodeLookupTest {
 
   @Test
   void aStatusFindsTheReportOnANetworkByName() {
-    NodeNetworkStatus a = new NodeNetworkStatus().withName("a");
-    CniNodeStatus status = new CniNodeStatus().withNetworks(List.of(a));
+    NodeNetworkStatus a = new NodeNetworkStatus().setName("a");
+    CniNodeStatus status = new CniNodeStatus().setNetworks(List.of(a));
 
     assertThat(status.network("a")).containsSame(a);
     assertThat(status.network("b")).isEmpty();

@@ -76,17 +76,17 @@ final class BridgeAttachments implements AutoCloseable {
             Duration.ofSeconds(30));
     NodeNetwork spec =
         new NodeNetwork()
-            .withName(network)
-            .withFileName("50-" + network + ".conflist")
-            .withContent(conflist)
-            .withCheck(new NetworkCheck().withEnabled(true))
-            .withIpamCleanup(
+            .setName(network)
+            .setFileName("50-" + network + ".conflist")
+            .setContent(conflist)
+            .setCheck(new NetworkCheck().setEnabled(true))
+            .setIpamCleanup(
                 new IpamCleanup()
-                    .withEnabled(true)
-                    .withGracePeriodSeconds(0)
-                    .withDryRun(false)
-                    .withMaxDeleteFraction(1.0));
-    managed = new NodeSpecReader().networks(new CniNodeSpec().withNetworks(List.of(spec))).get(0);
+                    .setEnabled(true)
+                    .setGracePeriodSeconds(0)
+                    .setDryRun(false)
+                    .setMaxDeleteFraction(1.0));
+    managed = new NodeSpecReader().networks(new CniNodeSpec().setNetworks(List.of(spec))).get(0);
     if (managed.list() == null) {
       throw new IllegalStateException("bench network is invalid: " + managed.invalid());
     }

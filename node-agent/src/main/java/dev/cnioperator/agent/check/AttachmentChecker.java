@@ -122,11 +122,11 @@ public final class AttachmentChecker {
         failing.size(),
         unchecked.size());
     return new AttachmentSummary()
-        .withTotal(entries.size())
-        .withHealthy(healthy)
-        .withUnchecked(unchecked.isEmpty() ? null : unchecked.size())
-        .withUncheckedReason(uncheckedReason(unchecked))
-        .withFailing(List.copyOf(failing.subList(0, Math.min(FAILING_CAP, failing.size()))));
+        .setTotal(entries.size())
+        .setHealthy(healthy)
+        .setUnchecked(unchecked.isEmpty() ? null : unchecked.size())
+        .setUncheckedReason(uncheckedReason(unchecked))
+        .setFailing(List.copyOf(failing.subList(0, Math.min(FAILING_CAP, failing.size()))));
   }
 
   /**
@@ -179,11 +179,11 @@ public final class AttachmentChecker {
   private static FailingAttachment failing(CachedAttachment entry, String error) {
     PodRef pod = PodRef.of(entry.cniArgs());
     return new FailingAttachment()
-        .withPod(pod.name())
-        .withNamespace(pod.namespace())
-        .withContainerId(entry.containerId())
-        .withIfName(entry.ifName())
-        .withError(error);
+        .setPod(pod.name())
+        .setNamespace(pod.namespace())
+        .setContainerId(entry.containerId())
+        .setIfName(entry.ifName())
+        .setError(error);
   }
 
   /** The cached attachment's netns, or the runtime's where the cache has none. */

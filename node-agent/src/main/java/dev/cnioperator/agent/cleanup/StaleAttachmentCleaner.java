@@ -193,9 +193,9 @@ public final class StaleAttachmentCleaner {
     return new Report(
         new IpamSummary()
             // A store that cannot be read leaves the count unknown, not smaller.
-            .withReservations(left.complete() ? left.reservations().size() : null)
-            .withStale(d.stale() - released)
-            .withReclaimed(total),
+            .setReservations(left.complete() ? left.reservations().size() : null)
+            .setStale(d.stale() - released)
+            .setReclaimed(total),
         join(message, stores.message()));
   }
 

@@ -37,7 +37,7 @@ public final class UnparsableFiles {
         continue;
       }
       Optional<String> problem = LibcniConfigFile.problem(file);
-      problem.ifPresent(p -> out.add(new UnparsableFile().withFile(file.toString()).withError(p)));
+      problem.ifPresent(p -> out.add(new UnparsableFile().setFile(file.toString()).setError(p)));
     }
     return out;
   }

@@ -1,8 +1,8 @@
 package dev.cnioperator.agent.kube;
 
-import dev.cnioperator.api.client.CallDeadline;
-import dev.cnioperator.api.events.EventRecorder;
 import dev.cnioperator.api.v1alpha1.CniNode;
+import dev.cnioperator.runtime.client.CallDeadline;
+import dev.cnioperator.runtime.events.EventRecorder;
 import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -2,7 +2,7 @@ package dev.cnioperator.agent.kube;
 
 import dev.cnioperator.agent.cleanup.LivePods;
 import dev.cnioperator.agent.cleanup.SourceOfTruth;
-import dev.cnioperator.api.client.CallDeadline;
+import dev.cnioperator.runtime.client.CallDeadline;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodIP;
 import io.fabric8.kubernetes.client.KubernetesClient;

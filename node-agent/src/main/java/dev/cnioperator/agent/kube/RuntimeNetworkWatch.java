@@ -59,7 +59,7 @@ public final class RuntimeNetworkWatch implements AutoCloseable {
   }
 
   private RuntimeNetwork ask() {
-    RuntimeNetwork r = new RuntimeNetwork().withEndpoint(cri.socket().toString());
+    RuntimeNetwork r = new RuntimeNetwork().setEndpoint(cri.socket().toString());
     try {
       RuntimeStatus status = cri.client().status();
       RuntimeCondition c = status.networkReady();
@@ -68,14 +68,14 @@ public final class RuntimeNetworkWatch implements AutoCloseable {
       // file it could not load and why.
       String message =
           loaded.map(LoadedCniConfig::loadError).filter(e -> !c.status()).orElse(c.message());
-      return r.withNetworkReady(c.status())
-          .withReason(emptyToNull(c.reason()))
-          .withMessage(emptyToNull(message))
-          .withLoadedNetwork(loaded.map(LoadedCniConfig::network).orElse(null))
-          .withLoadedSha256(loaded.map(LoadedCniConfig::sha256).orElse(null))
-          .withConfDir(loaded.map(LoadedCniConfig::confDir).orElse(null));
+      return r.setNetworkReady(c.status())
+          .setReason(emptyToNull(c.reason()))
+          .setMessage(emptyToNull(message))
+          .setLoadedNetwork(loaded.map(LoadedCniConfig::network).orElse(null))
+          .setLoadedSha256(loaded.map(LoadedCniConfig::sha256).orElse(null))
+          .setConfDir(loaded.map(LoadedCniConfig::confDir).orElse(null));
     } catch (CriException e) {
-      return r.withNetworkReady(false).withReason(UNREACHABLE).withMessage(e.getMessage());
+      return r.setNetworkReady(false).setReason(UNREACHABLE).setMessage(e.getMessage());
     }
   }
 

@@ -73,34 +73,34 @@ public final class NodeStatusBuilder {
       }
     }
     return new CniNodeStatus()
-        .withNetworks(list)
-        .withPlugins(plugins(pass.plugins()))
-        .withDefaultNetwork(pass.defaultNetwork())
-        .withRuntime(runtime(previous))
-        .withSummary(
+        .setNetworks(list)
+        .setPlugins(plugins(pass.plugins()))
+        .setDefaultNetwork(pass.defaultNetwork())
+        .setRuntime(runtime(previous))
+        .setSummary(
             new NodeSummary()
-                .withNetworks(applied + "/" + desired)
-                .withFailingAttachments(failing)
-                .withUncheckedAttachments(unchecked == 0 ? null : unchecked)
-                .withStaleReservations(stale))
-        .withObservedGeneration(generation)
-        .withConditions(List.of(ready(applied == desired, pass, list, previous)))
-        .withUnparsableFiles(
+                .setNetworks(applied + "/" + desired)
+                .setFailingAttachments(failing)
+                .setUncheckedAttachments(unchecked == 0 ? null : unchecked)
+                .setStaleReservations(stale))
+        .setObservedGeneration(generation)
+        .setConditions(List.of(ready(applied == desired, pass, list, previous)))
+        .setUnparsableFiles(
             pass.unparsableFiles().isEmpty() ? null : List.copyOf(pass.unparsableFiles()));
   }
 
   private static NodeNetworkStatus network(NetworkOutcome o, NetworkHealth h) {
     NodeNetworkStatus s =
         new NodeNetworkStatus()
-            .withName(o.network())
-            .withAppliedSha256(o.appliedSha256())
-            .withState(NetworkState.valueOf(o.state().name()))
-            .withMessage(message(o.message(), h.cleanupMessage()));
-    return s.withAttachments(h.attachments())
-        .withIpam(h.ipam())
-        .withLastCheckTime(h.lastCheckTime())
-        .withPluginStatus(h.pluginStatus())
-        .withProbe(h.probe());
+            .setName(o.network())
+            .setAppliedSha256(o.appliedSha256())
+            .setState(NetworkState.valueOf(o.state().name()))
+            .setMessage(message(o.message(), h.cleanupMessage()));
+    return s.setAttachments(h.attachments())
+        .setIpam(h.ipam())
+        .setLastCheckTime(h.lastCheckTime())
+        .setPluginStatus(h.pluginStatus())
+        .setProbe(h.probe());
   }
 
   private static String message(String apply, String cleanup) {
@@ -130,7 +130,7 @@ public final class NodeStatusBuilder {
   }
 
   private static NodeNetworkStatus removed(String name) {
-    return new NodeNetworkStatus().withName(name).withState(NetworkState.Removed);
+    return new NodeNetworkStatus().setName(name).setState(NetworkState.Removed);
   }
 
   private static List<InstalledPlugin> plugins(List<PluginOutcome> outcomes) {
@@ -140,10 +140,10 @@ public final class NodeStatusBuilder {
         .map(
             p ->
                 new InstalledPlugin()
-                    .withName(p.name())
-                    .withSha256(p.sha256())
-                    .withSupportedVersions(p.supportedVersions())
-                    .withOwner(p.owner().name()))
+                    .setName(p.name())
+                    .setSha256(p.sha256())
+                    .setSupportedVersions(p.supportedVersions())
+                    .setOwner(p.owner().name()))
         .toList();
   }
 
@@ -166,14 +166,14 @@ public final class NodeStatusBuilder {
             ? before.getLastTransitionTime()
             : Instant.now(clock).truncatedTo(ChronoUnit.SECONDS).toString();
     return new RuntimeNetwork()
-        .withEndpoint(now.getEndpoint())
-        .withNetworkReady(now.getNetworkReady())
-        .withReason(now.getReason())
-        .withMessage(now.getMessage())
-        .withLoadedNetwork(now.getLoadedNetwork())
-        .withLoadedSha256(now.getLoadedSha256())
-        .withConfDir(now.getConfDir())
-        .withLastTransitionTime(since);
+        .setEndpoint(now.getEndpoint())
+        .setNetworkReady(now.getNetworkReady())
+        .setReason(now.getReason())
+        .setMessage(now.getMessage())
+        .setLoadedNetwork(now.getLoadedNetwork())
+        .setLoadedSha256(now.getLoadedSha256())
+        .setConfDir(now.getConfDir())
+        .setLastTransitionTime(since);
   }
 
   /**

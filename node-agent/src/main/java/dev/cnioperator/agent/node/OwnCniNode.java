@@ -1,9 +1,9 @@
 package dev.cnioperator.agent.node;
 
-import dev.cnioperator.api.client.CallDeadline;
 import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.CniNodeStatus;
-import dev.cnioperator.api.watch.InformerRetry;
+import dev.cnioperator.runtime.client.CallDeadline;
+import dev.cnioperator.runtime.watch.InformerRetry;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;

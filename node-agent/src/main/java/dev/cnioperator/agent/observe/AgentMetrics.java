@@ -1,6 +1,6 @@
 package dev.cnioperator.agent.observe;
 
-import dev.cnioperator.api.health.JvmMeters;
+import dev.cnioperator.runtime.health.JvmMeters;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;

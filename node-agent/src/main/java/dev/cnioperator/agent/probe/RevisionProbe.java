@@ -300,10 +300,10 @@ public final class RevisionProbe {
             ? message
             : message.substring(0, MAX_MESSAGE) + "...";
     return new ProbeReport()
-        .withSha256(sha)
-        .withResult(result)
-        .withMessage(text)
-        .withTime(clock.instant().truncatedTo(ChronoUnit.SECONDS).toString());
+        .setSha256(sha)
+        .setResult(result)
+        .setMessage(text)
+        .setTime(clock.instant().truncatedTo(ChronoUnit.SECONDS).toString());
   }
 
   private static String key(FailingAttachment f) {

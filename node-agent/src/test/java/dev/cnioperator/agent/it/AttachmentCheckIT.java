@@ -67,7 +67,7 @@ class AttachmentCheckIT {
     // The CniNetwork's name differs from the conflist's: libcni's cache is keyed by the latter.
     spec =
         CniNodes.network(TestNames.unique("cr"), 50, content)
-            .withCheck(new NetworkCheck().withEnabled(true).withIntervalSeconds(5));
+            .setCheck(new NetworkCheck().setEnabled(true).setIntervalSeconds(5));
     p1 = Pods.create(cp.client(), node.name, TestNames.unique("p1"));
     p2 = Pods.create(cp.client(), node.name, TestNames.unique("p2"));
     ns1 = NetworkNamespace.create("chk1");
@@ -148,7 +148,7 @@ class AttachmentCheckIT {
       throws Exception {
     // The product's defaults (CHECK and cleanup on, the CniNetwork leaves both unset) but for a
     // short CHECK interval, which also makes the cleanup pass run every interval.
-    spec.setCheck(new NetworkCheck().withIntervalSeconds(QUIET_INTERVAL_SECONDS));
+    spec.setCheck(new NetworkCheck().setIntervalSeconds(QUIET_INTERVAL_SECONDS));
     assertThat(spec.getIpamCleanup()).isNull();
     startWithTwoHealthyAttachments();
     assertThat(networkStatus().getLastCheckTime()).isNotNull();

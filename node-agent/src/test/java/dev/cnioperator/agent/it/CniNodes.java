@@ -58,10 +58,10 @@ final class CniNodes {
 
   static NodeNetwork network(String name, int priority, String content) {
     return new NodeNetwork()
-        .withName(name)
-        .withFileName(String.format("%02d-%s.conflist", priority, name))
-        .withContent(content)
-        .withSha256(Sha256.hex(content.getBytes(StandardCharsets.UTF_8)));
+        .setName(name)
+        .setFileName(String.format("%02d-%s.conflist", priority, name))
+        .setContent(content)
+        .setSha256(Sha256.hex(content.getBytes(StandardCharsets.UTF_8)));
   }
 
   /** Writes the spec as the operator does: server-side apply, no read-modify-write race. */
@@ -70,8 +70,8 @@ final class CniNodes {
     n.setMetadata(new ObjectMetaBuilder().withName(node).build());
     n.setSpec(
         new CniNodeSpec()
-            .withNetworks(new ArrayList<>(networks))
-            .withPlugins(new ArrayList<>(plugins)));
+            .setNetworks(new ArrayList<>(networks))
+            .setPlugins(new ArrayList<>(plugins)));
     return client.resource(n).fieldManager("test-operator").forceConflicts().serverSideApply();
   }
 

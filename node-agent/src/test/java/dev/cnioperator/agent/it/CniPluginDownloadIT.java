@@ -86,11 +86,7 @@ class CniPluginDownloadIT {
   }
 
   private static NodePlugin tuning(String url, String sha256) {
-    return new NodePlugin()
-        .withName("tuning")
-        .withSource("my-tuning")
-        .withUrl(url)
-        .withSha256(sha256);
+    return new NodePlugin().setName("tuning").setSource("my-tuning").setUrl(url).setSha256(sha256);
   }
 
   @Test

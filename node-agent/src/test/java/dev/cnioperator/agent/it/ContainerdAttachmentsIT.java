@@ -51,7 +51,7 @@ class ContainerdAttachmentsIT {
   private static final Duration CONVERGE = Duration.ofSeconds(90);
   // containerd's CRI plugin runs loopback for every sandbox itself.
   private static final NodePlugin LOOPBACK =
-      new NodePlugin().withName("loopback").withSource("bundled");
+      new NodePlugin().setName("loopback").setSource("bundled");
 
   private final long started = System.nanoTime();
   private LocalControlPlane cp;
@@ -151,7 +151,7 @@ class ContainerdAttachmentsIT {
     containerd = ContainerdFixture.start(node.root, elsewhere, node.paths.binDir());
     cniNodes.put(
         node.name,
-        List.of(network(12, 5, 0).withProbe(new RolloutProbe().withEnabled(true))),
+        List.of(network(12, 5, 0).setProbe(new RolloutProbe().setEnabled(true))),
         List.of(LOOPBACK));
     startAgent();
     String why = "loads CNI configuration from " + elsewhere;
@@ -199,7 +199,7 @@ class ContainerdAttachmentsIT {
             });
 
     NodeNetwork spec =
-        network(10, 5, 0).withCheck(new NetworkCheck().withEnabled(true).withIntervalSeconds(5));
+        network(10, 5, 0).setCheck(new NetworkCheck().setEnabled(true).setIntervalSeconds(5));
     cniNodes.put(node.name, List.of(spec), List.of(LOOPBACK));
     await()
         .atMost(CONVERGE)
@@ -257,7 +257,7 @@ class ContainerdAttachmentsIT {
   void withoutTheCriSocketAnAttachmentWhoseNetnsIsUnknownIsUncheckedNeverFailing()
       throws Exception {
     NodeNetwork spec =
-        network(12, 5, 0).withCheck(new NetworkCheck().withEnabled(true).withIntervalSeconds(5));
+        network(12, 5, 0).setCheck(new NetworkCheck().setEnabled(true).setIntervalSeconds(5));
     cniNodes.put(node.name, List.of(spec), List.of(LOOPBACK));
     startAgent();
     awaitNetworkReady();
@@ -296,7 +296,7 @@ class ContainerdAttachmentsIT {
   @Test
   void sandboxesStoppedAndRemovedNormallyLeaveNothingForTheAgentToClean() throws Exception {
     // No CHECK: its lastCheckTime would make status writes of its own.
-    NodeNetwork spec = network(11, 0, 0.5).withCheck(new NetworkCheck().withEnabled(false));
+    NodeNetwork spec = network(11, 0, 0.5).setCheck(new NetworkCheck().setEnabled(false));
     cniNodes.put(node.name, List.of(spec), List.of(LOOPBACK));
     startAgent();
     awaitNetworkReady();
@@ -386,11 +386,11 @@ class ContainerdAttachmentsIT {
             + dataDir()
             + "\"}}]}";
     return CniNodes.network(network, 10, content)
-        .withIpamCleanup(
+        .setIpamCleanup(
             new IpamCleanup()
-                .withEnabled(true)
-                .withGracePeriodSeconds(graceSeconds)
-                .withMaxDeleteFraction(maxDeleteFraction));
+                .setEnabled(true)
+                .setGracePeriodSeconds(graceSeconds)
+                .setMaxDeleteFraction(maxDeleteFraction));
   }
 
   private void startAgent() throws Exception {

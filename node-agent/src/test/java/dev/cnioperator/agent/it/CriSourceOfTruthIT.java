@@ -67,9 +67,9 @@ class CriSourceOfTruthIT {
             + "\"}}]}";
     NodeNetwork spec =
         CniNodes.network(network, 10, content)
-            .withIpamCleanup(new IpamCleanup().withEnabled(true).withGracePeriodSeconds(0));
+            .setIpamCleanup(new IpamCleanup().setEnabled(true).setGracePeriodSeconds(0));
     // containerd's CRI plugin also runs loopback for every sandbox.
-    NodePlugin loopback = new NodePlugin().withName("loopback").withSource("bundled");
+    NodePlugin loopback = new NodePlugin().setName("loopback").setSource("bundled");
     cniNodes.put(node.name, List.of(spec), List.of(loopback));
     containerd = ContainerdFixture.start(node.root, node.paths.confDir(), node.paths.binDir());
     agent =

@@ -27,9 +27,9 @@ class NetworkSeriesIT {
   /** A bridge network of {@code subnet}, CHECKed every {@code checkSeconds}, with its cleanup. */
   private static NodeNetwork network(String name, int subnet, int checkSeconds) {
     return CniNodes.network(name, 50, subnet, "1.0.0")
-        .withUid(UUID.randomUUID().toString())
-        .withCheck(new NetworkCheck().withEnabled(true).withIntervalSeconds(checkSeconds))
-        .withIpamCleanup(new IpamCleanup().withEnabled(true).withGracePeriodSeconds(300));
+        .setUid(UUID.randomUUID().toString())
+        .setCheck(new NetworkCheck().setEnabled(true).setIntervalSeconds(checkSeconds))
+        .setIpamCleanup(new IpamCleanup().setEnabled(true).setGracePeriodSeconds(300));
   }
 
   /** The exposition's lines of the network called {@code network}. */

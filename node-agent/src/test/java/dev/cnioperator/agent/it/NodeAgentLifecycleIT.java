@@ -228,8 +228,8 @@ class NodeAgentLifecycleIT {
             .getBytes();
     Files.write(a.conflist("99-pods.conflist"), podNetwork);
     // In Multus's directory: a file in the way of m2, a broken one, a killed agent's temporary.
-    NodeNetwork m1 = CniNodes.network("m1", 10, 41, "1.0.0").withDirectory(ConfigDirectory.Multus);
-    NodeNetwork m2 = CniNodes.network("m2", 20, 42, "1.0.0").withDirectory(ConfigDirectory.Multus);
+    NodeNetwork m1 = CniNodes.network("m1", 10, 41, "1.0.0").setDirectory(ConfigDirectory.Multus);
+    NodeNetwork m2 = CniNodes.network("m2", 20, 42, "1.0.0").setDirectory(ConfigDirectory.Multus);
     byte[] theirs =
         "{\"cniVersion\":\"1.0.0\",\"name\":\"theirs\",\"plugins\":[{\"type\":\"macvlan\"}]}"
             .getBytes();

@@ -84,8 +84,8 @@ class ProbeAgentIT {
             + ipamDir()
             + "\"}}]}";
     return CniNodes.network(network, 50, content)
-        .withRevision(Integer.toHexString(mtu).repeat(64).substring(0, 64))
-        .withProbe(new RolloutProbe().withEnabled(true));
+        .setRevision(Integer.toHexString(mtu).repeat(64).substring(0, 64))
+        .setProbe(new RolloutProbe().setEnabled(true));
   }
 
   private Path ipamDir() {

@@ -109,12 +109,12 @@ class StaleAttachmentStoresIT {
   /** The network with a 5 s grace period; the brake is off, these tests are not about it. */
   private NodeNetwork spec(String content, boolean dryRun) {
     return CniNodes.network(network, 50, content)
-        .withIpamCleanup(
+        .setIpamCleanup(
             new IpamCleanup()
-                .withEnabled(true)
-                .withGracePeriodSeconds(5)
-                .withDryRun(dryRun)
-                .withMaxDeleteFraction(1.0));
+                .setEnabled(true)
+                .setGracePeriodSeconds(5)
+                .setDryRun(dryRun)
+                .setMaxDeleteFraction(1.0));
   }
 
   /** Puts {@code spec} in the CniNode, starting the agent first time, and waits for its file. */
@@ -315,6 +315,6 @@ class StaleAttachmentStoresIT {
   }
 
   private static NodeNetwork noCheck(NodeNetwork spec) {
-    return spec.withCheck(new NetworkCheck().withEnabled(false));
+    return spec.setCheck(new NetworkCheck().setEnabled(false));
   }
 }

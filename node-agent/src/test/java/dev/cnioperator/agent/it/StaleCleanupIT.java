@@ -82,11 +82,11 @@ class StaleCleanupIT {
 
   private NodeNetwork spec(int graceSeconds, boolean dryRun) {
     return CniNodes.network(network, 50, content)
-        .withIpamCleanup(
+        .setIpamCleanup(
             new IpamCleanup()
-                .withEnabled(true)
-                .withGracePeriodSeconds(graceSeconds)
-                .withDryRun(dryRun));
+                .setEnabled(true)
+                .setGracePeriodSeconds(graceSeconds)
+                .setDryRun(dryRun));
   }
 
   /**
@@ -205,8 +205,8 @@ class StaleCleanupIT {
   void aMultusNetworksAttachmentsAreCheckedAndReleasedInMultussOwnCache() throws Exception {
     NodeNetwork spec =
         spec(0, false)
-            .withDirectory(ConfigDirectory.Multus)
-            .withCheck(new NetworkCheck().withEnabled(true).withIntervalSeconds(5));
+            .setDirectory(ConfigDirectory.Multus)
+            .setCheck(new NetworkCheck().setEnabled(true).setIntervalSeconds(5));
     attach(spec, Path.of("/var/run/netns"), 2, 2);
     assertThat(cacheDir).isEqualTo(node.paths.multusCacheDir());
     assertThat(node.conflist(spec.getFileName())).doesNotExist();
@@ -224,7 +224,7 @@ class StaleCleanupIT {
   @Test
   void aPodNetworkBehindMultusIsCheckedAndReleasedInMultussCache() throws Exception {
     NodeNetwork spec =
-        spec(0, false).withCheck(new NetworkCheck().withEnabled(true).withIntervalSeconds(5));
+        spec(0, false).setCheck(new NetworkCheck().setEnabled(true).setIntervalSeconds(5));
     attach(spec, Path.of("/var/run/netns"), node.paths.multusCacheDir(), 2, 2);
     assertThat(node.conflist(spec)).exists();
     assertThat(cachedContainers()).hasSize(4);
@@ -272,12 +272,12 @@ class StaleCleanupIT {
   @Test
   void aNetworkCreatedAgainUnderTheSameNameStartsItsCleanupHistoryAfresh() throws Exception {
     // The first network: 2 of 4 attachments go stale, as many as its brake allows; both released.
-    attach(spec(0, false).withUid(UUID.randomUUID().toString()), Path.of("/var/run/netns"), 2, 2);
+    attach(spec(0, false).setUid(UUID.randomUUID().toString()), Path.of("/var/run/netns"), 2, 2);
     awaitReleased(2, 2);
 
     // Deleted and created again: the operator writes the same name with another uid. The agent
     // may see both changes as one spec change, so the uid is what tells it.
-    cniNodes.put(node.name, List.of(spec(0, false).withUid(UUID.randomUUID().toString())));
+    cniNodes.put(node.name, List.of(spec(0, false).setUid(UUID.randomUUID().toString())));
     await("the new network's first cleanup pass reports nothing reclaimed yet")
         .atMost(CONVERGE)
         .ignoreExceptions()

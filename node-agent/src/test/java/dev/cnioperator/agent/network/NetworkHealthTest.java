@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 class NetworkHealthTest {
   private static AttachmentSummary healthy(int n) {
-    return new AttachmentSummary().withTotal(n).withHealthy(n).withFailing(List.of());
+    return new AttachmentSummary().setTotal(n).setHealthy(n).setFailing(List.of());
   }
 
   @Test
@@ -22,9 +22,9 @@ class NetworkHealthTest {
 
     AttachmentSummary failing =
         new AttachmentSummary()
-            .withTotal(2)
-            .withHealthy(1)
-            .withFailing(List.of(new FailingAttachment().withContainerId("c1")));
+            .setTotal(2)
+            .setHealthy(1)
+            .setFailing(List.of(new FailingAttachment().setContainerId("c1")));
     assertThat(same.withCheck(failing, "Available", "T3").lastCheckTime()).isEqualTo("T3");
     assertThat(same.withCheck(healthy(2), "plugin down", "T4").lastCheckTime()).isEqualTo("T4");
   }

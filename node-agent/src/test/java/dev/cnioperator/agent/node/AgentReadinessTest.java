@@ -69,7 +69,7 @@ class AgentReadinessTest {
             AgentReadiness.notReady(
                 pass("foreign", POD_NETWORK), true, loaded("foreign", SHA), CONF_DIR))
         .isEmpty();
-    RuntimeNetwork crio = new RuntimeNetwork().withNetworkReady(true);
+    RuntimeNetwork crio = new RuntimeNetwork().setNetworkReady(true);
     assertThat(AgentReadiness.notReady(pass("pods", POD_NETWORK), true, crio, CONF_DIR)).isEmpty();
   }
 
@@ -78,8 +78,8 @@ class AgentReadinessTest {
     NodeSync.Result pass = pass("pods", POD_NETWORK);
     RuntimeNetwork k3s =
         loaded("cbr0", "b".repeat(64))
-            .withEndpoint("/run/k3s/containerd/containerd.sock")
-            .withConfDir("/var/lib/rancher/k3s/agent/etc/cni/net.d");
+            .setEndpoint("/run/k3s/containerd/containerd.sock")
+            .setConfDir("/var/lib/rancher/k3s/agent/etc/cni/net.d");
     assertThat(AgentReadiness.notReady(pass, true, k3s, CONF_DIR))
         .hasValueSatisfying(
             r ->
@@ -91,7 +91,7 @@ class AgentReadinessTest {
     // The same directory, however spelled, is no mismatch.
     assertThat(
             AgentReadiness.notReady(
-                pass, true, loaded("pods", SHA).withConfDir("/etc/cni/./net.d/"), CONF_DIR))
+                pass, true, loaded("pods", SHA).setConfDir("/etc/cni/./net.d/"), CONF_DIR))
         .isEmpty();
   }
 
@@ -120,16 +120,16 @@ class AgentReadinessTest {
 
   private static RuntimeNetwork loaded(String network, String sha) {
     return new RuntimeNetwork()
-        .withNetworkReady(true)
-        .withLoadedNetwork(network)
-        .withLoadedSha256(sha);
+        .setNetworkReady(true)
+        .setLoadedNetwork(network)
+        .setLoadedSha256(sha);
   }
 
   private static RuntimeNetwork notReady() {
     return new RuntimeNetwork()
-        .withEndpoint("/run/containerd/containerd.sock")
-        .withNetworkReady(false)
-        .withReason("NetworkPluginNotReady")
-        .withMessage("failed to load CNI config list file /etc/cni/net.d/05-bad.conflist");
+        .setEndpoint("/run/containerd/containerd.sock")
+        .setNetworkReady(false)
+        .setReason("NetworkPluginNotReady")
+        .setMessage("failed to load CNI config list file /etc/cni/net.d/05-bad.conflist");
   }
 }

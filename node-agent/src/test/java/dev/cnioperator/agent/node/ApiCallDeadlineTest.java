@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.cnioperator.agent.cleanup.SourceOfTruth;
 import dev.cnioperator.agent.kube.PodSource;
-import dev.cnioperator.api.client.CallDeadline;
 import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.CniNodeStatus;
+import dev.cnioperator.runtime.client.CallDeadline;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -80,7 +80,7 @@ class ApiCallDeadlineTest {
         Duration.ofSeconds(20),
         () ->
             assertThatThrownBy(
-                    () -> api.publishStatus(null, new CniNodeStatus().withObservedGeneration(2L)))
+                    () -> api.publishStatus(null, new CniNodeStatus().setObservedGeneration(2L)))
                 .isInstanceOf(KubernetesClientException.class)
                 .hasMessage(
                     "write the status of CniNode n1: no answer from the API server within 1s"));

@@ -59,9 +59,9 @@ class NodeStatusBuilderTest {
     AtomicReference<RuntimeNetwork> said =
         new AtomicReference<>(
             new RuntimeNetwork()
-                .withEndpoint("/run/containerd/containerd.sock")
-                .withNetworkReady(false)
-                .withReason("NetworkPluginNotReady"));
+                .setEndpoint("/run/containerd/containerd.sock")
+                .setNetworkReady(false)
+                .setReason("NetworkPluginNotReady"));
     Clock t0 = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
     Clock t5 = Clock.fixed(Instant.parse("2026-01-01T00:05:00Z"), ZoneOffset.UTC);
     CniNodeStatus first = new NodeStatusBuilder(t0, said::get).build(PASS, new Health(), null, 3L);
@@ -70,9 +70,7 @@ class NodeStatusBuilderTest {
     assertThat(first.getRuntime().getLastTransitionTime()).isEqualTo("2026-01-01T00:00:00Z");
 
     said.set(
-        new RuntimeNetwork()
-            .withEndpoint("/run/containerd/containerd.sock")
-            .withNetworkReady(true));
+        new RuntimeNetwork().setEndpoint("/run/containerd/containerd.sock").setNetworkReady(true));
     RuntimeNetwork ready =
         new NodeStatusBuilder(t5, said::get).build(PASS, new Health(), first, 3L).getRuntime();
     assertThat(ready.getNetworkReady()).isTrue();
@@ -104,8 +102,8 @@ class NodeStatusBuilderTest {
   void unparsableFilesAreReportedAndTheListIsLeftOutOnceThereAreNone() {
     UnparsableFile bad =
         new UnparsableFile()
-            .withFile("/etc/cni/multus/net.d/10-bad.conf")
-            .withError("error parsing configuration: missing 'type'");
+            .setFile("/etc/cni/multus/net.d/10-bad.conf")
+            .setError("error parsing configuration: missing 'type'");
     NodeSync.Result withBad =
         new NodeSync.Result(PASS.networks(), PASS.plugins(), List.of(), "a", List.of(bad));
     CniNodeStatus reported = at("2026-01-01T00:00:00Z").build(withBad, new Health(), null, 1L);
@@ -133,9 +131,9 @@ class NodeStatusBuilderTest {
         h ->
             h.withCheck(
                     new AttachmentSummary()
-                        .withTotal(3)
-                        .withHealthy(2)
-                        .withFailing(List.of(new FailingAttachment().withContainerId("c1"))),
+                        .setTotal(3)
+                        .setHealthy(2)
+                        .setFailing(List.of(new FailingAttachment().setContainerId("c1"))),
                     null,
                     "2026-01-01T00:00:00Z")
                 .withCleanup(null, "brake: 8 of 10"));
@@ -161,9 +159,9 @@ class NodeStatusBuilderTest {
         h ->
             h.withProbe(
                 new ProbeReport()
-                    .withSha256("bb")
-                    .withResult(ProbeResult.Failed)
-                    .withMessage("ADD: Link not found")));
+                    .setSha256("bb")
+                    .setResult(ProbeResult.Failed)
+                    .setMessage("ADD: Link not found")));
 
     CniNodeStatus s = at("2026-01-01T00:00:00Z").build(applied, health, null, 1L);
 
@@ -173,7 +171,7 @@ class NodeStatusBuilderTest {
         .isEqualTo("no attachment can be made: b: ADD: Link not found");
 
     // A failed probe of an earlier content says nothing about the content on disk.
-    health.update("b", h -> h.withProbe(h.probe().withSha256("aa")));
+    health.update("b", h -> h.withProbe(h.probe().setSha256("aa")));
     CniNodeStatus later = at("2026-01-01T00:00:00Z").build(applied, health, s, 1L);
     assertThat(later.getConditions().get(0).getStatus()).isEqualTo("True");
   }
@@ -186,11 +184,11 @@ class NodeStatusBuilderTest {
         h ->
             h.withCheck(
                 new AttachmentSummary()
-                    .withTotal(2)
-                    .withHealthy(0)
-                    .withUnchecked(2)
-                    .withUncheckedReason("no netns")
-                    .withFailing(List.of()),
+                    .setTotal(2)
+                    .setHealthy(0)
+                    .setUnchecked(2)
+                    .setUncheckedReason("no netns")
+                    .setFailing(List.of()),
                 null,
                 "2026-01-01T00:00:00Z"));
     CniNodeStatus s = at("2026-01-01T00:00:00Z").build(PASS, health, null, 1L);

@@ -18,7 +18,7 @@ class OwnCniNodeTest {
             .withDeletionTimestamp(deleted)
             .withResourceVersion(status)
             .build());
-    n.setStatus(new CniNodeStatus().withObservedGeneration(generation));
+    n.setStatus(new CniNodeStatus().setObservedGeneration(generation));
     return n;
   }
 

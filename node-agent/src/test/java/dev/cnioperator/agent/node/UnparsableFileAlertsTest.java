@@ -12,7 +12,7 @@ class UnparsableFileAlertsTest {
   private final UnparsableFileAlerts alerts = new UnparsableFileAlerts();
 
   private static UnparsableFile file(String name, String error) {
-    return new UnparsableFile().withFile("/etc/cni/multus/net.d/" + name).withError(error);
+    return new UnparsableFile().setFile("/etc/cni/multus/net.d/" + name).setError(error);
   }
 
   private void pass(UnparsableFile... now) {

@@ -2,7 +2,7 @@ package dev.cnioperator.agent.observe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cnioperator.api.health.HealthServer;
+import dev.cnioperator.runtime.health.HealthServer;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;

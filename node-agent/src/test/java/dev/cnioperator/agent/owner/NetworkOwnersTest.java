@@ -50,7 +50,7 @@ class NetworkOwnersTest {
           ManagedNetwork.Proof.ATTACHMENT);
 
   private static ProbeReport report(String sha, ProbeResult result, Instant at) {
-    return new ProbeReport().withSha256(sha).withResult(result).withTime(at.toString());
+    return new ProbeReport().setSha256(sha).setResult(result).setTime(at.toString());
   }
 
   @Test
@@ -93,9 +93,9 @@ class NetworkOwnersTest {
 
   @Test
   void aRetryWithTheSameOutcomeKeepsTheEarlierReportSoNoStatusIsWritten() {
-    ProbeReport first = report(SHA, ProbeResult.Failed, NOW).withMessage("ADD: boom");
+    ProbeReport first = report(SHA, ProbeResult.Failed, NOW).setMessage("ADD: boom");
     ProbeReport again =
-        report(SHA, ProbeResult.Failed, NOW.plusSeconds(60)).withMessage("ADD: boom");
+        report(SHA, ProbeResult.Failed, NOW.plusSeconds(60)).setMessage("ADD: boom");
     ProbeReport other = report(SHA, ProbeResult.Passed, NOW.plusSeconds(60));
 
     assertThat(NetworkOwners.unlessSame(first, again)).isSameAs(first);
@@ -158,7 +158,7 @@ class NetworkOwnersTest {
       cleanups.release();
       endPass.await();
       metrics.cleanupPass(CleanupOutcome.COMPLETED, 0, 1);
-      return new StaleAttachmentCleaner.Report(new IpamSummary().withReclaimed(0), null);
+      return new StaleAttachmentCleaner.Report(new IpamSummary().setReclaimed(0), null);
     }
   }
 

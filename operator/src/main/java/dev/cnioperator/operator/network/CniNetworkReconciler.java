@@ -316,6 +316,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
     }
   }
 
+
   /** The revision nodes hold from before, when it is intact. */
   private static RenderedConfig keptRevision(CniNetwork network) {
     RenderedConfig previous =

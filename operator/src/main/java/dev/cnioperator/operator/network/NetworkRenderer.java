@@ -91,17 +91,17 @@ public final class NetworkRenderer {
     }
     RenderedConfig rendered =
         new RenderedConfig()
-            .withNetworkName(list.name())
-            .withCniVersion(SpecVersion.of(list.cniVersion()))
-            .withNodeSelector(spec.getNodeSelector())
-            .withFileName(fileName)
-            .withSha256(
+            .setNetworkName(list.name())
+            .setCniVersion(SpecVersion.of(list.cniVersion()))
+            .setNodeSelector(spec.getNodeSelector())
+            .setFileName(fileName)
+            .setSha256(
                 AcceptedRevision.identity(
                     new String(content, StandardCharsets.UTF_8), spec.getNodeSlices()))
-            .withContent(new String(content, StandardCharsets.UTF_8))
-            .withPluginBinaries(list.pluginBinaries())
-            .withGeneration(network.getMetadata().getGeneration())
-            .withNodeSlices(spec.getNodeSlices());
+            .setContent(new String(content, StandardCharsets.UTF_8))
+            .setPluginBinaries(list.pluginBinaries())
+            .setGeneration(network.getMetadata().getGeneration())
+            .setNodeSlices(spec.getNodeSlices());
     return new Rendering.Accepted(rendered);
   }
 

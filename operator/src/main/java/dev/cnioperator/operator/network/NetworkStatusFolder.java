@@ -138,20 +138,20 @@ public final class NetworkStatusFolder {
         .ifPresent(conditions::add);
     CniNetworkStatus status =
         new CniNetworkStatus()
-            .withObservedGeneration(generation)
-            .withNetworkName(accepted != null ? accepted.getNetworkName() : network.networkName())
-            .withRendered(accepted)
-            .withRollout(in.rollout())
-            .withNodes(
+            .setObservedGeneration(generation)
+            .setNetworkName(accepted != null ? accepted.getNetworkName() : network.networkName())
+            .setRendered(accepted)
+            .setRollout(in.rollout())
+            .setNodes(
                 new NodeCounts()
-                    .withSelected(in.reports().size())
-                    .withApplied(tally.applied().size())
-                    .withHealthy(tally.healthy().size())
-                    .withUncheckedAttachments(tally.unchecked() == 0 ? null : tally.unchecked())
-                    .withReady(tally.healthy().size() + "/" + in.reports().size()))
-            .withConditions(conditions)
-            .withSlices(in.slices().isEmpty() ? null : in.slices())
-            .withAttachmentDefinitions(
+                    .setSelected(in.reports().size())
+                    .setApplied(tally.applied().size())
+                    .setHealthy(tally.healthy().size())
+                    .setUncheckedAttachments(tally.unchecked() == 0 ? null : tally.unchecked())
+                    .setReady(tally.healthy().size() + "/" + in.reports().size()))
+            .setConditions(conditions)
+            .setSlices(in.slices().isEmpty() ? null : in.slices())
+            .setAttachmentDefinitions(
                 in.definitions()
                     .map(AttachmentReport::namespaces)
                     .filter(n -> !n.isEmpty())

@@ -1,7 +1,7 @@
 package dev.cnioperator.operator.node;
 
 import dev.cnioperator.api.v1alpha1.CniNode;
-import dev.cnioperator.api.watch.InformerRetry;
+import dev.cnioperator.runtime.watch.InformerRetry;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.javaoperatorsdk.operator.OperatorException;

@@ -79,7 +79,7 @@ public final class DesiredNodeSpec {
     }
     placed.sort(Comparator.comparing(NodeNetwork::getFileName));
     List<NodePlugin> needed = binaries.stream().map(b -> nodePlugin(b, labels, plugins)).toList();
-    return new CniNodeSpec().withNetworks(placed).withPlugins(needed);
+    return new CniNodeSpec().setNetworks(placed).setPlugins(needed);
   }
 
   private static NodeNetwork nodeNetwork(
@@ -97,21 +97,21 @@ public final class DesiredNodeSpec {
             .forNode(node);
     NodeNetwork network =
         conflist instanceof NodeConflist.Ready r
-            ? new NodeNetwork().withSha256(r.sha256()).withContent(r.content())
-            : new NodeNetwork().withUnavailable(((NodeConflist.Waiting) conflist).message());
+            ? new NodeNetwork().setSha256(r.sha256()).setContent(r.content())
+            : new NodeNetwork().setUnavailable(((NodeConflist.Waiting) conflist).message());
     return network
-        .withName(revision.resource())
-        .withUid(resource.getMetadata().getUid())
-        .withFileName(revision.fileName())
-        .withCniVersion(revision.rendered().getCniVersion())
+        .setName(revision.resource())
+        .setUid(resource.getMetadata().getUid())
+        .setFileName(revision.fileName())
+        .setCniVersion(revision.rendered().getCniVersion())
         // The API server fills these defaults too; filling them here keeps the spec explicit for
         // the agent and equal to what the server stores, so an unchanged network causes no write.
-        .withCheck(CniNetworkDefaults.check(spec.getCheck()))
-        .withIpamCleanup(CniNetworkDefaults.ipamCleanup(spec.getIpamCleanup()))
-        .withRevision(revision.rendered().getSha256())
-        .withProbe(probe(revision, resource, held))
+        .setCheck(CniNetworkDefaults.check(spec.getCheck()))
+        .setIpamCleanup(CniNetworkDefaults.ipamCleanup(spec.getIpamCleanup()))
+        .setRevision(revision.rendered().getSha256())
+        .setProbe(probe(revision, resource, held))
         // Absent for other networks: the runtime's directory is the default.
-        .withDirectory(spec.isMultus() ? ConfigDirectory.Multus : null);
+        .setDirectory(spec.isMultus() ? ConfigDirectory.Multus : null);
   }
 
   /**
@@ -138,7 +138,7 @@ public final class DesiredNodeSpec {
 
   private static RolloutProbe probeWithDefaults(Rollout rollout) {
     return new RolloutProbe()
-        .withEnabled(CniNetworkDefaults.probeEnabled(rollout == null ? null : rollout.getProbe()));
+        .setEnabled(CniNetworkDefaults.probeEnabled(rollout == null ? null : rollout.getProbe()));
   }
 
   /**
@@ -167,10 +167,10 @@ public final class DesiredNodeSpec {
         .map(
             p ->
                 new NodePlugin()
-                    .withName(binary)
-                    .withSource(p.getMetadata().getName())
-                    .withUrl(p.getSpec().getUrl())
-                    .withSha256(p.getSpec().getSha256()))
-        .orElseGet(() -> new NodePlugin().withName(binary).withSource(BUNDLED));
+                    .setName(binary)
+                    .setSource(p.getMetadata().getName())
+                    .setUrl(p.getSpec().getUrl())
+                    .setSha256(p.getSpec().getSha256()))
+        .orElseGet(() -> new NodePlugin().setName(binary).setSource(BUNDLED));
   }
 }

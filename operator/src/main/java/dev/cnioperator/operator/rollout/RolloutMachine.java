@@ -90,18 +90,18 @@ public final class RolloutMachine {
       // only when that base was proven; otherwise its nodes prove it as a new network's do.
       boolean proven = base != null && base.proven();
       return new RolloutStatus()
-          .withRevision(revision)
-          .withStableRevision(proven ? revision : null)
-          .withPhase(proven ? RolloutPhase.Complete : RolloutPhase.Progressing)
-          .withBatch(List.of());
+          .setRevision(revision)
+          .setStableRevision(proven ? revision : null)
+          .setPhase(proven ? RolloutPhase.Complete : RolloutPhase.Progressing)
+          .setBatch(List.of());
     }
     return new RolloutStatus()
-        .withRevision(revision)
-        .withStableRevision(base.rendering().getSha256())
-        .withStable(base.rendering())
-        .withStableUnproven(base.proven() ? null : true)
-        .withPhase(RolloutPhase.Progressing)
-        .withBatch(List.of());
+        .setRevision(revision)
+        .setStableRevision(base.rendering().getSha256())
+        .setStable(base.rendering())
+        .setStableUnproven(base.proven() ? null : true)
+        .setPhase(RolloutPhase.Progressing)
+        .setBatch(List.of());
   }
 
   /** What a new rollout starts from, and whether every node proved it. */
@@ -243,11 +243,11 @@ public final class RolloutMachine {
         same
             ? previous
             : new RolloutFailure()
-                .withNode(node)
-                .withRevision(status.getRevision())
-                .withReason(reason)
-                .withMessage(message)
-                .withTime(seconds(in.now()).toString()));
+                .setNode(node)
+                .setRevision(status.getRevision())
+                .setReason(reason)
+                .setMessage(message)
+                .setTime(seconds(in.now()).toString()));
     boolean rollback =
         mayRollBack
             && in.onFailure() == RolloutFailurePolicy.Rollback
@@ -264,34 +264,34 @@ public final class RolloutMachine {
 
   private static RolloutStatus complete(RolloutStatus status) {
     return status
-        .withPhase(RolloutPhase.Complete)
-        .withStableRevision(status.getRevision())
-        .withStable(null)
-        .withStableUnproven(null)
-        .withBatch(List.of())
-        .withBatchPassedTime(null)
-        .withFailure(null);
+        .setPhase(RolloutPhase.Complete)
+        .setStableRevision(status.getRevision())
+        .setStable(null)
+        .setStableUnproven(null)
+        .setBatch(List.of())
+        .setBatchPassedTime(null)
+        .setFailure(null);
   }
 
   private static RolloutStatus counted(RolloutStatus status, List<NodeProgress> nodes) {
     int updated = (int) nodes.stream().filter(NodeProgress::proven).count();
     return status
-        .withSelectedNodes(nodes.size())
-        .withUpdatedNodes(updated)
-        .withUpdated(updated + "/" + nodes.size());
+        .setSelectedNodes(nodes.size())
+        .setUpdatedNodes(updated)
+        .setUpdated(updated + "/" + nodes.size());
   }
 
   private static RolloutStatus copy(RolloutStatus s) {
     return new RolloutStatus()
-        .withRevision(s.getRevision())
-        .withStableRevision(s.getStableRevision())
-        .withStable(s.getStable())
-        .withStableUnproven(s.getStableUnproven())
-        .withPhase(Objects.requireNonNullElse(s.getPhase(), RolloutPhase.Progressing))
-        .withBatch(s.getBatch() == null ? List.of() : List.copyOf(s.getBatch()))
-        .withBatchStartTime(s.getBatchStartTime())
-        .withBatchPassedTime(s.getBatchPassedTime())
-        .withFailure(s.getFailure());
+        .setRevision(s.getRevision())
+        .setStableRevision(s.getStableRevision())
+        .setStable(s.getStable())
+        .setStableUnproven(s.getStableUnproven())
+        .setPhase(Objects.requireNonNullElse(s.getPhase(), RolloutPhase.Progressing))
+        .setBatch(s.getBatch() == null ? List.of() : List.copyOf(s.getBatch()))
+        .setBatchStartTime(s.getBatchStartTime())
+        .setBatchPassedTime(s.getBatchPassedTime())
+        .setFailure(s.getFailure());
   }
 
   private static Instant seconds(Instant now) {

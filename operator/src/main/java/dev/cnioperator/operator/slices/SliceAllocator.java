@@ -95,7 +95,7 @@ public final class SliceAllocator {
     List<NodeSlice> slices = new ArrayList<>();
     kept.forEach(
         (node, index) ->
-            slices.add(new NodeSlice().withNode(node).withSlice(slicing.slice(index).toString())));
+            slices.add(new NodeSlice().setNode(node).setSlice(slicing.slice(index).toString())));
     return new Allocation(List.copyOf(slices), List.copyOf(withoutSlice));
   }
 

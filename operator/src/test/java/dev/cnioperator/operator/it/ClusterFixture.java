@@ -192,24 +192,24 @@ final class ClusterFixture implements AutoCloseable {
       boolean failed = n.getName().equals(failedNetwork);
       reports.add(
           new NodeNetworkStatus()
-              .withName(n.getName())
-              .withAppliedSha256(n.getSha256())
-              .withState(NetworkState.Applied)
-              .withAttachments(
+              .setName(n.getName())
+              .setAppliedSha256(n.getSha256())
+              .setState(NetworkState.Applied)
+              .setAttachments(
                   new AttachmentSummary()
-                      .withTotal(failing.length)
-                      .withHealthy(0)
-                      .withFailing(List.of(failing)))
-              .withProbe(
+                      .setTotal(failing.length)
+                      .setHealthy(0)
+                      .setFailing(List.of(failing)))
+              .setProbe(
                   n.getProbe() == null || n.getSha256() == null
                       ? null
                       : new ProbeReport()
-                          .withSha256(n.getSha256())
-                          .withResult(failed ? ProbeResult.Failed : ProbeResult.Passed)
-                          .withMessage(failed ? probeError[0] : null)
-                          .withTime("2026-11-23T10:00:00Z")));
+                          .setSha256(n.getSha256())
+                          .setResult(failed ? ProbeResult.Failed : ProbeResult.Passed)
+                          .setMessage(failed ? probeError[0] : null)
+                          .setTime("2026-11-23T10:00:00Z")));
     }
-    writeStatus(node, new CniNodeStatus().withNetworks(reports));
+    writeStatus(node, new CniNodeStatus().setNetworks(reports));
   }
 
   /** The nodes among {@code nodes} whose CniNode spec holds {@code revision} of {@code network}. */
@@ -227,9 +227,8 @@ final class ClusterFixture implements AutoCloseable {
     writeStatus(
         node,
         new CniNodeStatus()
-            .withNetworks(
-                List.of(
-                    new NodeNetworkStatus().withName(network).withState(NetworkState.Removed))));
+            .setNetworks(
+                List.of(new NodeNetworkStatus().setName(network).setState(NetworkState.Removed))));
   }
 
   private void writeStatus(String node, CniNodeStatus status) {
@@ -247,7 +246,7 @@ final class ClusterFixture implements AutoCloseable {
     for (String n : nodes) {
       await("CniNode " + n + " emptied").atMost(WAIT).until(() -> specOf(n).isEmpty());
       if (cniNode(n) != null && cniNode(n).getStatus() != null) {
-        writeStatus(n, new CniNodeStatus().withNetworks(List.of()));
+        writeStatus(n, new CniNodeStatus().setNetworks(List.of()));
       }
     }
     for (String n : networks) {

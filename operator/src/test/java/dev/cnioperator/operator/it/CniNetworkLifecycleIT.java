@@ -99,11 +99,11 @@ class CniNetworkLifecycleIT {
     cluster.agentReportsApplied(
         a,
         new FailingAttachment()
-            .withPod("web-1")
-            .withNamespace("shop")
-            .withContainerId("abc123")
-            .withIfName("eth0")
-            .withError("CNI error 11: interface eth0 not found"));
+            .setPod("web-1")
+            .setNamespace("shop")
+            .setContainerId("abc123")
+            .setIfName("eth0")
+            .setError("CNI error 11: interface eth0 not found"));
 
     Condition degraded = cluster.awaitCondition(name, "Degraded", "True");
     assertThat(degraded.getReason()).isEqualTo("AttachmentsFailing");

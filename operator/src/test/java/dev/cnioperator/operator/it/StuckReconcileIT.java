@@ -3,10 +3,10 @@ package dev.cnioperator.operator.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.cnioperator.api.health.HealthServer;
 import dev.cnioperator.operator.CniOperator;
 import dev.cnioperator.operator.OperatorSettings;
 import dev.cnioperator.operator.liveness.LoopLiveness;
+import dev.cnioperator.runtime.health.HealthServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.http.BasicBuilder;

@@ -109,6 +109,6 @@ class OperatorMetricsTest {
   }
 
   private static NodeCounts counts(int selected, int applied, int healthy) {
-    return new NodeCounts().withSelected(selected).withApplied(applied).withHealthy(healthy);
+    return new NodeCounts().setSelected(selected).setApplied(applied).setHealthy(healthy);
   }
 }

@@ -12,7 +12,7 @@ class AttachmentDefinitionPlanTest {
   private static final String UID = "uid-1";
 
   private static final ChosenNamespaces SHOP_AND_DB =
-      chosen(new MultusAttachment().withNamespaces(List.of("shop", "db")));
+      chosen(new MultusAttachment().setNamespaces(List.of("shop", "db")));
 
   private static ChosenNamespaces chosen(MultusAttachment multus) {
     return ChosenNamespaces.of(
@@ -107,8 +107,8 @@ class AttachmentDefinitionPlanTest {
     ChosenNamespaces refused =
         chosen(
             new MultusAttachment()
-                .withNamespaces(List.of("shop"))
-                .withNamespaceSelector(ChosenNamespacesTest.refusedSelector()));
+                .setNamespaces(List.of("shop"))
+                .setNamespaceSelector(ChosenNamespacesTest.refusedSelector()));
     AttachmentDefinition renamed = own("shop", "olddb");
 
     AttachmentDefinitionPlan plan =

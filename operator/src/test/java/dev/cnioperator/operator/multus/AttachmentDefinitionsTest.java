@@ -31,7 +31,7 @@ class AttachmentDefinitionsTest {
     CniNetwork plain = TestNetworks.network("pod", "{\"type\":\"bridge\"}");
     plain.setStatus(
         new CniNetworkStatus()
-            .withConditions(List.of(new ConditionBuilder().withType("Ready").build())));
+            .setConditions(List.of(new ConditionBuilder().withType("Ready").build())));
 
     assertThat(definitions.reconcile(plain, "pod", NOT_READ)).isEmpty();
     definitions.networkDeleted(plain);
@@ -44,7 +44,7 @@ class AttachmentDefinitionsTest {
         .getSpec()
         .setAttachment(
             new NetworkAttachment()
-                .withMultus(new MultusAttachment().withNamespaces(List.of("shop"))));
+                .setMultus(new MultusAttachment().setNamespaces(List.of("shop"))));
 
     assertThat(definitions.reconcile(secondary, null, NOT_READ))
         .hasValueSatisfying(r -> assertThat(r.reason()).isEqualTo("NotAccepted"));

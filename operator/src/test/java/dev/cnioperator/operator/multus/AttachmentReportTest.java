@@ -35,7 +35,7 @@ class AttachmentReportTest {
   void allInPlaceIsCreatedWithTheCountAndTheNamespacesWaitedFor() {
     AttachmentReport report =
         report(
-            chosen(new MultusAttachment().withNamespaces(List.of("shop", "db", "later"))),
+            chosen(new MultusAttachment().setNamespaces(List.of("shop", "db", "later"))),
             List.of(),
             List.of());
 
@@ -53,7 +53,7 @@ class AttachmentReportTest {
   void oneItDidNotCreateIsAConflictNamingNamespaceAndName() {
     AttachmentReport report =
         report(
-            chosen(new MultusAttachment().withNamespaces(List.of("shop", "db"))),
+            chosen(new MultusAttachment().setNamespaces(List.of("shop", "db"))),
             List.of(new AttachmentDefinition("db", "dbnet", "1", Set.of(), true)),
             List.of());
 
@@ -70,7 +70,7 @@ class AttachmentReportTest {
   void aNameThatCannotBeANamespaceIsReportedWithItsField() {
     AttachmentReport report =
         report(
-            chosen(new MultusAttachment().withNamespaces(List.of("shop", "Shop_1"))),
+            chosen(new MultusAttachment().setNamespaces(List.of("shop", "Shop_1"))),
             List.of(),
             List.of());
 
@@ -86,7 +86,7 @@ class AttachmentReportTest {
         report(
             chosen(
                 new MultusAttachment()
-                    .withNamespaceSelector(
+                    .setNamespaceSelector(
                         new LabelSelectorBuilder().addToMatchLabels("bad key", "x").build())),
             List.of(),
             List.of());
@@ -99,7 +99,7 @@ class AttachmentReportTest {
 
   @Test
   void aFailedWriteIsRetriedSoonAndAConflictStillComesFirst() {
-    ChosenNamespaces chosen = chosen(new MultusAttachment().withNamespaces(List.of("shop", "db")));
+    ChosenNamespaces chosen = chosen(new MultusAttachment().setNamespaces(List.of("shop", "db")));
 
     AttachmentReport failed = report(chosen, List.of(), List.of("shop/dbnet: create: forbidden"));
     AttachmentReport both =

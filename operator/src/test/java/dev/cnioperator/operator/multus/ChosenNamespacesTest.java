@@ -52,8 +52,8 @@ class ChosenNamespacesTest {
     ChosenNamespaces chosen =
         ChosenNamespaces.of(
             new MultusAttachment()
-                .withNamespaces(List.of("shop", "db"))
-                .withNamespaceSelector(
+                .setNamespaces(List.of("shop", "db"))
+                .setNamespaceSelector(
                     new LabelSelectorBuilder().addToMatchLabels("multus", "yes").build()),
             CLUSTER);
 
@@ -67,7 +67,7 @@ class ChosenNamespacesTest {
   void aNamedNamespaceThatDoesNotExistOrIsBeingDeletedIsWaitedFor() {
     ChosenNamespaces chosen =
         ChosenNamespaces.of(
-            new MultusAttachment().withNamespaces(List.of("later", "old", "shop")), CLUSTER);
+            new MultusAttachment().setNamespaces(List.of("later", "old", "shop")), CLUSTER);
 
     assertThat(chosen.namespaces()).containsExactly("shop");
     assertThat(chosen.waiting()).containsExactly("later", "old");
@@ -78,7 +78,7 @@ class ChosenNamespacesTest {
     ChosenNamespaces chosen =
         ChosenNamespaces.of(
             new MultusAttachment()
-                .withNamespaceSelector(
+                .setNamespaceSelector(
                     new LabelSelectorBuilder().addToMatchLabels("multus", "yes").build()),
             CLUSTER);
 
@@ -90,7 +90,7 @@ class ChosenNamespacesTest {
     ChosenNamespaces chosen =
         ChosenNamespaces.of(
             new MultusAttachment()
-                .withNamespaces(List.of("Shop", "my_ns", "a".repeat(64), "shop", "-x")),
+                .setNamespaces(List.of("Shop", "my_ns", "a".repeat(64), "shop", "-x")),
             CLUSTER);
 
     assertThat(chosen.namespaces()).containsExactly("shop");
@@ -103,8 +103,8 @@ class ChosenNamespacesTest {
     ChosenNamespaces chosen =
         ChosenNamespaces.of(
             new MultusAttachment()
-                .withNamespaces(List.of("shop"))
-                .withNamespaceSelector(refusedSelector()),
+                .setNamespaces(List.of("shop"))
+                .setNamespaceSelector(refusedSelector()),
             CLUSTER);
 
     assertThat(chosen.namespaces()).containsExactly("shop");

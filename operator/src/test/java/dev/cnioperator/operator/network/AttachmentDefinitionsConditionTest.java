@@ -26,10 +26,10 @@ class AttachmentDefinitionsConditionTest {
   private final CniNetwork network = network("sec", "{\"type\":\"macvlan\"}");
   private final RenderedConfig rendered =
       new RenderedConfig()
-          .withNetworkName("sec")
-          .withFileName("50-sec.conflist")
-          .withSha256(SHA)
-          .withGeneration(3L);
+          .setNetworkName("sec")
+          .setFileName("50-sec.conflist")
+          .setSha256(SHA)
+          .setGeneration(3L);
 
   private static final AttachmentReport CREATED =
       new AttachmentReport(
@@ -50,14 +50,14 @@ class AttachmentDefinitionsConditionTest {
   private NetworkStatusFolder.Folded fold(AttachmentReport definitions, Instant now) {
     NodeNetworkStatus report =
         new NodeNetworkStatus()
-            .withName("sec")
-            .withState(NetworkState.Applied)
-            .withAppliedSha256(SHA)
-            .withProbe(
+            .setName("sec")
+            .setState(NetworkState.Applied)
+            .setAppliedSha256(SHA)
+            .setProbe(
                 new ProbeReport()
-                    .withSha256(SHA)
-                    .withResult(ProbeResult.Passed)
-                    .withTime(T0.toString()));
+                    .setSha256(SHA)
+                    .setResult(ProbeResult.Passed)
+                    .setTime(T0.toString()));
     return new NetworkStatusFolder()
         .fold(
             network,

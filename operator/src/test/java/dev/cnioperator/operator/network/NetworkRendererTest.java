@@ -100,7 +100,7 @@ class NetworkRendererTest {
   @Test
   void invalidNodeSlicesAreRefusedNamingTheFieldAndWhatIsWrong() {
     CniNetwork n = network("sl", "{\"type\":\"bridge\"}");
-    n.getSpec().setNodeSlices(new NodeSlices().withSubnet("10.200.16.7/24").withPrefixLength(24));
+    n.getSpec().setNodeSlices(new NodeSlices().setSubnet("10.200.16.7/24").setPrefixLength(24));
 
     Rendering.Refused refused = (Rendering.Refused) renderer.render(n);
 
@@ -115,7 +115,7 @@ class NetworkRendererTest {
   @Test
   void aRevisionRecordsTheNodeSlicesItsSlicesAreCutFrom() {
     CniNetwork n = network("sl", "{\"type\":\"bridge\"}");
-    NodeSlices slices = new NodeSlices().withSubnet("fd00:10::/56").withPrefixLength(64);
+    NodeSlices slices = new NodeSlices().setSubnet("fd00:10::/56").setPrefixLength(64);
     n.getSpec().setNodeSlices(slices);
 
     RenderedConfig r = ((Rendering.Accepted) renderer.render(n)).rendered();

@@ -22,15 +22,15 @@ import org.junit.jupiter.api.Test;
 
 /** The release rule as the network's reconciler applies it to a node the network left. */
 class NetworkSlicesTest {
-  private static final NodeSlice A = new NodeSlice().withNode("a").withSlice("10.200.16.0/26");
-  private static final NodeSlice B = new NodeSlice().withNode("b").withSlice("10.200.16.64/26");
+  private static final NodeSlice A = new NodeSlice().setNode("a").setSlice("10.200.16.0/26");
+  private static final NodeSlice B = new NodeSlice().setNode("b").setSlice("10.200.16.64/26");
 
   /** A network cut into two /26 slices, a and b holding one each; a has left ("c" waits). */
   private static CniNetwork settled() {
     CniNetwork n = network("net", "{\"type\":\"bridge\"}");
-    n.getSpec().setNodeSlices(new NodeSlices().withSubnet("10.200.16.0/25").withPrefixLength(26));
+    n.getSpec().setNodeSlices(new NodeSlices().setSubnet("10.200.16.0/25").setPrefixLength(26));
     RenderedConfig rendered = ((Rendering.Accepted) new NetworkRenderer().render(n)).rendered();
-    n.setStatus(new CniNetworkStatus().withRendered(rendered).withSlices(List.of(A, B)));
+    n.setStatus(new CniNetworkStatus().setRendered(rendered).setSlices(List.of(A, B)));
     return n;
   }
 
@@ -40,12 +40,12 @@ class NetworkSlicesTest {
     node.setMetadata(new ObjectMetaBuilder().withName("a").withGeneration(5L).build());
     node.setSpec(
         new CniNodeSpec()
-            .withNetworks(inSpec ? List.of(new NodeNetwork().withName("net")) : List.of()));
+            .setNetworks(inSpec ? List.of(new NodeNetwork().setName("net")) : List.of()));
     if (reported != null) {
       node.setStatus(
           new CniNodeStatus()
-              .withObservedGeneration(observed)
-              .withNetworks(List.of(new NodeNetworkStatus().withName("net").withState(reported))));
+              .setObservedGeneration(observed)
+              .setNetworks(List.of(new NodeNetworkStatus().setName("net").setState(reported))));
     }
     return node;
   }
@@ -76,8 +76,7 @@ class NetworkSlicesTest {
 
   @Test
   void itsSliceGoesToTheNextNodeOnceItsAgentRemovedTheFileOrTheNodeIsGone() {
-    List<NodeSlice> handedOn =
-        List.of(B, new NodeSlice().withNode("c").withSlice("10.200.16.0/26"));
+    List<NodeSlice> handedOn = List.of(B, new NodeSlice().setNode("c").setSlice("10.200.16.0/26"));
 
     assertThat(next(cniNodeOfA(false, NetworkState.Removed, 5L), true)).isEqualTo(handedOn);
     assertThat(next(cniNodeOfA(false, null, null), true))
@@ -95,7 +94,7 @@ class NetworkSlicesTest {
 
     assertThat(NetworkSlices.next(n, null, List.of(), List.of(), node -> true, node -> a))
         .containsExactly(A, B);
-    RenderedConfig unsliced = n.getStatus().getRendered().withNodeSlices(null);
+    RenderedConfig unsliced = n.getStatus().getRendered().setNodeSlices(null);
     assertThat(NetworkSlices.next(n, unsliced, List.of(), List.of("b"), node -> true, node -> a))
         .isEmpty();
   }
@@ -104,25 +103,25 @@ class NetworkSlicesTest {
   void anEditOfNodeSlicesKeepsTheOldSlicesUntilItsRolloutCompletes() {
     CniNetwork n = settled();
     RenderedConfig old = n.getStatus().getRendered();
-    n.getSpec().setNodeSlices(new NodeSlices().withSubnet("10.200.32.0/25").withPrefixLength(26));
+    n.getSpec().setNodeSlices(new NodeSlices().setSubnet("10.200.32.0/25").setPrefixLength(26));
     RenderedConfig edited = ((Rendering.Accepted) new NetworkRenderer().render(n)).rendered();
-    NodeSlice newA = new NodeSlice().withNode("a").withSlice("10.200.32.0/26");
-    NodeSlice newB = new NodeSlice().withNode("b").withSlice("10.200.32.64/26");
+    NodeSlice newA = new NodeSlice().setNode("a").setSlice("10.200.32.0/26");
+    NodeSlice newB = new NodeSlice().setNode("b").setSlice("10.200.32.64/26");
     RolloutStatus rollout =
         new RolloutStatus()
-            .withPhase(RolloutPhase.Progressing)
-            .withRevision(edited.getSha256())
-            .withStableRevision(old.getSha256())
-            .withStable(old);
+            .setPhase(RolloutPhase.Progressing)
+            .setRevision(edited.getSha256())
+            .setStableRevision(old.getSha256())
+            .setStable(old);
 
     assertThat(next(n, edited, rollout))
         .as("rolling out: held-back nodes render the stable revision with their old slice")
         .containsExactly(A, newA, B, newB);
-    assertThat(next(n, edited, rollout.withPhase(RolloutPhase.RolledBack)))
+    assertThat(next(n, edited, rollout.setPhase(RolloutPhase.RolledBack)))
         .as("rolled back: every node holds the stable revision")
         .containsExactly(A, newA, B, newB);
     n.getStatus().setSlices(List.of(A, newA, B, newB));
-    assertThat(next(n, edited, rollout.withPhase(RolloutPhase.Complete).withStable(null)))
+    assertThat(next(n, edited, rollout.setPhase(RolloutPhase.Complete).setStable(null)))
         .as("complete: the old revision's slices are freed")
         .containsExactly(newA, newB);
   }

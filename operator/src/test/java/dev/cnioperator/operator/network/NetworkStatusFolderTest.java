@@ -36,20 +36,20 @@ class NetworkStatusFolderTest {
   private final CniNetwork network = network("dbnet", "{\"type\":\"bridge\"}");
   private final RenderedConfig rendered =
       new RenderedConfig()
-          .withNetworkName("dbnet")
-          .withFileName("50-dbnet.conflist")
-          .withSha256(SHA)
-          .withGeneration(3L);
+          .setNetworkName("dbnet")
+          .setFileName("50-dbnet.conflist")
+          .setSha256(SHA)
+          .setGeneration(3L);
   private final Rendering accepted = new Rendering.Accepted(rendered);
 
   private static NodeReport applied(String node, String sha, FailingAttachment... failing) {
     return new NodeReport(
         node,
         new NodeNetworkStatus()
-            .withName("dbnet")
-            .withState(NetworkState.Applied)
-            .withAppliedSha256(sha)
-            .withAttachments(new AttachmentSummary().withFailing(List.of(failing))),
+            .setName("dbnet")
+            .setState(NetworkState.Applied)
+            .setAppliedSha256(sha)
+            .setAttachments(new AttachmentSummary().setFailing(List.of(failing))),
         null);
   }
 
@@ -60,10 +60,10 @@ class NetworkStatusFolderTest {
     r.report()
         .setProbe(
             new ProbeReport()
-                .withSha256(sha)
-                .withResult(result)
-                .withMessage(message)
-                .withTime(T0.toString()));
+                .setSha256(sha)
+                .setResult(result)
+                .setMessage(message)
+                .setTime(T0.toString()));
     return r;
   }
 
@@ -179,10 +179,10 @@ class NetworkStatusFolderTest {
   void failingAttachmentsDegradeAndNameThePod() {
     FailingAttachment f =
         new FailingAttachment()
-            .withPod("web-1")
-            .withNamespace("shop")
-            .withIfName("eth0")
-            .withError("no such interface");
+            .setPod("web-1")
+            .setNamespace("shop")
+            .setIfName("eth0")
+            .setError("no such interface");
 
     CniNetworkStatus s =
         status(
@@ -201,9 +201,9 @@ class NetworkStatusFolderTest {
         new NodeReport(
             "n1",
             new NodeNetworkStatus()
-                .withName("dbnet")
-                .withState(NetworkState.Conflict)
-                .withMessage("50-dbnet.conflist exists and is not ours"),
+                .setName("dbnet")
+                .setState(NetworkState.Conflict)
+                .setMessage("50-dbnet.conflist exists and is not ours"),
             null);
 
     CniNetworkStatus s =
@@ -226,7 +226,7 @@ class NetworkStatusFolderTest {
             fold(
                 network,
                 refused,
-                rendered.withGeneration(2L),
+                rendered.setGeneration(2L),
                 List.of(proven("n1", SHA)),
                 Map.of(),
                 null,
@@ -323,10 +323,10 @@ class NetworkStatusFolderTest {
     NodeReport n1 = proven("n1", SHA);
     n1.report()
         .getAttachments()
-        .withTotal(3)
-        .withHealthy(1)
-        .withUnchecked(2)
-        .withUncheckedReason("no netns cached and no CRI socket");
+        .setTotal(3)
+        .setHealthy(1)
+        .setUnchecked(2)
+        .setUncheckedReason("no netns cached and no CRI socket");
 
     CniNetworkStatus s = status(fold(network, accepted, rendered, List.of(n1), Map.of(), null, T0));
 
@@ -341,7 +341,7 @@ class NetworkStatusFolderTest {
 
   @Test
   void withTheProbeAttachmentOffReadySaysWhatItRestsOn() {
-    network.getSpec().setRollout(new Rollout().withProbe(new RolloutProbe().withEnabled(false)));
+    network.getSpec().setRollout(new Rollout().setProbe(new RolloutProbe().setEnabled(false)));
 
     CniNetworkStatus s =
         status(fold(network, accepted, rendered, List.of(proven("n1", SHA)), Map.of(), null, T0));

@@ -42,7 +42,7 @@ class DesiredNodeSpecTest {
     n.getMetadata().setCreationTimestamp(created);
     n.getSpec().setPriority(priority);
     var rendered = ((Rendering.Accepted) new NetworkRenderer().render(n)).rendered();
-    n.setStatus(new CniNetworkStatus().withRendered(rendered));
+    n.setStatus(new CniNetworkStatus().setRendered(rendered));
     return n;
   }
 
@@ -51,9 +51,9 @@ class DesiredNodeSpecTest {
     p.setMetadata(new ObjectMetaBuilder().withName(name).withCreationTimestamp(created).build());
     p.setSpec(
         new CniPluginSpec()
-            .withBinaryName(binary)
-            .withUrl("https://example.com/" + binary)
-            .withSha256("c".repeat(64)));
+            .setBinaryName(binary)
+            .setUrl("https://example.com/" + binary)
+            .setSha256("c".repeat(64)));
     return p;
   }
 
@@ -85,7 +85,7 @@ class DesiredNodeSpecTest {
         .getSpec()
         .setAttachment(
             new NetworkAttachment()
-                .withMultus(new MultusAttachment().withNamespaces(List.of("shop"))));
+                .setMultus(new MultusAttachment().setNamespaces(List.of("shop"))));
     CniNetwork primary = accepted("pod", "2026-01-01T00:00:00Z", 10, "{\"type\":\"bridge\"}");
 
     CniNodeSpec spec = DesiredNodeSpec.compute(NODE, List.of(secondary, primary), List.of(), null);
@@ -107,17 +107,17 @@ class DesiredNodeSpecTest {
     assertThat(held.getNetworks().get(0).getProbe().getEnabled()).isTrue();
 
     CniNetwork edited = accepted("net", "2026-01-01T00:00:00Z", 50, "{\"type\":\"macvlan\"}");
-    edited.getSpec().setRollout(new Rollout().withProbe(new RolloutProbe().withEnabled(false)));
+    edited.getSpec().setRollout(new Rollout().setProbe(new RolloutProbe().setEnabled(false)));
     String revision = edited.getStatus().getRendered().getSha256();
     edited
         .getStatus()
         .setRollout(
             new RolloutStatus()
-                .withRevision(revision)
-                .withStableRevision(stable.getSha256())
-                .withStable(stable)
-                .withPhase(RolloutPhase.Progressing)
-                .withBatch(List.of("canary")));
+                .setRevision(revision)
+                .setStableRevision(stable.getSha256())
+                .setStable(stable)
+                .setPhase(RolloutPhase.Progressing)
+                .setBatch(List.of("canary")));
 
     CniNodeSpec heldBack = DesiredNodeSpec.compute(NODE, List.of(edited), List.of(), held);
     assertThat(heldBack).isEqualTo(held);
@@ -205,15 +205,15 @@ class DesiredNodeSpecTest {
     sliced.getMetadata().setCreationTimestamp("2026-01-01T00:00:00Z");
     sliced
         .getSpec()
-        .setNodeSlices(new NodeSlices().withSubnet("10.200.16.0/24").withPrefixLength(26));
+        .setNodeSlices(new NodeSlices().setSubnet("10.200.16.0/24").setPrefixLength(26));
     var rendered = ((Rendering.Accepted) new NetworkRenderer().render(sliced)).rendered();
-    sliced.setStatus(new CniNetworkStatus().withRendered(rendered));
+    sliced.setStatus(new CniNetworkStatus().setRendered(rendered));
 
     NodeNetwork waiting =
         DesiredNodeSpec.compute(NODE, List.of(sliced), List.of(), null).getNetworks().get(0);
     sliced
         .getStatus()
-        .setSlices(List.of(new NodeSlice().withNode("n1").withSlice("10.200.16.64/26")));
+        .setSlices(List.of(new NodeSlice().setNode("n1").setSlice("10.200.16.64/26")));
     NodeNetwork given =
         DesiredNodeSpec.compute(NODE, List.of(sliced), List.of(), null).getNetworks().get(0);
 

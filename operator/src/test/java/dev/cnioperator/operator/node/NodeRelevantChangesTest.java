@@ -17,9 +17,9 @@ class NodeRelevantChangesTest {
     n.getMetadata().setGeneration(generation);
     n.setStatus(
         new CniNetworkStatus()
-            .withObservedGeneration(observed)
-            .withRendered(new RenderedConfig().withSha256(sha))
-            .withNodes(new NodeCounts().withReady(ready)));
+            .setObservedGeneration(observed)
+            .setRendered(new RenderedConfig().setSha256(sha))
+            .setNodes(new NodeCounts().setReady(ready)));
     return n;
   }
 
@@ -57,9 +57,7 @@ class NodeRelevantChangesTest {
   void newSlicesReEvaluateTheNodesWhichAreRenderedWithThem() {
     CniNetwork before = at(3, 3L, "a", "1/2");
     CniNetwork after = at(3, 3L, "a", "1/2");
-    after
-        .getStatus()
-        .setSlices(List.of(new NodeSlice().withNode("n1").withSlice("10.200.16.0/26")));
+    after.getStatus().setSlices(List.of(new NodeSlice().setNode("n1").setSlice("10.200.16.0/26")));
 
     assertThat(relevant(after, before)).isTrue();
   }

@@ -18,20 +18,20 @@ class AcceptedRevisionTest {
 
   private static RenderedConfig rendering(String content) {
     return new RenderedConfig()
-        .withNetworkName("net")
-        .withFileName("50-net.conflist")
-        .withContent(content)
-        .withSha256(Sha256.hex(content.getBytes(StandardCharsets.UTF_8)));
+        .setNetworkName("net")
+        .setFileName("50-net.conflist")
+        .setContent(content)
+        .setSha256(Sha256.hex(content.getBytes(StandardCharsets.UTF_8)));
   }
 
   private static Placing rollout(RenderedConfig stable) {
     return Placing.of(
         new RolloutStatus()
-            .withRevision(NEW.getSha256())
-            .withStableRevision(STABLE.getSha256())
-            .withStable(stable)
-            .withPhase(RolloutPhase.Progressing)
-            .withBatch(List.of("admitted")));
+            .setRevision(NEW.getSha256())
+            .setStableRevision(STABLE.getSha256())
+            .setStable(stable)
+            .setPhase(RolloutPhase.Progressing)
+            .setBatch(List.of("admitted")));
   }
 
   @Test
@@ -45,15 +45,15 @@ class AcceptedRevisionTest {
 
   @Test
   void aDamagedStableRevisionIsNeverHandedOut() {
-    RenderedConfig damaged = rendering("{\"name\":\"stable\"}").withContent("{\"name\":\"st");
+    RenderedConfig damaged = rendering("{\"name\":\"stable\"}").setContent("{\"name\":\"st");
 
     assertThat(AcceptedRevision.forNode("net", NEW, rollout(damaged), "other", null)).isSameAs(NEW);
   }
 
   private static RenderedConfig withSlices(String subnet, int prefixLength) {
-    NodeSlices slices = new NodeSlices().withSubnet(subnet).withPrefixLength(prefixLength);
-    RenderedConfig r = rendering("{\"name\":\"new\"}").withNodeSlices(slices);
-    return r.withSha256(AcceptedRevision.identity(r.getContent(), slices));
+    NodeSlices slices = new NodeSlices().setSubnet(subnet).setPrefixLength(prefixLength);
+    RenderedConfig r = rendering("{\"name\":\"new\"}").setNodeSlices(slices);
+    return r.setSha256(AcceptedRevision.identity(r.getContent(), slices));
   }
 
   @Test
@@ -86,7 +86,7 @@ class AcceptedRevisionTest {
     RenderedConfig current = withSlices("10.200.16.0/24", 26);
     RenderedConfig legacy =
         withSlices("10.200.16.0/24", 26)
-            .withSha256(Sha256.hex(current.getContent().getBytes(StandardCharsets.UTF_8)));
+            .setSha256(Sha256.hex(current.getContent().getBytes(StandardCharsets.UTF_8)));
 
     assertThat(AcceptedRevision.isIntact(legacy)).isTrue();
     assertThat(AcceptedRevision.isLegacyOf(legacy, current)).isTrue();

@@ -17,10 +17,10 @@ class NodePlacementTest {
         resource,
         createdAt,
         new RenderedConfig()
-            .withNetworkName(networkName)
-            .withFileName(String.format("%02d-%s.conflist", priority, networkName))
-            .withNodeSelector(selector)
-            .withSha256("0".repeat(64)));
+            .setNetworkName(networkName)
+            .setFileName(String.format("%02d-%s.conflist", priority, networkName))
+            .setNodeSelector(selector)
+            .setSha256("0".repeat(64)));
   }
 
   private static AcceptedRevision revision(
@@ -49,7 +49,7 @@ class NodePlacementTest {
         new AcceptedRevision(
             "y",
             "2026-01-02T00:00:00Z",
-            new RenderedConfig().withNetworkName("other").withFileName("50-net.conflist"));
+            new RenderedConfig().setNetworkName("other").setFileName("50-net.conflist"));
 
     NodePlacement placement = NodePlacement.onNode(Map.of(), List.of(older, newer));
 
@@ -88,7 +88,7 @@ class NodePlacementTest {
         new AcceptedRevision(
             "b",
             "2026-01-02T00:00:00Z",
-            new RenderedConfig().withNetworkName("one").withFileName("50-two.conflist"));
+            new RenderedConfig().setNetworkName("one").setFileName("50-two.conflist"));
     AcceptedRevision c = revision("c", "2026-01-03T00:00:00Z", "two", 50);
 
     assertThat(NodePlacement.onNode(Map.of(), List.of(a, b, c)).placed()).containsExactly(a, c);

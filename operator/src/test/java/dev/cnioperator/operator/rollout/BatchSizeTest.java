@@ -34,7 +34,7 @@ class BatchSizeTest {
   @Test
   void unsetSettingsTakeTheDefaultsOfTheCrd() {
     assertThat(BatchSize.of(null)).isEqualTo(new BatchSize(1, "25%"));
-    assertThat(BatchSize.of(new Rollout().withMaxNodes("2"))).isEqualTo(new BatchSize(1, "2"));
+    assertThat(BatchSize.of(new Rollout().setMaxNodes("2"))).isEqualTo(new BatchSize(1, "2"));
   }
 
   @Test

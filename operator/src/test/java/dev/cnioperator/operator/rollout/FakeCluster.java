@@ -61,7 +61,7 @@ final class FakeCluster {
 
   static RenderedConfig revision(String name) {
     String sha = String.format("%64s", Integer.toHexString(name.hashCode())).replace(' ', '0');
-    return new RenderedConfig().withSha256(sha).withContent("{\"name\":\"" + name + "\"}");
+    return new RenderedConfig().setSha256(sha).setContent("{\"name\":\"" + name + "\"}");
   }
 
   /** One reconcile of the network with {@code revision} accepted, then the Node reconciler. */
@@ -95,32 +95,32 @@ final class FakeCluster {
     }
     c.setSpec(
         new CniNodeSpec()
-            .withNetworks(
+            .setNetworks(
                 List.of(
                     new NodeNetwork()
-                        .withName(NETWORK)
-                        .withRevision(held)
-                        .withSha256(held)
-                        .withContent("{\"name\":\"" + NETWORK + "\"}"))));
+                        .setName(NETWORK)
+                        .setRevision(held)
+                        .setSha256(held)
+                        .setContent("{\"name\":\"" + NETWORK + "\"}"))));
     if (silent.contains(node)) {
       return c;
     }
     boolean passed = probe.test(node, held);
     ProbeReport report =
         new ProbeReport()
-            .withSha256(held)
-            .withResult(passed ? ProbeResult.Passed : ProbeResult.Failed)
-            .withMessage(passed ? null : "ADD: plugin bridge: failed to set MTU 70000 on cni0");
+            .setSha256(held)
+            .setResult(passed ? ProbeResult.Passed : ProbeResult.Failed)
+            .setMessage(passed ? null : "ADD: plugin bridge: failed to set MTU 70000 on cni0");
     c.setStatus(
         new CniNodeStatus()
-            .withObservedGeneration(1L)
-            .withNetworks(
+            .setObservedGeneration(1L)
+            .setNetworks(
                 List.of(
                     new NodeNetworkStatus()
-                        .withName(NETWORK)
-                        .withState(NetworkState.Applied)
-                        .withAppliedSha256(held)
-                        .withProbe(report))));
+                        .setName(NETWORK)
+                        .setState(NetworkState.Applied)
+                        .setAppliedSha256(held)
+                        .setProbe(report))));
     return c;
   }
 

@@ -24,26 +24,26 @@ class NodeProgressReaderTest {
     node.setMetadata(new ObjectMetaBuilder().withName("n1").withGeneration(3L).build());
     node.setSpec(
         new CniNodeSpec()
-            .withNetworks(
+            .setNetworks(
                 List.of(
                     new NodeNetwork()
-                        .withName("net")
-                        .withRevision(revision)
-                        .withSha256(CONTENT_SHA)
-                        .withContent("{}"))));
+                        .setName("net")
+                        .setRevision(revision)
+                        .setSha256(CONTENT_SHA)
+                        .setContent("{}"))));
     if (report != null) {
       node.setStatus(
-          new CniNodeStatus().withNetworks(List.of(report)).withObservedGeneration(observed));
+          new CniNodeStatus().setNetworks(List.of(report)).setObservedGeneration(observed));
     }
     return node;
   }
 
   private static NodeNetworkStatus probed(String sha, ProbeResult result, String message) {
     return new NodeNetworkStatus()
-        .withName("net")
-        .withState(NetworkState.Applied)
-        .withAppliedSha256(sha)
-        .withProbe(new ProbeReport().withSha256(sha).withResult(result).withMessage(message));
+        .setName("net")
+        .setState(NetworkState.Applied)
+        .setAppliedSha256(sha)
+        .setProbe(new ProbeReport().setSha256(sha).setResult(result).setMessage(message));
   }
 
   private static NodeProgress read(CniNode node) {
@@ -77,9 +77,9 @@ class NodeProgressReaderTest {
   void anApplyThatFailedForTheCurrentSpecFailsTheNode() {
     NodeNetworkStatus failed =
         new NodeNetworkStatus()
-            .withName("net")
-            .withState(NetworkState.Failed)
-            .withMessage("plugin macvlan missing");
+            .setName("net")
+            .setState(NetworkState.Failed)
+            .setMessage("plugin macvlan missing");
 
     assertThat(read(node(NEW, failed, 3)).proof()).isEqualTo(NodeProgress.Proof.FAILED);
     assertThat(read(node(NEW, failed, 3)).message()).isEqualTo("apply: plugin macvlan missing");

@@ -14,10 +14,10 @@ class NodeRevisionChoiceTest {
 
   private static RolloutStatus rollout(RolloutPhase phase, String stable, String... batch) {
     return new RolloutStatus()
-        .withRevision(NEW)
-        .withStableRevision(stable)
-        .withPhase(phase)
-        .withBatch(List.of(batch));
+        .setRevision(NEW)
+        .setStableRevision(stable)
+        .setPhase(phase)
+        .setBatch(List.of(batch));
   }
 
   private static Choice choice(RolloutStatus rollout, String node, String heldRevision) {

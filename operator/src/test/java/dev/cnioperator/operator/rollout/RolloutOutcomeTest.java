@@ -60,6 +60,6 @@ class RolloutOutcomeTest {
   }
 
   private static RolloutStatus at(String revision, RolloutPhase phase) {
-    return new RolloutStatus().withRevision(revision).withPhase(phase);
+    return new RolloutStatus().setRevision(revision).setPhase(phase);
   }
 }

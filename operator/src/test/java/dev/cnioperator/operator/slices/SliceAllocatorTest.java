@@ -19,7 +19,7 @@ class SliceAllocatorTest {
   private static final Predicate<String> NOTHING_HELD = n -> false;
 
   private static SubnetSlicing slicing(String subnet, int length) {
-    return SubnetSlicing.of(new NodeSlices().withSubnet(subnet).withPrefixLength(length))
+    return SubnetSlicing.of(new NodeSlices().setSubnet(subnet).setPrefixLength(length))
         .orElseThrow();
   }
 
@@ -38,7 +38,7 @@ class SliceAllocatorTest {
 
   private static List<NodeSlice> status(Map<String, String> slices) {
     List<NodeSlice> list = new ArrayList<>();
-    slices.forEach((node, slice) -> list.add(new NodeSlice().withNode(node).withSlice(slice)));
+    slices.forEach((node, slice) -> list.add(new NodeSlice().setNode(node).setSlice(slice)));
     return list;
   }
 
@@ -143,9 +143,7 @@ class SliceAllocatorTest {
     assertThat(a.withoutSlice()).containsExactly("e", "f");
     assertThat(
             SliceOfNode.of(
-                new NodeSlices().withSubnet("10.200.16.0/24").withPrefixLength(26),
-                a.slices(),
-                "e"))
+                new NodeSlices().setSubnet("10.200.16.0/24").setPrefixLength(26), a.slices(), "e"))
         .isEqualTo(
             new SliceOfNode.Lacking(
                 "no free /26 slice left in 10.200.16.0/24: all 4 are held by other nodes"));
@@ -182,11 +180,11 @@ class SliceAllocatorTest {
   void aSliceOrANodeListedTwiceIsKeptOnceByTheFirstNodeName() {
     List<NodeSlice> twice =
         List.of(
-            new NodeSlice().withNode("b").withSlice("10.200.16.64/26"),
-            new NodeSlice().withNode("a").withSlice("10.200.16.64/26"),
-            new NodeSlice().withNode("c").withSlice("10.200.16.128/26"),
-            new NodeSlice().withNode("c").withSlice("10.200.16.0/26"),
-            new NodeSlice().withNode(null).withSlice("10.200.16.192/26"));
+            new NodeSlice().setNode("b").setSlice("10.200.16.64/26"),
+            new NodeSlice().setNode("a").setSlice("10.200.16.64/26"),
+            new NodeSlice().setNode("c").setSlice("10.200.16.128/26"),
+            new NodeSlice().setNode("c").setSlice("10.200.16.0/26"),
+            new NodeSlice().setNode(null).setSlice("10.200.16.192/26"));
 
     assertThat(
             asMap(

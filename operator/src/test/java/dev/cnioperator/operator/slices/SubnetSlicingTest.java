@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class SubnetSlicingTest {
 
   private static NodeSlices slices(String subnet, Integer length) {
-    return new NodeSlices().withSubnet(subnet).withPrefixLength(length);
+    return new NodeSlices().setSubnet(subnet).setPrefixLength(length);
   }
 
   private static SubnetSlicing valid(String subnet, int length) {
@@ -131,8 +131,8 @@ class SubnetSlicingTest {
     NodeSlices declared = slices("10.200.16.0/25", 26);
     List<NodeSlice> both =
         List.of(
-            new NodeSlice().withNode("a").withSlice("10.200.16.0/26"),
-            new NodeSlice().withNode("b").withSlice("10.200.16.64/26"));
+            new NodeSlice().setNode("a").setSlice("10.200.16.0/26"),
+            new NodeSlice().setNode("b").setSlice("10.200.16.64/26"));
 
     assertThat(SliceOfNode.of(declared, both, "b"))
         .isEqualTo(new SliceOfNode.Assigned("10.200.16.64/26", "10.200.16.64", "10.200.16.126"));
@@ -153,10 +153,10 @@ class SubnetSlicingTest {
     NodeSlices declared = slices("10.200.16.0/25", 26);
     List<NodeSlice> listed =
         List.of(
-            new NodeSlice().withNode("a").withSlice("10.200.17.0/26"),
-            new NodeSlice().withNode("a").withSlice("10.200.16.64/26"),
-            new NodeSlice().withNode("b").withSlice("10.200.16.0/26"),
-            new NodeSlice().withNode("b").withSlice("10.200.16.64/26"));
+            new NodeSlice().setNode("a").setSlice("10.200.17.0/26"),
+            new NodeSlice().setNode("a").setSlice("10.200.16.64/26"),
+            new NodeSlice().setNode("b").setSlice("10.200.16.0/26"),
+            new NodeSlice().setNode("b").setSlice("10.200.16.64/26"));
     SlicesByNode byNode = SlicesByNode.of(declared, listed);
 
     assertThat(byNode.of("a"))

@@ -239,15 +239,15 @@ class NodeTemplateTest {
 
   private static CniNetwork sliced(String plugin) {
     CniNetwork n = network("sliced", plugin);
-    n.getSpec().setNodeSlices(new NodeSlices().withSubnet("10.200.16.0/24").withPrefixLength(26));
+    n.getSpec().setNodeSlices(new NodeSlices().setSubnet("10.200.16.0/24").setPrefixLength(26));
     return n;
   }
 
   private static final List<NodeSlice> SLICES =
       List.of(
-          new NodeSlice().withNode("a").withSlice("10.200.16.0/26"),
-          new NodeSlice().withNode("b").withSlice("10.200.16.64/26"),
-          new NodeSlice().withNode("d").withSlice("10.200.16.192/26"));
+          new NodeSlice().setNode("a").setSlice("10.200.16.0/26"),
+          new NodeSlice().setNode("b").setSlice("10.200.16.64/26"),
+          new NodeSlice().setNode("d").setSlice("10.200.16.192/26"));
 
   private static NodeConflist forNode(RenderedConfig revision, String node) {
     return NodeConflist.of(revision, NodeValues.of(node(node, List.of(), Map.of())), SLICES);
@@ -293,7 +293,7 @@ class NodeTemplateTest {
                 SLICES.get(0),
                 SLICES.get(1),
                 SLICES.get(2),
-                new NodeSlice().withNode("c").withSlice("10.200.16.128/26")));
+                new NodeSlice().setNode("c").setSlice("10.200.16.128/26")));
 
     assertThat(((NodeConflist.Waiting) waiting).message())
         .isEqualTo("node c has no slice: waiting for a slice of 10.200.16.0/24");
@@ -379,7 +379,7 @@ class NodeTemplateTest {
             SLICES.get(0),
             SLICES.get(1),
             SLICES.get(2),
-            new NodeSlice().withNode("c").withSlice("10.200.16.128/26"));
+            new NodeSlice().setNode("c").setSlice("10.200.16.128/26"));
     NodeConflist c =
         revisions
             .of("sliced", revision, withC)

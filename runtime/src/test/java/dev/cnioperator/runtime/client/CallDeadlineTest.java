@@ -1,4 +1,4 @@
-package dev.cnioperator.api.client;
+package dev.cnioperator.runtime.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package dev.cnioperator.api.client;
+package dev.cnioperator.runtime.client;
 
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;

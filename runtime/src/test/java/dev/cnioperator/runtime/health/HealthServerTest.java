@@ -1,4 +1,4 @@
-package dev.cnioperator.api.health;
+package dev.cnioperator.runtime.health;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;

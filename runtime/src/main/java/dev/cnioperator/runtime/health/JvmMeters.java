@@ -1,4 +1,4 @@
-package dev.cnioperator.api.health;
+package dev.cnioperator.runtime.health;
 
 import com.sun.management.OperatingSystemMXBean;
 import io.micrometer.core.instrument.FunctionCounter;

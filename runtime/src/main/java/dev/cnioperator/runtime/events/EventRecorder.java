@@ -1,6 +1,6 @@
-package dev.cnioperator.api.events;
+package dev.cnioperator.runtime.events;
 
-import dev.cnioperator.api.client.CallDeadline;
+import dev.cnioperator.runtime.client.CallDeadline;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.ObjectReference;

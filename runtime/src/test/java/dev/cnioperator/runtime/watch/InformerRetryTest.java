@@ -1,4 +1,4 @@
-package dev.cnioperator.api.watch;
+package dev.cnioperator.runtime.watch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.cnioperator.api.watch;
+package dev.cnioperator.runtime.watch;
 
 import io.fabric8.kubernetes.client.informers.ExceptionHandler;
 

@@ -1,4 +1,4 @@
-package dev.cnioperator.api.health;
+package dev.cnioperator.runtime.health;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -17,8 +17,8 @@ import java.util.function.Supplier;
  * restarts the program), {@code /readyz} (503 with the reason while not ready) and {@code /metrics}
  * (Prometheus text) on the JDK's HTTP server: no framework, a small heap.
  *
- * <p>It lives in {@code api} because that is the one module both programs ship besides {@code cni},
- * and the {@code cni} library knows nothing of Kubernetes, whose probes these endpoints answer.
+ * <p>It lives in {@code runtime}, the helpers both programs share at run time, because the {@code
+ * cni} library knows nothing of Kubernetes, whose probes these endpoints answer.
  *
  * <p>The agent's server listens on the node's addresses, where anyone on the node network can
  * connect. The JDK server reads a request on the thread that accepts connections unless it is given
