@@ -316,7 +316,6 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
     }
   }
 
-
   /** The revision nodes hold from before, when it is intact. */
   private static RenderedConfig keptRevision(CniNetwork network) {
     RenderedConfig previous =
