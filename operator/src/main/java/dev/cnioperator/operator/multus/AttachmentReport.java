@@ -1,5 +1,6 @@
 package dev.cnioperator.operator.multus;
 
+import dev.cnioperator.api.reasons.ConditionReason;
 import dev.cnioperator.cni.config.ConfigProblem;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,20 +19,10 @@ import java.util.Optional;
  */
 public record AttachmentReport(
     boolean ready,
-    String reason,
+    ConditionReason reason,
     String message,
     List<String> namespaces,
     Optional<Duration> recheckAfter) {
-
-  /** The condition's type. */
-  public static final String CONDITION = "AttachmentDefinitions";
-
-  public static final String CREATED = "Created";
-  public static final String CONFLICT = "Conflict";
-  public static final String INVALID_NAMESPACES = "InvalidNamespaces";
-  public static final String FAILED = "Failed";
-  public static final String NOT_INSTALLED = "NotInstalled";
-  public static final String NOT_ACCEPTED = "NotAccepted";
 
   /**
    * How soon a definition deleted or edited by hand is put back, and one that was in the way, once
@@ -47,7 +38,7 @@ public record AttachmentReport(
   static AttachmentReport notInstalled() {
     return new AttachmentReport(
         false,
-        NOT_INSTALLED,
+        ConditionReason.NOT_INSTALLED,
         "the NetworkAttachmentDefinition CRD ("
             + AttachmentDefinition.CRD_NAME
             + ") is not installed: install Multus; until then no pod can ask for this network",
@@ -58,7 +49,7 @@ public record AttachmentReport(
   static AttachmentReport notAccepted() {
     return new AttachmentReport(
         false,
-        NOT_ACCEPTED,
+        ConditionReason.NOT_ACCEPTED,
         "no revision of this network was ever accepted (see Accepted), so no"
             + " NetworkAttachmentDefinition is created",
         List.of(),
@@ -66,7 +57,7 @@ public record AttachmentReport(
   }
 
   static AttachmentReport failed(String what) {
-    return new AttachmentReport(false, FAILED, what, List.of(), Optional.of(RETRY));
+    return new AttachmentReport(false, ConditionReason.FAILED, what, List.of(), Optional.of(RETRY));
   }
 
   /**
@@ -81,12 +72,12 @@ public record AttachmentReport(
       AttachmentDefinitionPlan plan,
       Collection<String> held,
       List<String> failures) {
-    String reason =
+    ConditionReason reason =
         !plan.conflicts().isEmpty()
-            ? CONFLICT
+            ? ConditionReason.CONFLICT
             : !chosen.invalid().isEmpty() || chosen.keepsOthers()
-                ? INVALID_NAMESPACES
-                : !failures.isEmpty() ? FAILED : CREATED;
+                ? ConditionReason.INVALID_NAMESPACES
+                : !failures.isEmpty() ? ConditionReason.FAILED : ConditionReason.CREATED;
     List<String> parts = problems(chosen, plan, failures);
     parts.add(
         "NetworkAttachmentDefinition "
@@ -105,7 +96,7 @@ public record AttachmentReport(
               + " to exist");
     }
     return new AttachmentReport(
-        reason.equals(CREATED),
+        reason == ConditionReason.CREATED,
         reason,
         String.join("; ", parts),
         held.stream().sorted().toList(),

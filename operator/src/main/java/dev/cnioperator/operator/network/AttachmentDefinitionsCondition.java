@@ -1,5 +1,7 @@
 package dev.cnioperator.operator.network;
 
+import dev.cnioperator.api.reasons.ConditionReason;
+import dev.cnioperator.api.reasons.ConditionType;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNetworkStatus;
 import dev.cnioperator.operator.metrics.OperatorMetrics;
@@ -17,9 +19,6 @@ import java.util.List;
  */
 final class AttachmentDefinitionsCondition {
 
-  /** Ready's reason when the nodes are ready but the definitions are not all in place. */
-  static final String DEFINITIONS_MISSING = "AttachmentDefinitionsMissing";
-
   private AttachmentDefinitionsCondition() {}
 
   static NetworkStatusFolder.Folded fold(
@@ -31,14 +30,14 @@ final class AttachmentDefinitionsCondition {
     List<Condition> conditions = new ArrayList<>();
     boolean ready = folded.health().ready();
     for (Condition c : status.getConditions()) {
-      if (Conditions.READY.equals(c.getType()) && Conditions.isTrue(c) && !report.ready()) {
+      if (ConditionType.READY.is(c.getType()) && Conditions.isTrue(c) && !report.ready()) {
         ready = false;
         c =
             Conditions.next(
                 previous,
-                Conditions.READY,
+                ConditionType.READY,
                 false,
-                DEFINITIONS_MISSING,
+                ConditionReason.ATTACHMENT_DEFINITIONS_MISSING,
                 "the nodes are ready ("
                     + c.getMessage()
                     + "), but pods cannot ask for this network in every namespace: "
@@ -51,7 +50,7 @@ final class AttachmentDefinitionsCondition {
     conditions.add(
         Conditions.next(
             previous,
-            AttachmentReport.CONDITION,
+            ConditionType.ATTACHMENT_DEFINITIONS,
             report.ready(),
             report.reason(),
             report.message(),

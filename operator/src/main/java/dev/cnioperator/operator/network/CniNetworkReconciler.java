@@ -1,5 +1,7 @@
 package dev.cnioperator.operator.network;
 
+import dev.cnioperator.api.reasons.ConditionType;
+import dev.cnioperator.api.reasons.EventReason;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNetworkStatus;
 import dev.cnioperator.api.v1alpha1.CniNode;
@@ -348,7 +350,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
               + finalizerTimeout.toSeconds()
               + "s; their agents may be gone, finishing the deletion anyway";
       log.warn("event=finalizer-timeout network={} nodes={}", name, pending);
-      events.record(network, true, "RemovalTimedOut", message);
+      events.warn(network, EventReason.REMOVAL_TIMED_OUT, message);
       metrics.networkGone(name);
       return DeleteControl.defaultDelete();
     }
@@ -372,16 +374,20 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
         network.getStatus() == null ? List.of() : network.getStatus().getConditions();
     for (Condition after : status.getConditions()) {
       if (Conditions.isTransition(Conditions.find(before, after.getType()), after)) {
-        boolean good =
-            switch (after.getType()) {
-              case Conditions.DEGRADED -> "False".equals(after.getStatus());
-              case Conditions.ROLLED_OUT -> !Conditions.ROLLOUT_STOPPED.contains(after.getReason());
-              default -> "True".equals(after.getStatus());
-            };
-        events.record(
-            network, !good, after.getReason(), after.getType() + ": " + after.getMessage());
+        events.conditionChanged(network, !isGood(after), after);
       }
     }
+  }
+
+  /** Whether {@code c} says all is well: a Normal Event for its transition, not a Warning. */
+  private static boolean isGood(Condition c) {
+    if (ConditionType.DEGRADED.is(c.getType())) {
+      return "False".equals(c.getStatus());
+    }
+    if (ConditionType.ROLLED_OUT.is(c.getType())) {
+      return !Conditions.ROLLOUT_STOPPED.contains(c.getReason());
+    }
+    return "True".equals(c.getStatus());
   }
 
   private static Set<ResourceID> networksNamedIn(CniNode node) {

@@ -1,5 +1,7 @@
 package dev.cnioperator.operator.network;
 
+import dev.cnioperator.api.reasons.ConditionReason;
+import dev.cnioperator.api.reasons.ConditionType;
 import dev.cnioperator.api.v1alpha1.AttachmentSummary;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNetworkDefaults;
@@ -30,9 +32,6 @@ import java.util.Set;
  * status) into a CniNetwork status: counts and the Accepted, Ready and Degraded conditions.
  */
 public final class NetworkStatusFolder {
-
-  /** Ready's and Degraded's reason where a node's probe of the content it holds failed. */
-  static final String PROBE_FAILED = "ProbeFailed";
 
   private static final int MAX_LISTED = 5;
 
@@ -75,7 +74,7 @@ public final class NetworkStatusFolder {
 
   /** Makes conditions for one generation, keeping lastTransitionTime from the previous ones. */
   private record Stamp(List<Condition> previous, long generation, Instant now) {
-    Condition set(String type, boolean status, String reason, String message) {
+    Condition set(ConditionType type, boolean status, ConditionReason reason, String message) {
       return Conditions.next(previous, type, status, reason, message, generation, now);
     }
   }
@@ -139,7 +138,7 @@ public final class NetworkStatusFolder {
 
   private static Condition accepted(
       Stamp stamp, Rendering rendering, RenderedConfig accepted, Map<String, Clash> clashes) {
-    String type = Conditions.ACCEPTED;
+    ConditionType type = ConditionType.ACCEPTED;
     if (rendering instanceof Rendering.Refused refused) {
       String kept =
           accepted == null
@@ -153,12 +152,12 @@ public final class NetworkStatusFolder {
               + " on "
               + listed(List.copyOf(clashes.keySet()))
               + "; the older one keeps it and this network is not written there";
-      return stamp.set(type, false, "Conflict", message);
+      return stamp.set(type, false, ConditionReason.CONFLICT, message);
     }
     return stamp.set(
         type,
         true,
-        "Accepted",
+        ConditionReason.ACCEPTED,
         "rendered " + accepted.getFileName() + " (sha256 " + shortSha(accepted) + ")");
   }
 
@@ -169,19 +168,22 @@ public final class NetworkStatusFolder {
       Tally tally,
       RolloutStatus rollout,
       boolean probeAttachment) {
-    String type = Conditions.READY;
+    ConditionType type = ConditionType.READY;
     if (rendering instanceof Rendering.Refused) {
       String kept = accepted == null ? "" : "; nodes keep generation " + accepted.getGeneration();
       return stamp.set(
           type,
           false,
-          "NotAccepted",
+          ConditionReason.NOT_ACCEPTED,
           "generation " + stamp.generation() + " is not accepted (see Accepted)" + kept);
     }
     int selected = tally.selected().size();
     if (selected == 0) {
       return stamp.set(
-          type, false, "NoNodesSelected", "spec.nodeSelector selects no node that can hold it");
+          type,
+          false,
+          ConditionReason.NO_NODES_SELECTED,
+          "spec.nodeSelector selects no node that can hold it");
     }
     String holding =
         tally.applied().size()
@@ -194,16 +196,17 @@ public final class NetworkStatusFolder {
             + shortSha(accepted)
             + heldBack(rollout);
     if (!tally.failedApply().isEmpty()) {
-      return stamp.set(type, false, "ApplyFailed", applyFailures(tally.failedApply()));
+      return stamp.set(
+          type, false, ConditionReason.APPLY_FAILED, applyFailures(tally.failedApply()));
     }
     if (!tally.failedProbe().isEmpty()) {
-      return stamp.set(type, false, PROBE_FAILED, probeFailures(tally));
+      return stamp.set(type, false, ConditionReason.PROBE_FAILED, probeFailures(tally));
     }
     if (tally.healthy().size() == selected) {
       return stamp.set(
           type,
           true,
-          "Ready",
+          ConditionReason.READY,
           holding
               + ", proven by "
               + proof(probeAttachment)
@@ -214,7 +217,7 @@ public final class NetworkStatusFolder {
       return stamp.set(
           type,
           false,
-          "WaitingForNodeValues",
+          ConditionReason.WAITING_FOR_NODE_VALUES,
           tally.waiting().size()
               + " of "
               + selected
@@ -222,14 +225,18 @@ public final class NetworkStatusFolder {
               + join(tally.waiting().stream().map(NodeReport::waitingFor).toList()));
     }
     if (tally.applied().size() == selected && !tally.failingPods().isEmpty()) {
-      return stamp.set(type, false, "AttachmentsFailing", attachmentFailures(tally.failingPods()));
+      return stamp.set(
+          type,
+          false,
+          ConditionReason.ATTACHMENTS_FAILING,
+          attachmentFailures(tally.failingPods()));
     }
     if (tally.applied().size() == selected) {
       List<String> unproven = nodesNotIn(tally.applied(), tally.proven());
       return stamp.set(
           type,
           false,
-          "Proving",
+          ConditionReason.PROVING,
           holding
               + "; waiting for the proof ("
               + proof(probeAttachment)
@@ -237,7 +244,8 @@ public final class NetworkStatusFolder {
               + listed(unproven));
     }
     List<String> waiting = nodesNotIn(tally.selected(), tally.applied());
-    return stamp.set(type, false, "Applying", holding + "; waiting for " + listed(waiting));
+    return stamp.set(
+        type, false, ConditionReason.APPLYING, holding + "; waiting for " + listed(waiting));
   }
 
   /**
@@ -296,17 +304,19 @@ public final class NetworkStatusFolder {
   }
 
   private static Condition degraded(Stamp stamp, Tally tally) {
-    String type = Conditions.DEGRADED;
+    ConditionType type = ConditionType.DEGRADED;
     if (!tally.failedApply().isEmpty()) {
-      return stamp.set(type, true, "ApplyFailed", applyFailures(tally.failedApply()));
+      return stamp.set(
+          type, true, ConditionReason.APPLY_FAILED, applyFailures(tally.failedApply()));
     }
     if (!tally.failedProbe().isEmpty()) {
-      return stamp.set(type, true, PROBE_FAILED, probeFailures(tally));
+      return stamp.set(type, true, ConditionReason.PROBE_FAILED, probeFailures(tally));
     }
     if (!tally.failingPods().isEmpty()) {
-      return stamp.set(type, true, "AttachmentsFailing", attachmentFailures(tally.failingPods()));
+      return stamp.set(
+          type, true, ConditionReason.ATTACHMENTS_FAILING, attachmentFailures(tally.failingPods()));
     }
-    return stamp.set(type, false, "AsExpected", "no node reports a failure");
+    return stamp.set(type, false, ConditionReason.AS_EXPECTED, "no node reports a failure");
   }
 
   private static boolean holds(NodeReport r, RenderedConfig accepted) {

@@ -1,5 +1,6 @@
 package dev.cnioperator.operator.network;
 
+import dev.cnioperator.api.reasons.ConditionReason;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
 import dev.cnioperator.cni.config.ConfigProblem;
 import java.util.List;
@@ -11,10 +12,10 @@ public sealed interface Rendering {
   record Accepted(RenderedConfig rendered) implements Rendering {}
 
   /**
-   * The spec is refused for {@code reason} (a condition reason); {@code problems} name each field
-   * under "spec." and say what is wrong.
+   * The spec is refused for {@code reason} (Accepted's); {@code problems} name each field under
+   * "spec." and say what is wrong.
    */
-  record Refused(String reason, List<ConfigProblem> problems) implements Rendering {
+  record Refused(ConditionReason reason, List<ConfigProblem> problems) implements Rendering {
 
     /** Up to five problems, "path: message" joined with "; ". */
     public String message() {
