@@ -1,6 +1,7 @@
 package dev.cnioperator.operator.multus;
 
 import dev.cnioperator.api.reasons.ConditionReason;
+import dev.cnioperator.api.text.CappedList;
 import dev.cnioperator.cni.config.ConfigProblem;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,8 +33,6 @@ public record AttachmentReport(
 
   /** How soon to look again after a failure, or for the CRD to appear. */
   static final Duration RETRY = Duration.ofSeconds(10);
-
-  private static final int MAX_LISTED = 5;
 
   static AttachmentReport notInstalled() {
     return new AttachmentReport(
@@ -92,7 +91,7 @@ public record AttachmentReport(
       parts.add(
           "waiting for "
               + (chosen.waiting().size() == 1 ? "namespace " : "namespaces ")
-              + listed(chosen.waiting())
+              + CappedList.names(chosen.waiting())
               + " to exist");
     }
     return new AttachmentReport(
@@ -112,7 +111,7 @@ public record AttachmentReport(
       boolean one = conflicts.size() == 1;
       problems.add(
           "NetworkAttachmentDefinition "
-              + listed(conflicts)
+              + CappedList.names(conflicts)
               + (one ? " exists and was" : " exist and were")
               + " not created by this network (no ownerReference to it): "
               + (one ? "it is" : "they are")
@@ -122,7 +121,7 @@ public record AttachmentReport(
       problems.add(
           ChosenNamespaces.NAMES_FIELD
               + ": "
-              + listed(chosen.invalid().stream().map(n -> "\"" + n + "\"").toList())
+              + CappedList.names(chosen.invalid().stream().map(n -> "\"" + n + "\"").toList())
               + " cannot be a namespace's name (a DNS label: at most 63 lower-case letters, digits"
               + " and '-', starting and ending with a letter or digit)");
     }
@@ -133,20 +132,12 @@ public record AttachmentReport(
       problems.add("the definitions in namespaces it chose before are kept until it is fixed");
     }
     if (!failures.isEmpty()) {
-      problems.add(listed(failures));
+      problems.add(CappedList.names(failures));
     }
     return problems;
   }
 
   AttachmentReport recheckingAfter(Duration remaining) {
     return new AttachmentReport(ready, reason, message, namespaces, Optional.of(remaining));
-  }
-
-  /** "a, b, c, d, e and 4 more". */
-  private static String listed(List<String> items) {
-    String shown = String.join(", ", items.subList(0, Math.min(MAX_LISTED, items.size())));
-    return items.size() > MAX_LISTED
-        ? shown + " and " + (items.size() - MAX_LISTED) + " more"
-        : shown;
   }
 }

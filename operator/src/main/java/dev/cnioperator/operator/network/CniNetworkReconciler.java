@@ -2,6 +2,7 @@ package dev.cnioperator.operator.network;
 
 import dev.cnioperator.api.reasons.ConditionType;
 import dev.cnioperator.api.reasons.EventReason;
+import dev.cnioperator.api.text.CappedList;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNetworkStatus;
 import dev.cnioperator.api.v1alpha1.CniNode;
@@ -345,7 +346,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
     if (clock.instant().isAfter(deadline)) {
       String message =
           "nodes "
-              + NetworkStatusFolder.listed(pending)
+              + CappedList.names(pending)
               + " did not report removal within "
               + finalizerTimeout.toSeconds()
               + "s; their agents may be gone, finishing the deletion anyway";

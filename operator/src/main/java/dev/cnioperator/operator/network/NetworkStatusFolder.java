@@ -2,6 +2,7 @@ package dev.cnioperator.operator.network;
 
 import dev.cnioperator.api.reasons.ConditionReason;
 import dev.cnioperator.api.reasons.ConditionType;
+import dev.cnioperator.api.text.CappedList;
 import dev.cnioperator.api.v1alpha1.AttachmentSummary;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNetworkDefaults;
@@ -32,8 +33,6 @@ import java.util.Set;
  * status) into a CniNetwork status: counts and the Accepted, Ready and Degraded conditions.
  */
 public final class NetworkStatusFolder {
-
-  private static final int MAX_LISTED = 5;
 
   /**
    * The selected nodes' reports, sorted by what they say about the accepted revision. A node is
@@ -150,7 +149,7 @@ public final class NetworkStatusFolder {
       String message =
           clashes.values().iterator().next().describe()
               + " on "
-              + listed(List.copyOf(clashes.keySet()))
+              + CappedList.names(List.copyOf(clashes.keySet()))
               + "; the older one keeps it and this network is not written there";
       return stamp.set(type, false, ConditionReason.CONFLICT, message);
     }
@@ -222,7 +221,7 @@ public final class NetworkStatusFolder {
               + " of "
               + selected
               + " nodes lack a value the network uses and do not get it: "
-              + join(tally.waiting().stream().map(NodeReport::waitingFor).toList()));
+              + CappedList.lines(tally.waiting().stream().map(NodeReport::waitingFor).toList()));
     }
     if (tally.applied().size() == selected && !tally.failingPods().isEmpty()) {
       return stamp.set(
@@ -241,11 +240,14 @@ public final class NetworkStatusFolder {
               + "; waiting for the proof ("
               + proof(probeAttachment)
               + ") from "
-              + listed(unproven));
+              + CappedList.names(unproven));
     }
     List<String> waiting = nodesNotIn(tally.selected(), tally.applied());
     return stamp.set(
-        type, false, ConditionReason.APPLYING, holding + "; waiting for " + listed(waiting));
+        type,
+        false,
+        ConditionReason.APPLYING,
+        holding + "; waiting for " + CappedList.names(waiting));
   }
 
   /**
@@ -287,7 +289,7 @@ public final class NetworkStatusFolder {
     return "; "
         + count
         + " attachment(s) not checked, neither healthy nor failing ("
-        + join(why)
+        + CappedList.lines(why)
         + ")";
   }
 
@@ -355,7 +357,7 @@ public final class NetworkStatusFolder {
   }
 
   private static String applyFailures(List<NodeReport> failed) {
-    return join(
+    return CappedList.lines(
         failed.stream()
             .map(r -> r.node() + ": " + r.report().getState() + ": " + r.report().getMessage())
             .toList());
@@ -367,7 +369,7 @@ public final class NetworkStatusFolder {
         + "/"
         + tally.selected().size()
         + " nodes cannot attach a pod to this network (their agent's probe attachment fails): "
-        + join(
+        + CappedList.lines(
             failed.stream()
                 .map(r -> r.node() + ": " + r.report().getProbe().getMessage())
                 .toList());
@@ -389,26 +391,10 @@ public final class NetworkStatusFolder {
                 + a.getError());
       }
     }
-    return join(lines);
+    return CappedList.lines(lines);
   }
 
   private static String shortSha(RenderedConfig accepted) {
     return accepted.getSha256().substring(0, 12);
-  }
-
-  /** "a, b, c and 4 more". */
-  static String listed(List<String> names) {
-    return capped(names, ", ", " and %d more");
-  }
-
-  private static String join(List<String> lines) {
-    return capped(lines, "; ", "; and %d more");
-  }
-
-  private static String capped(List<String> items, String separator, String more) {
-    String shown = String.join(separator, items.subList(0, Math.min(MAX_LISTED, items.size())));
-    return items.size() > MAX_LISTED
-        ? shown + String.format(more, items.size() - MAX_LISTED)
-        : shown;
   }
 }

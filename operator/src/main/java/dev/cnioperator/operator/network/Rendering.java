@@ -1,6 +1,7 @@
 package dev.cnioperator.operator.network;
 
 import dev.cnioperator.api.reasons.ConditionReason;
+import dev.cnioperator.api.text.CappedList;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
 import dev.cnioperator.cni.config.ConfigProblem;
 import java.util.List;
@@ -17,21 +18,9 @@ public sealed interface Rendering {
    */
   record Refused(ConditionReason reason, List<ConfigProblem> problems) implements Rendering {
 
-    /** Up to five problems, "path: message" joined with "; ". */
+    /** The problems as "path: message" lines, the first five ({@link CappedList#lines}). */
     public String message() {
-      StringBuilder text = new StringBuilder();
-      problems.stream()
-          .limit(5)
-          .forEach(
-              p ->
-                  text.append(text.isEmpty() ? "" : "; ")
-                      .append(p.path())
-                      .append(": ")
-                      .append(p.message()));
-      if (problems.size() > 5) {
-        text.append("; and ").append(problems.size() - 5).append(" more");
-      }
-      return text.toString();
+      return CappedList.lines(problems.stream().map(p -> p.path() + ": " + p.message()).toList());
     }
   }
 }

@@ -2,6 +2,7 @@ package dev.cnioperator.operator.network;
 
 import dev.cnioperator.api.reasons.ConditionReason;
 import dev.cnioperator.api.reasons.ConditionType;
+import dev.cnioperator.api.text.CappedList;
 import dev.cnioperator.api.v1alpha1.RolloutFailure;
 import dev.cnioperator.api.v1alpha1.RolloutStatus;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -67,9 +68,7 @@ final class RolloutCondition {
   }
 
   private static String batch(List<String> batch) {
-    return batch == null || batch.isEmpty()
-        ? ""
-        : "; proving now: " + NetworkStatusFolder.listed(batch);
+    return batch == null || batch.isEmpty() ? "" : "; proving now: " + CappedList.names(batch);
   }
 
   private static String failure(RolloutFailure f) {
