@@ -21,6 +21,7 @@ import dev.cnioperator.operator.node.CniNodeWriter;
 import dev.cnioperator.operator.node.NodeValuesChanged;
 import dev.cnioperator.operator.placement.AcceptedRevision;
 import dev.cnioperator.operator.placement.NetworkPlacement;
+import dev.cnioperator.operator.placement.RevisionIntegrity;
 import dev.cnioperator.operator.rollout.NodeRevisionChoice.Placing;
 import dev.cnioperator.operator.rollout.RolloutMachine;
 import dev.cnioperator.operator.rollout.RolloutOutcome;
@@ -89,6 +90,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
   private final OperatorMetrics metrics;
   private final CniNodeInformer cniNodeInformer;
   private final AttachmentDefinitions attachmentDefinitions;
+  private final RevisionIntegrity integrity = new RevisionIntegrity();
 
   public CniNetworkReconciler(
       NetworkRenderer renderer,
@@ -205,7 +207,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
                   if (values.containsKey(n)) {
                     RenderedConfig revision =
                         AcceptedRevision.forNode(
-                            name, accepted, placing, n, specOf(cniNode.apply(n)));
+                            name, accepted, placing, n, specOf(cniNode.apply(n)), integrity);
                     expected =
                         revision == accepted
                             ? ofAccepted.get(n)
@@ -297,14 +299,14 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
   }
 
   /** The revision nodes hold from before, when it is intact. */
-  private static RenderedConfig keptRevision(CniNetwork network) {
+  private RenderedConfig keptRevision(CniNetwork network) {
     RenderedConfig previous =
         network.getStatus() == null ? null : network.getStatus().getRendered();
-    return previous != null && AcceptedRevision.isIntact(previous) ? previous : null;
+    return previous != null && integrity.isIntact(previous) ? previous : null;
   }
 
   /** Every network's accepted revision, with {@code network}'s as decided now. */
-  private static List<AcceptedRevision> candidates(
+  private List<AcceptedRevision> candidates(
       Context<CniNetwork> context, CniNetwork network, RenderedConfig accepted) {
     String name = network.getMetadata().getName();
     List<AcceptedRevision> candidates = new ArrayList<>();
@@ -312,7 +314,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
         .getPrimaryCache()
         .list()
         .filter(other -> !other.getMetadata().getName().equals(name))
-        .map(AcceptedRevision::of)
+        .map(other -> AcceptedRevision.of(other, integrity))
         .flatMap(Optional::stream)
         .forEach(candidates::add);
     if (accepted != null) {

@@ -15,6 +15,7 @@ import dev.cnioperator.cni.config.NetworkConfigList;
 import dev.cnioperator.operator.placement.AcceptedRevision;
 import dev.cnioperator.operator.placement.LabelSelectors;
 import dev.cnioperator.operator.placement.NodePlacement;
+import dev.cnioperator.operator.placement.RevisionIntegrity;
 import dev.cnioperator.operator.template.NodeConflist;
 import dev.cnioperator.operator.template.NodeValues;
 import dev.cnioperator.operator.template.RevisionsForNodes;
@@ -47,16 +48,20 @@ public final class DesiredNodeSpec {
    */
   public static CniNodeSpec compute(
       Node node, Collection<CniNetwork> networks, Collection<CniPlugin> plugins, CniNodeSpec held) {
-    return compute(node, networks, plugins, held, new RevisionsForNodes());
+    return compute(node, networks, plugins, held, new RevisionsForNodes(), new RevisionIntegrity());
   }
 
-  /** As {@link #compute(Node, Collection, Collection, CniNodeSpec)}, reusing {@code revisions}. */
+  /**
+   * As {@link #compute(Node, Collection, Collection, CniNodeSpec)}, reusing {@code revisions} and
+   * {@code integrity}, which remember what earlier reconciles read of the same revisions.
+   */
   public static CniNodeSpec compute(
       Node node,
       Collection<CniNetwork> networks,
       Collection<CniPlugin> plugins,
       CniNodeSpec held,
-      RevisionsForNodes revisions) {
+      RevisionsForNodes revisions,
+      RevisionIntegrity integrity) {
     NodeValues values = NodeValues.of(node);
     String nodeName = node.getMetadata().getName();
     Map<String, String> labels = values.labels();
@@ -65,7 +70,7 @@ public final class DesiredNodeSpec {
             .collect(Collectors.toMap(n -> n.getMetadata().getName(), Function.identity()));
     List<AcceptedRevision> candidates =
         networks.stream()
-            .map(n -> AcceptedRevision.forNode(n, nodeName, held))
+            .map(n -> AcceptedRevision.forNode(n, nodeName, held, integrity))
             .flatMap(Optional::stream)
             .toList();
     List<NodeNetwork> placed = new ArrayList<>();

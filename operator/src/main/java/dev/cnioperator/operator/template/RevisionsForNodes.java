@@ -2,9 +2,8 @@ package dev.cnioperator.operator.template;
 
 import dev.cnioperator.api.v1alpha1.NodeSlice;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
+import dev.cnioperator.operator.memo.BoundedMemo;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The {@link RevisionForNodes} of each revision the Node reconciler renders, made once for the
@@ -13,12 +12,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * revision and read the whole slice list again.
  */
 public final class RevisionsForNodes {
-  /** More than the revisions of all networks in use at once; past it the cache starts over. */
-  private static final int MAX_ENTRIES = 256;
+  /** More than the revisions of all networks in use at once. */
+  static final int REMEMBERED = 256;
 
   private record Entry(RenderedConfig revision, List<NodeSlice> slices, RevisionForNodes made) {}
 
-  private final Map<String, Entry> byRevision = new ConcurrentHashMap<>();
+  private final BoundedMemo<String, Entry> byRevision = new BoundedMemo<>(REMEMBERED);
 
   /** {@code revision} of network {@code network}, with its nodes' slices in {@code slices}. */
   public RevisionForNodes of(String network, RenderedConfig revision, List<NodeSlice> slices) {
@@ -27,9 +26,6 @@ public final class RevisionsForNodes {
     // The same objects, not equal ones: comparing the slice lists would read them whole each time.
     if (entry != null && entry.revision() == revision && entry.slices() == slices) {
       return entry.made();
-    }
-    if (byRevision.size() >= MAX_ENTRIES) {
-      byRevision.clear();
     }
     RevisionForNodes made = RevisionForNodes.of(revision, slices);
     byRevision.put(key, new Entry(revision, slices, made));
