@@ -27,7 +27,7 @@ import dev.cnioperator.operator.rollout.RolloutMachine;
 import dev.cnioperator.operator.rollout.RolloutOutcome;
 import dev.cnioperator.operator.template.NodeConflist;
 import dev.cnioperator.operator.template.NodeValues;
-import dev.cnioperator.operator.template.RevisionForNodes;
+import dev.cnioperator.operator.template.RevisionRenderer;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
@@ -163,8 +163,8 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
     // the stable revision is rendered again, for that one.
     Map<String, NodeConflist> ofAccepted = new TreeMap<>();
     Map<String, NodeValues> values = new TreeMap<>();
-    RevisionForNodes acceptedForNodes =
-        placement.holding().isEmpty() ? null : RevisionForNodes.of(accepted, ofAcceptedSlices);
+    RevisionRenderer acceptedRenderer =
+        placement.holding().isEmpty() ? null : RevisionRenderer.of(accepted, ofAcceptedSlices);
     for (String n : placement.holding()) {
       nodes
           .get(new ResourceID(n))
@@ -172,7 +172,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
           .ifPresent(
               v -> {
                 values.put(n, v);
-                ofAccepted.put(n, acceptedForNodes.forNode(v));
+                ofAccepted.put(n, acceptedRenderer.forNode(v));
               });
     }
     Instant now = clock.instant();
@@ -198,7 +198,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
             cniNode);
     logSlicesChanged(network, slices);
     // A node held back renders the stable revision: parsed and indexed once for all of them.
-    Map<String, RevisionForNodes> heldBack = new HashMap<>();
+    Map<String, RevisionRenderer> heldBack = new HashMap<>();
     List<NodeReport> reports =
         placement.holding().stream()
             .map(
@@ -214,7 +214,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
                             : heldBack
                                 .computeIfAbsent(
                                     revision.getSha256(),
-                                    r -> RevisionForNodes.of(revision, slices))
+                                    r -> RevisionRenderer.of(revision, slices))
                                 .forNode(values.get(n));
                   }
                   return new NodeReport(n, reportOf(cniNode.apply(n), name), expected);

@@ -5,7 +5,7 @@ import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.CniNodeSpec;
 import dev.cnioperator.api.v1alpha1.CniPlugin;
 import dev.cnioperator.operator.placement.RevisionIntegrity;
-import dev.cnioperator.operator.template.RevisionsForNodes;
+import dev.cnioperator.operator.template.RenderersByRevision;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
@@ -37,7 +37,7 @@ public class NodeReconciler implements Reconciler<Node> {
 
   private final CniNodeWriter writer;
   private final CniNodeInformer cniNodeInformer;
-  private final RevisionsForNodes revisions = new RevisionsForNodes();
+  private final RenderersByRevision renderers = new RenderersByRevision();
   private final RevisionIntegrity integrity = new RevisionIntegrity();
 
   public NodeReconciler(CniNodeWriter writer, CniNodeInformer cniNodeInformer) {
@@ -80,7 +80,7 @@ public class NodeReconciler implements Reconciler<Node> {
             networks,
             plugins,
             existing == null ? null : existing.getSpec(),
-            revisions,
+            renderers,
             integrity);
     writer.write(node, existing, desired);
     return UpdateControl.noUpdate();
