@@ -8,6 +8,7 @@ import dev.cnioperator.agent.network.PodRef;
 import dev.cnioperator.agent.network.ProbeIdentity;
 import dev.cnioperator.agent.network.SandboxNetns;
 import dev.cnioperator.agent.observe.NetworkMetrics;
+import dev.cnioperator.api.reasons.EventReason;
 import dev.cnioperator.api.v1alpha1.AttachmentSummary;
 import dev.cnioperator.api.v1alpha1.FailingAttachment;
 import dev.cnioperator.cni.CniException;
@@ -210,7 +211,7 @@ public final class AttachmentChecker {
             f.getNamespace(),
             f.getPod(),
             null,
-            "CniCheckFailed",
+            EventReason.CNI_CHECK_FAILED,
             "CNI CHECK of network "
                 + network
                 + " interface "

@@ -1,5 +1,6 @@
 package dev.cnioperator.agent.kube;
 
+import dev.cnioperator.api.reasons.EventReason;
 import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.runtime.client.CallDeadline;
 import dev.cnioperator.runtime.events.EventRecorder;
@@ -24,7 +25,8 @@ public final class AgentEvents {
   }
 
   /** A Warning on pod {@code namespace/name}; a failure to record it is logged, not thrown. */
-  public void warnPod(String namespace, String name, String uid, String reason, String message) {
+  public void warnPod(
+      String namespace, String name, String uid, EventReason reason, String message) {
     warn(
         namespace,
         new ObjectReferenceBuilder()
@@ -39,7 +41,7 @@ public final class AgentEvents {
   }
 
   /** A Warning on this node's CniNode, whose uid is {@code uid}; a failure is logged. */
-  public void warnCniNode(String uid, String reason, String message) {
+  public void warnCniNode(String uid, EventReason reason, String message) {
     warn(
         EventRecorder.CLUSTER_SCOPED_NAMESPACE,
         new ObjectReferenceBuilder()
@@ -52,7 +54,7 @@ public final class AgentEvents {
         message);
   }
 
-  private void warn(String namespace, ObjectReference about, String reason, String message) {
-    recorder.record(namespace, about, true, reason, message);
+  private void warn(String namespace, ObjectReference about, EventReason reason, String message) {
+    recorder.record(namespace, about, true, reason.wire(), message);
   }
 }

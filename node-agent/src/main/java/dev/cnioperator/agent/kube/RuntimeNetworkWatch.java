@@ -1,5 +1,6 @@
 package dev.cnioperator.agent.kube;
 
+import dev.cnioperator.api.reasons.ConditionReason;
 import dev.cnioperator.api.v1alpha1.RuntimeNetwork;
 import dev.cnioperator.cri.CriException;
 import dev.cnioperator.cri.RuntimeCondition;
@@ -21,7 +22,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class RuntimeNetworkWatch implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RuntimeNetworkWatch.class);
-  static final String UNREACHABLE = "RuntimeUnreachable";
 
   private final CriConnection cri;
   private volatile Runnable onChange = () -> {};
@@ -75,7 +75,9 @@ public final class RuntimeNetworkWatch implements AutoCloseable {
           .setLoadedSha256(loaded.map(LoadedCniConfig::sha256).orElse(null))
           .setConfDir(loaded.map(LoadedCniConfig::confDir).orElse(null));
     } catch (CriException e) {
-      return r.setNetworkReady(false).setReason(UNREACHABLE).setMessage(e.getMessage());
+      return r.setNetworkReady(false)
+          .setReason(ConditionReason.RUNTIME_UNREACHABLE.wire())
+          .setMessage(e.getMessage());
     }
   }
 

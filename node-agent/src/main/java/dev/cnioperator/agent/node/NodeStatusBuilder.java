@@ -3,6 +3,8 @@ package dev.cnioperator.agent.node;
 import dev.cnioperator.agent.conflist.NetworkOutcome;
 import dev.cnioperator.agent.network.NetworkHealth;
 import dev.cnioperator.agent.plugin.PluginOutcome;
+import dev.cnioperator.api.reasons.ConditionReason;
+import dev.cnioperator.api.reasons.ConditionType;
 import dev.cnioperator.api.v1alpha1.CniNodeStatus;
 import dev.cnioperator.api.v1alpha1.InstalledPlugin;
 import dev.cnioperator.api.v1alpha1.NetworkState;
@@ -193,8 +195,10 @@ public final class NodeStatusBuilder {
             .toList();
     boolean ready = allApplied && unproven.isEmpty();
     String status = ready ? "True" : "False";
-    String reason =
-        ready ? "AllNetworksApplied" : allApplied ? "ProbeFailed" : "NetworksNotApplied";
+    ConditionReason reason =
+        ready
+            ? ConditionReason.ALL_NETWORKS_APPLIED
+            : allApplied ? ConditionReason.PROBE_FAILED : ConditionReason.NETWORKS_NOT_APPLIED;
     String message =
         ready
             ? "every network in the spec is applied and proven"
@@ -210,15 +214,15 @@ public final class NodeStatusBuilder {
     String since = Instant.now(clock).truncatedTo(ChronoUnit.SECONDS).toString();
     if (previous != null && previous.getConditions() != null) {
       for (Condition c : previous.getConditions()) {
-        if ("Ready".equals(c.getType()) && Objects.equals(c.getStatus(), status)) {
+        if (ConditionType.READY.is(c.getType()) && Objects.equals(c.getStatus(), status)) {
           since = c.getLastTransitionTime();
         }
       }
     }
     return new ConditionBuilder()
-        .withType("Ready")
+        .withType(ConditionType.READY.wire())
         .withStatus(status)
-        .withReason(reason)
+        .withReason(reason.wire())
         .withMessage(message)
         .withLastTransitionTime(since)
         .build();

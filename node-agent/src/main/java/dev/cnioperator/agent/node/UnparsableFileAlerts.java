@@ -1,5 +1,6 @@
 package dev.cnioperator.agent.node;
 
+import dev.cnioperator.api.reasons.EventReason;
 import dev.cnioperator.api.v1alpha1.UnparsableFile;
 import java.util.HashMap;
 import java.util.List;
@@ -14,15 +15,12 @@ import org.slf4j.LoggerFactory;
  * CniNode; a file fixed or removed is logged. The CniNode status lists them all the while.
  */
 final class UnparsableFileAlerts {
-  /** The Event's reason. */
-  static final String REASON = "UnparsableMultusConfig";
-
   private static final Logger LOG = LoggerFactory.getLogger(UnparsableFileAlerts.class);
 
   /** Records a Warning Event with this reason and message on the CniNode. */
   @FunctionalInterface
   interface CniNodeWarning {
-    void warn(String reason, String message);
+    void warn(EventReason reason, String message);
   }
 
   /** The files told of, with their error; only the pass thread touches it. */
@@ -41,7 +39,7 @@ final class UnparsableFileAlerts {
             f.getFile(),
             f.getError());
         warning.warn(
-            REASON,
+            EventReason.UNPARSABLE_MULTUS_CONFIG,
             "Multus cannot parse "
                 + f.getFile()
                 + " ("

@@ -26,8 +26,7 @@ class UnparsableFileAlertsTest {
     assertThat(events)
         .singleElement()
         .asString()
-        .startsWith(
-            UnparsableFileAlerts.REASON + ": Multus cannot parse /etc/cni/multus/net.d/10-a.conf")
+        .startsWith("UnparsableMultusConfig: Multus cannot parse /etc/cni/multus/net.d/10-a.conf")
         .contains("missing 'type'");
 
     pass(file("10-a.conf", "no name"), file("20-b.conflist", "no plugins in list"));

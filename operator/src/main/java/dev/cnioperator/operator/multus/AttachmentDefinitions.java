@@ -1,5 +1,6 @@
 package dev.cnioperator.operator.multus;
 
+import dev.cnioperator.api.reasons.ConditionType;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNetworkStatus;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -144,7 +145,7 @@ public final class AttachmentDefinitions {
         && (status.getAttachmentDefinitions() != null
             || (status.getConditions() != null
                 && status.getConditions().stream()
-                    .anyMatch(c -> AttachmentReport.CONDITION.equals(c.getType()))));
+                    .anyMatch(c -> ConditionType.ATTACHMENT_DEFINITIONS.is(c.getType()))));
   }
 
   private AttachmentReport check(CniNetwork network, Inputs inputs) {

@@ -1,5 +1,7 @@
 package dev.cnioperator.operator.multus;
 
+import dev.cnioperator.api.reasons.ConditionReason;
+import dev.cnioperator.api.text.CappedList;
 import dev.cnioperator.cni.config.ConfigProblem;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,20 +20,10 @@ import java.util.Optional;
  */
 public record AttachmentReport(
     boolean ready,
-    String reason,
+    ConditionReason reason,
     String message,
     List<String> namespaces,
     Optional<Duration> recheckAfter) {
-
-  /** The condition's type. */
-  public static final String CONDITION = "AttachmentDefinitions";
-
-  public static final String CREATED = "Created";
-  public static final String CONFLICT = "Conflict";
-  public static final String INVALID_NAMESPACES = "InvalidNamespaces";
-  public static final String FAILED = "Failed";
-  public static final String NOT_INSTALLED = "NotInstalled";
-  public static final String NOT_ACCEPTED = "NotAccepted";
 
   /**
    * How soon a definition deleted or edited by hand is put back, and one that was in the way, once
@@ -42,12 +34,10 @@ public record AttachmentReport(
   /** How soon to look again after a failure, or for the CRD to appear. */
   static final Duration RETRY = Duration.ofSeconds(10);
 
-  private static final int MAX_LISTED = 5;
-
   static AttachmentReport notInstalled() {
     return new AttachmentReport(
         false,
-        NOT_INSTALLED,
+        ConditionReason.NOT_INSTALLED,
         "the NetworkAttachmentDefinition CRD ("
             + AttachmentDefinition.CRD_NAME
             + ") is not installed: install Multus; until then no pod can ask for this network",
@@ -58,7 +48,7 @@ public record AttachmentReport(
   static AttachmentReport notAccepted() {
     return new AttachmentReport(
         false,
-        NOT_ACCEPTED,
+        ConditionReason.NOT_ACCEPTED,
         "no revision of this network was ever accepted (see Accepted), so no"
             + " NetworkAttachmentDefinition is created",
         List.of(),
@@ -66,7 +56,7 @@ public record AttachmentReport(
   }
 
   static AttachmentReport failed(String what) {
-    return new AttachmentReport(false, FAILED, what, List.of(), Optional.of(RETRY));
+    return new AttachmentReport(false, ConditionReason.FAILED, what, List.of(), Optional.of(RETRY));
   }
 
   /**
@@ -81,12 +71,12 @@ public record AttachmentReport(
       AttachmentDefinitionPlan plan,
       Collection<String> held,
       List<String> failures) {
-    String reason =
+    ConditionReason reason =
         !plan.conflicts().isEmpty()
-            ? CONFLICT
+            ? ConditionReason.CONFLICT
             : !chosen.invalid().isEmpty() || chosen.keepsOthers()
-                ? INVALID_NAMESPACES
-                : !failures.isEmpty() ? FAILED : CREATED;
+                ? ConditionReason.INVALID_NAMESPACES
+                : !failures.isEmpty() ? ConditionReason.FAILED : ConditionReason.CREATED;
     List<String> parts = problems(chosen, plan, failures);
     parts.add(
         "NetworkAttachmentDefinition "
@@ -101,11 +91,11 @@ public record AttachmentReport(
       parts.add(
           "waiting for "
               + (chosen.waiting().size() == 1 ? "namespace " : "namespaces ")
-              + listed(chosen.waiting())
+              + CappedList.names(chosen.waiting())
               + " to exist");
     }
     return new AttachmentReport(
-        reason.equals(CREATED),
+        reason == ConditionReason.CREATED,
         reason,
         String.join("; ", parts),
         held.stream().sorted().toList(),
@@ -121,7 +111,7 @@ public record AttachmentReport(
       boolean one = conflicts.size() == 1;
       problems.add(
           "NetworkAttachmentDefinition "
-              + listed(conflicts)
+              + CappedList.names(conflicts)
               + (one ? " exists and was" : " exist and were")
               + " not created by this network (no ownerReference to it): "
               + (one ? "it is" : "they are")
@@ -131,7 +121,7 @@ public record AttachmentReport(
       problems.add(
           ChosenNamespaces.NAMES_FIELD
               + ": "
-              + listed(chosen.invalid().stream().map(n -> "\"" + n + "\"").toList())
+              + CappedList.names(chosen.invalid().stream().map(n -> "\"" + n + "\"").toList())
               + " cannot be a namespace's name (a DNS label: at most 63 lower-case letters, digits"
               + " and '-', starting and ending with a letter or digit)");
     }
@@ -142,20 +132,12 @@ public record AttachmentReport(
       problems.add("the definitions in namespaces it chose before are kept until it is fixed");
     }
     if (!failures.isEmpty()) {
-      problems.add(listed(failures));
+      problems.add(CappedList.names(failures));
     }
     return problems;
   }
 
   AttachmentReport recheckingAfter(Duration remaining) {
     return new AttachmentReport(ready, reason, message, namespaces, Optional.of(remaining));
-  }
-
-  /** "a, b, c, d, e and 4 more". */
-  private static String listed(List<String> items) {
-    String shown = String.join(", ", items.subList(0, Math.min(MAX_LISTED, items.size())));
-    return items.size() > MAX_LISTED
-        ? shown + " and " + (items.size() - MAX_LISTED) + " more"
-        : shown;
   }
 }

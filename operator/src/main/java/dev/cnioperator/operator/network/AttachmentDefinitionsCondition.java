@@ -1,5 +1,7 @@
 package dev.cnioperator.operator.network;
 
+import dev.cnioperator.api.reasons.ConditionReason;
+import dev.cnioperator.api.reasons.ConditionType;
 import dev.cnioperator.operator.multus.AttachmentReport;
 import io.fabric8.kubernetes.api.model.Condition;
 
@@ -10,9 +12,6 @@ import io.fabric8.kubernetes.api.model.Condition;
  */
 final class AttachmentDefinitionsCondition {
 
-  /** Ready's reason when the nodes are ready but the definitions are not all in place. */
-  static final String DEFINITIONS_MISSING = "AttachmentDefinitionsMissing";
-
   private AttachmentDefinitionsCondition() {}
 
   /** Ready as the nodes say it, unless some namespace lacks the definition. */
@@ -22,9 +21,9 @@ final class AttachmentDefinitionsCondition {
       return nodesReady;
     }
     return stamp.set(
-        Conditions.READY,
+        ConditionType.READY,
         false,
-        DEFINITIONS_MISSING,
+        ConditionReason.ATTACHMENT_DEFINITIONS_MISSING,
         "the nodes are ready ("
             + nodesReady.getMessage()
             + "), but pods cannot ask for this network in every namespace: "
@@ -33,6 +32,7 @@ final class AttachmentDefinitionsCondition {
 
   /** The AttachmentDefinitions condition. */
   static Condition of(NetworkStatusFolder.Stamp stamp, AttachmentReport report) {
-    return stamp.set(AttachmentReport.CONDITION, report.ready(), report.reason(), report.message());
+    return stamp.set(
+        ConditionType.ATTACHMENT_DEFINITIONS, report.ready(), report.reason(), report.message());
   }
 }

@@ -1,5 +1,8 @@
 package dev.cnioperator.operator.network;
 
+import dev.cnioperator.api.reasons.ConditionType;
+import dev.cnioperator.api.reasons.EventReason;
+import dev.cnioperator.api.text.CappedList;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNetworkStatus;
 import dev.cnioperator.api.v1alpha1.CniNode;
@@ -19,6 +22,7 @@ import dev.cnioperator.operator.node.CniNodeWriter;
 import dev.cnioperator.operator.node.NodeValuesChanged;
 import dev.cnioperator.operator.placement.AcceptedRevision;
 import dev.cnioperator.operator.placement.NetworkPlacement;
+import dev.cnioperator.operator.placement.RevisionIntegrity;
 import dev.cnioperator.operator.rollout.NodeRevisionChoice.Placing;
 import dev.cnioperator.operator.rollout.RolloutMachine;
 import dev.cnioperator.operator.rollout.RolloutOutcome;
@@ -81,6 +85,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
   private final OperatorMetrics metrics;
   private final CniNodeInformer cniNodeInformer;
   private final AttachmentDefinitions attachmentDefinitions;
+  private final RevisionIntegrity integrity = new RevisionIntegrity();
 
   public CniNetworkReconciler(
       NetworkRenderer renderer,
@@ -160,7 +165,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
   }
 
   /** The caches the reconcile reads, or empty while one of them cannot be believed. */
-  private static Optional<Observed> observe(CniNetwork network, Context<CniNetwork> context) {
+  private Optional<Observed> observe(CniNetwork network, Context<CniNetwork> context) {
     InformerEventSource<Node, CniNetwork> nodes = nodes(context);
     CniNodeEventSource<CniNetwork> cniNodes = cniNodes(context);
     InformerEventSource<Namespace, CniNetwork> namespaces = namespaces(context);
@@ -175,7 +180,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
             .getPrimaryCache()
             .list()
             .filter(other -> !other.getMetadata().getName().equals(name))
-            .map(AcceptedRevision::of)
+            .map(other -> AcceptedRevision.of(other, integrity))
             .flatMap(Optional::stream)
             .toList();
     return Optional.of(new Observed(nodes, cniNodes, () -> namespaces.list().toList(), others));
@@ -245,7 +250,12 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
                             n,
                             () ->
                                 AcceptedRevision.forNode(
-                                    name, accepted, placing, n, specOf(observed.cniNode(n))),
+                                    name,
+                                    accepted,
+                                    placing,
+                                    n,
+                                    specOf(observed.cniNode(n)),
+                                    integrity),
                             slices)))
             .toList();
     return new Decision(rendering, accepted, placement, rollout, slices, reports, now);
@@ -317,10 +327,10 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
   }
 
   /** The revision nodes hold from before, when it is intact. */
-  private static RenderedConfig keptRevision(CniNetwork network) {
+  private RenderedConfig keptRevision(CniNetwork network) {
     RenderedConfig previous =
         network.getStatus() == null ? null : network.getStatus().getRendered();
-    return previous != null && AcceptedRevision.isIntact(previous) ? previous : null;
+    return previous != null && integrity.isIntact(previous) ? previous : null;
   }
 
   private static Optional<Duration> earliest(Optional<Duration> a, Optional<Duration> b) {
@@ -348,12 +358,12 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
     if (clock.instant().isAfter(deadline)) {
       String message =
           "nodes "
-              + NetworkStatusFolder.listed(pending)
+              + CappedList.names(pending)
               + " did not report removal within "
               + finalizerTimeout.toSeconds()
               + "s; their agents may be gone, finishing the deletion anyway";
       log.warn("event=finalizer-timeout network={} nodes={}", name, pending);
-      events.record(network, true, "RemovalTimedOut", message);
+      events.warn(network, EventReason.REMOVAL_TIMED_OUT, message);
       metrics.networkGone(name);
       return DeleteControl.defaultDelete();
     }
@@ -377,16 +387,20 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
         network.getStatus() == null ? List.of() : network.getStatus().getConditions();
     for (Condition after : status.getConditions()) {
       if (Conditions.isTransition(Conditions.find(before, after.getType()), after)) {
-        boolean good =
-            switch (after.getType()) {
-              case Conditions.DEGRADED -> "False".equals(after.getStatus());
-              case Conditions.ROLLED_OUT -> !Conditions.ROLLOUT_STOPPED.contains(after.getReason());
-              default -> "True".equals(after.getStatus());
-            };
-        events.record(
-            network, !good, after.getReason(), after.getType() + ": " + after.getMessage());
+        events.conditionChanged(network, !isGood(after), after);
       }
     }
+  }
+
+  /** Whether {@code c} says all is well: a Normal Event for its transition, not a Warning. */
+  private static boolean isGood(Condition c) {
+    if (ConditionType.DEGRADED.is(c.getType())) {
+      return "False".equals(c.getStatus());
+    }
+    if (ConditionType.ROLLED_OUT.is(c.getType())) {
+      return !Conditions.ROLLOUT_STOPPED.contains(c.getReason());
+    }
+    return "True".equals(c.getStatus());
   }
 
   private static Set<ResourceID> networksNamedIn(CniNode node) {

@@ -1,5 +1,7 @@
 package dev.cnioperator.operator.network;
 
+import dev.cnioperator.api.reasons.ConditionReason;
+import dev.cnioperator.api.reasons.ConditionType;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import java.time.Instant;
@@ -11,13 +13,9 @@ import java.util.Set;
 
 /** metav1.Condition values: building them so lastTransitionTime moves only when status does. */
 final class Conditions {
-  static final String ACCEPTED = "Accepted";
-  static final String READY = "Ready";
-  static final String DEGRADED = "Degraded";
-  static final String ROLLED_OUT = "RolledOut";
-
   /** RolledOut reasons that call for a person: a Warning Event, not a Normal one. */
-  static final Set<String> ROLLOUT_STOPPED = Set.of("Paused", "RolledBack");
+  static final Set<String> ROLLOUT_STOPPED =
+      Set.of(ConditionReason.PAUSED.wire(), ConditionReason.ROLLED_BACK.wire());
 
   private Conditions() {}
 
@@ -27,22 +25,22 @@ final class Conditions {
    */
   static Condition next(
       List<Condition> previous,
-      String type,
+      ConditionType type,
       boolean status,
-      String reason,
+      ConditionReason reason,
       String message,
       long generation,
       Instant now) {
     String text = status ? "True" : "False";
     String since =
-        find(previous, type)
+        find(previous, type.wire())
             .filter(c -> text.equals(c.getStatus()) && c.getLastTransitionTime() != null)
             .map(Condition::getLastTransitionTime)
             .orElse(now.truncatedTo(ChronoUnit.SECONDS).toString());
     return new ConditionBuilder()
-        .withType(type)
+        .withType(type.wire())
         .withStatus(text)
-        .withReason(reason)
+        .withReason(reason.wire())
         .withMessage(message)
         .withObservedGeneration(generation)
         .withLastTransitionTime(since)

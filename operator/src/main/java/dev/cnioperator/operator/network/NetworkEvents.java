@@ -1,8 +1,11 @@
 package dev.cnioperator.operator.network;
 
+import dev.cnioperator.api.reasons.ConditionReason;
+import dev.cnioperator.api.reasons.EventReason;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.runtime.client.CallDeadline;
 import dev.cnioperator.runtime.events.EventRecorder;
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
@@ -27,10 +30,22 @@ public final class NetworkEvents {
   }
 
   /**
-   * A Normal or Warning event with a condition-style reason and a message a person can act on. A
-   * failure to record it is logged and does not fail the reconcile.
+   * A Warning Event with a message a person can act on. A failure to record it is logged and does
+   * not fail the reconcile.
    */
-  public void record(CniNetwork network, boolean warning, String reason, String message) {
+  public void warn(CniNetwork network, EventReason reason, String message) {
+    record(network, true, reason.wire(), message);
+  }
+
+  /**
+   * A Normal or Warning Event for condition {@code now}'s transition: its reason (a {@link
+   * ConditionReason}) is the Event's, and its type and message the Event's message.
+   */
+  public void conditionChanged(CniNetwork network, boolean warning, Condition now) {
+    record(network, warning, now.getReason(), now.getType() + ": " + now.getMessage());
+  }
+
+  private void record(CniNetwork network, boolean warning, String reason, String message) {
     recorder.record(
         EventRecorder.CLUSTER_SCOPED_NAMESPACE,
         new ObjectReferenceBuilder()

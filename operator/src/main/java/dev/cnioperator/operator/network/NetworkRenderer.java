@@ -3,6 +3,7 @@ package dev.cnioperator.operator.network;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cnioperator.api.reasons.ConditionReason;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNetworkDefaults;
 import dev.cnioperator.api.v1alpha1.CniNetworkSpec;
@@ -30,10 +31,6 @@ import java.util.List;
  */
 public final class NetworkRenderer {
 
-  public static final String REASON_INVALID_CONFIG = "InvalidConfiguration";
-  public static final String REASON_INVALID_SELECTOR = "InvalidNodeSelector";
-  public static final String REASON_INVALID_NODE_SLICES = "InvalidNodeSlices";
-
   /** Linux NAME_MAX. */
   private static final int MAX_FILE_NAME_BYTES = 255;
 
@@ -53,12 +50,12 @@ public final class NetworkRenderer {
     List<ConfigProblem> selectorProblems =
         LabelSelectors.validate(spec.getNodeSelector(), "spec.nodeSelector");
     if (!selectorProblems.isEmpty()) {
-      return new Rendering.Refused(REASON_INVALID_SELECTOR, selectorProblems);
+      return new Rendering.Refused(ConditionReason.INVALID_NODE_SELECTOR, selectorProblems);
     }
     List<ConfigProblem> sliceProblems =
         SubnetSlicing.problems(spec.getNodeSlices(), "spec.nodeSlices");
     if (!sliceProblems.isEmpty()) {
-      return new Rendering.Refused(REASON_INVALID_NODE_SLICES, sliceProblems);
+      return new Rendering.Refused(ConditionReason.INVALID_NODE_SLICES, sliceProblems);
     }
     ObjectNode conflist = conflist(network);
     boolean template = NodeTemplate.isTemplate(conflist);
@@ -72,7 +69,8 @@ public final class NetworkRenderer {
     }
     if (!problems.isEmpty()) {
       return new Rendering.Refused(
-          REASON_INVALID_CONFIG, problems.stream().map(p -> underSpec(p, spec)).toList());
+          ConditionReason.INVALID_CONFIGURATION,
+          problems.stream().map(p -> underSpec(p, spec)).toList());
     }
     NetworkConfigList list = NetworkConfigList.fromJson(checked);
     byte[] content = template ? CanonicalJson.render(conflist) : list.render();
@@ -80,7 +78,7 @@ public final class NetworkRenderer {
     String fileName = String.format("%02d-%s.conflist", priority, list.name());
     if (fileName.getBytes(StandardCharsets.UTF_8).length > MAX_FILE_NAME_BYTES) {
       return new Rendering.Refused(
-          REASON_INVALID_CONFIG,
+          ConditionReason.INVALID_CONFIGURATION,
           List.of(
               new ConfigProblem(
                   spec.getNetworkName() == null ? "metadata.name" : "spec.networkName",

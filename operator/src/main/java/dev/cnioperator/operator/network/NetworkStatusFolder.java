@@ -1,5 +1,8 @@
 package dev.cnioperator.operator.network;
 
+import dev.cnioperator.api.reasons.ConditionReason;
+import dev.cnioperator.api.reasons.ConditionType;
+import dev.cnioperator.api.text.CappedList;
 import dev.cnioperator.api.v1alpha1.AttachmentSummary;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNetworkDefaults;
@@ -35,11 +38,6 @@ import java.util.Set;
  * a network's status is built.
  */
 public final class NetworkStatusFolder {
-
-  /** Ready's and Degraded's reason where a node's probe of the content it holds failed. */
-  static final String PROBE_FAILED = "ProbeFailed";
-
-  private static final int MAX_LISTED = 5;
 
   /**
    * The selected nodes' reports, sorted by what they say about the accepted revision. A node is
@@ -80,7 +78,7 @@ public final class NetworkStatusFolder {
 
   /** Makes conditions for one generation, keeping lastTransitionTime from the previous ones. */
   record Stamp(List<Condition> previous, long generation, Instant now) {
-    Condition set(String type, boolean status, String reason, String message) {
+    Condition set(ConditionType type, boolean status, ConditionReason reason, String message) {
       return Conditions.next(previous, type, status, reason, message, generation, now);
     }
   }
@@ -166,7 +164,7 @@ public final class NetworkStatusFolder {
 
   private static Condition accepted(
       Stamp stamp, Rendering rendering, RenderedConfig accepted, Map<String, Clash> clashes) {
-    String type = Conditions.ACCEPTED;
+    ConditionType type = ConditionType.ACCEPTED;
     if (rendering instanceof Rendering.Refused refused) {
       String kept =
           accepted == null
@@ -178,14 +176,14 @@ public final class NetworkStatusFolder {
       String message =
           clashes.values().iterator().next().describe()
               + " on "
-              + listed(List.copyOf(clashes.keySet()))
+              + CappedList.names(List.copyOf(clashes.keySet()))
               + "; the older one keeps it and this network is not written there";
-      return stamp.set(type, false, "Conflict", message);
+      return stamp.set(type, false, ConditionReason.CONFLICT, message);
     }
     return stamp.set(
         type,
         true,
-        "Accepted",
+        ConditionReason.ACCEPTED,
         "rendered " + accepted.getFileName() + " (sha256 " + shortSha(accepted) + ")");
   }
 
@@ -196,19 +194,22 @@ public final class NetworkStatusFolder {
       Tally tally,
       RolloutStatus rollout,
       String proof) {
-    String type = Conditions.READY;
+    ConditionType type = ConditionType.READY;
     if (rendering instanceof Rendering.Refused) {
       String kept = accepted == null ? "" : "; nodes keep generation " + accepted.getGeneration();
       return stamp.set(
           type,
           false,
-          "NotAccepted",
+          ConditionReason.NOT_ACCEPTED,
           "generation " + stamp.generation() + " is not accepted (see Accepted)" + kept);
     }
     int selected = tally.selected().size();
     if (selected == 0) {
       return stamp.set(
-          type, false, "NoNodesSelected", "spec.nodeSelector selects no node that can hold it");
+          type,
+          false,
+          ConditionReason.NO_NODES_SELECTED,
+          "spec.nodeSelector selects no node that can hold it");
     }
     String holding =
         tally.applied().size()
@@ -221,42 +222,51 @@ public final class NetworkStatusFolder {
             + shortSha(accepted)
             + heldBack(rollout);
     if (!tally.failedApply().isEmpty()) {
-      return stamp.set(type, false, "ApplyFailed", applyFailures(tally.failedApply()));
+      return stamp.set(
+          type, false, ConditionReason.APPLY_FAILED, applyFailures(tally.failedApply()));
     }
     if (!tally.failedProbe().isEmpty()) {
-      return stamp.set(type, false, PROBE_FAILED, probeFailures(tally));
+      return stamp.set(type, false, ConditionReason.PROBE_FAILED, probeFailures(tally));
     }
     if (tally.healthy().size() == selected) {
       return stamp.set(
           type,
           true,
-          "Ready",
+          ConditionReason.READY,
           holding + ", proven by " + proof + ", no failing attachments" + unchecked(tally));
     }
     if (!tally.waiting().isEmpty()) {
       return stamp.set(
           type,
           false,
-          "WaitingForNodeValues",
+          ConditionReason.WAITING_FOR_NODE_VALUES,
           tally.waiting().size()
               + " of "
               + selected
               + " nodes lack a value the network uses and do not get it: "
-              + join(tally.waiting().stream().map(NodeReport::waitingFor).toList()));
+              + CappedList.lines(tally.waiting().stream().map(NodeReport::waitingFor).toList()));
     }
     if (tally.applied().size() == selected && !tally.failingPods().isEmpty()) {
-      return stamp.set(type, false, "AttachmentsFailing", attachmentFailures(tally.failingPods()));
+      return stamp.set(
+          type,
+          false,
+          ConditionReason.ATTACHMENTS_FAILING,
+          attachmentFailures(tally.failingPods()));
     }
     if (tally.applied().size() == selected) {
       List<String> unproven = nodesNotIn(tally.applied(), tally.proven());
       return stamp.set(
           type,
           false,
-          "Proving",
-          holding + "; waiting for the proof (" + proof + ") from " + listed(unproven));
+          ConditionReason.PROVING,
+          holding + "; waiting for the proof (" + proof + ") from " + CappedList.names(unproven));
     }
     List<String> waiting = nodesNotIn(tally.selected(), tally.applied());
-    return stamp.set(type, false, "Applying", holding + "; waiting for " + listed(waiting));
+    return stamp.set(
+        type,
+        false,
+        ConditionReason.APPLYING,
+        holding + "; waiting for " + CappedList.names(waiting));
   }
 
   /**
@@ -320,7 +330,7 @@ public final class NetworkStatusFolder {
     return "; "
         + count
         + " attachment(s) not checked, neither healthy nor failing ("
-        + join(why)
+        + CappedList.lines(why)
         + ")";
   }
 
@@ -337,17 +347,19 @@ public final class NetworkStatusFolder {
   }
 
   private static Condition degraded(Stamp stamp, Tally tally) {
-    String type = Conditions.DEGRADED;
+    ConditionType type = ConditionType.DEGRADED;
     if (!tally.failedApply().isEmpty()) {
-      return stamp.set(type, true, "ApplyFailed", applyFailures(tally.failedApply()));
+      return stamp.set(
+          type, true, ConditionReason.APPLY_FAILED, applyFailures(tally.failedApply()));
     }
     if (!tally.failedProbe().isEmpty()) {
-      return stamp.set(type, true, PROBE_FAILED, probeFailures(tally));
+      return stamp.set(type, true, ConditionReason.PROBE_FAILED, probeFailures(tally));
     }
     if (!tally.failingPods().isEmpty()) {
-      return stamp.set(type, true, "AttachmentsFailing", attachmentFailures(tally.failingPods()));
+      return stamp.set(
+          type, true, ConditionReason.ATTACHMENTS_FAILING, attachmentFailures(tally.failingPods()));
     }
-    return stamp.set(type, false, "AsExpected", "no node reports a failure");
+    return stamp.set(type, false, ConditionReason.AS_EXPECTED, "no node reports a failure");
   }
 
   private static boolean holds(NodeReport r, RenderedConfig accepted) {
@@ -386,7 +398,7 @@ public final class NetworkStatusFolder {
   }
 
   private static String applyFailures(List<NodeReport> failed) {
-    return join(
+    return CappedList.lines(
         failed.stream()
             .map(r -> r.node() + ": " + r.report().getState() + ": " + r.report().getMessage())
             .toList());
@@ -398,7 +410,7 @@ public final class NetworkStatusFolder {
         + "/"
         + tally.selected().size()
         + " nodes cannot attach a pod to this network (their agent's probe attachment fails): "
-        + join(
+        + CappedList.lines(
             failed.stream()
                 .map(r -> r.node() + ": " + r.report().getProbe().getMessage())
                 .toList());
@@ -420,26 +432,10 @@ public final class NetworkStatusFolder {
                 + a.getError());
       }
     }
-    return join(lines);
+    return CappedList.lines(lines);
   }
 
   private static String shortSha(RenderedConfig accepted) {
     return accepted.getSha256().substring(0, 12);
-  }
-
-  /** "a, b, c and 4 more". */
-  static String listed(List<String> names) {
-    return capped(names, ", ", " and %d more");
-  }
-
-  private static String join(List<String> lines) {
-    return capped(lines, "; ", "; and %d more");
-  }
-
-  private static String capped(List<String> items, String separator, String more) {
-    String shown = String.join(separator, items.subList(0, Math.min(MAX_LISTED, items.size())));
-    return items.size() > MAX_LISTED
-        ? shown + String.format(more, items.size() - MAX_LISTED)
-        : shown;
   }
 }

@@ -4,7 +4,7 @@ import dev.cnioperator.api.v1alpha1.NodeSlice;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
 import dev.cnioperator.operator.template.NodeConflist;
 import dev.cnioperator.operator.template.NodeValues;
-import dev.cnioperator.operator.template.RevisionForNodes;
+import dev.cnioperator.operator.template.RevisionRenderer;
 import io.fabric8.kubernetes.api.model.Node;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
@@ -24,7 +24,7 @@ final class NodeRenderings {
   private final List<String> holding;
   private final Map<String, NodeValues> values;
   private final Map<String, NodeConflist> ofAccepted;
-  private final Map<String, RevisionForNodes> heldBack = new HashMap<>();
+  private final Map<String, RevisionRenderer> heldBack = new HashMap<>();
 
   private NodeRenderings(
       RenderedConfig accepted,
@@ -48,8 +48,8 @@ final class NodeRenderings {
       InformerEventSource<Node, ?> nodes) {
     Map<String, NodeValues> values = new TreeMap<>();
     Map<String, NodeConflist> ofAccepted = new TreeMap<>();
-    RevisionForNodes forNodes =
-        holding.isEmpty() ? null : RevisionForNodes.of(accepted, acceptedSlices);
+    RevisionRenderer renderer =
+        holding.isEmpty() ? null : RevisionRenderer.of(accepted, acceptedSlices);
     for (String n : holding) {
       nodes
           .get(new ResourceID(n))
@@ -57,7 +57,7 @@ final class NodeRenderings {
           .ifPresent(
               v -> {
                 values.put(n, v);
-                ofAccepted.put(n, forNodes.forNode(v));
+                ofAccepted.put(n, renderer.forNode(v));
               });
     }
     return new NodeRenderings(accepted, holding, values, ofAccepted);
@@ -84,7 +84,7 @@ final class NodeRenderings {
       return ofAccepted.get(node);
     }
     return heldBack
-        .computeIfAbsent(r.getSha256(), sha -> RevisionForNodes.of(r, slices))
+        .computeIfAbsent(r.getSha256(), sha -> RevisionRenderer.of(r, slices))
         .forNode(v);
   }
 }

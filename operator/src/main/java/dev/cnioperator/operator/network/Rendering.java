@@ -1,5 +1,7 @@
 package dev.cnioperator.operator.network;
 
+import dev.cnioperator.api.reasons.ConditionReason;
+import dev.cnioperator.api.text.CappedList;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
 import dev.cnioperator.cni.config.ConfigProblem;
 import java.util.List;
@@ -11,26 +13,14 @@ public sealed interface Rendering {
   record Accepted(RenderedConfig rendered) implements Rendering {}
 
   /**
-   * The spec is refused for {@code reason} (a condition reason); {@code problems} name each field
-   * under "spec." and say what is wrong.
+   * The spec is refused for {@code reason} (Accepted's); {@code problems} name each field under
+   * "spec." and say what is wrong.
    */
-  record Refused(String reason, List<ConfigProblem> problems) implements Rendering {
+  record Refused(ConditionReason reason, List<ConfigProblem> problems) implements Rendering {
 
-    /** Up to five problems, "path: message" joined with "; ". */
+    /** The problems as "path: message" lines, the first five ({@link CappedList#lines}). */
     public String message() {
-      StringBuilder text = new StringBuilder();
-      problems.stream()
-          .limit(5)
-          .forEach(
-              p ->
-                  text.append(text.isEmpty() ? "" : "; ")
-                      .append(p.path())
-                      .append(": ")
-                      .append(p.message()));
-      if (problems.size() > 5) {
-        text.append("; and ").append(problems.size() - 5).append(" more");
-      }
-      return text.toString();
+      return CappedList.lines(problems.stream().map(p -> p.path() + ": " + p.message()).toList());
     }
   }
 }

@@ -1,8 +1,10 @@
 package dev.cnioperator.operator.network;
 
+import dev.cnioperator.api.reasons.ConditionReason;
+import dev.cnioperator.api.reasons.ConditionType;
+import dev.cnioperator.api.text.CappedList;
 import dev.cnioperator.api.v1alpha1.RolloutFailure;
 import dev.cnioperator.api.v1alpha1.RolloutStatus;
-import dev.cnioperator.operator.rollout.RolloutMachine;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.List;
 
@@ -15,25 +17,29 @@ final class RolloutCondition {
 
   /** Makes a condition of the type, status, reason and message. */
   interface Maker {
-    Condition set(String type, boolean status, String reason, String message);
+    Condition set(ConditionType type, boolean status, ConditionReason reason, String message);
   }
 
   private RolloutCondition() {}
 
   static Condition of(Maker make, RolloutStatus r) {
-    String type = Conditions.ROLLED_OUT;
+    ConditionType type = ConditionType.ROLLED_OUT;
     if (r == null) {
-      return make.set(type, false, "NotAccepted", "no revision was ever accepted (see Accepted)");
+      return make.set(
+          type,
+          false,
+          ConditionReason.NOT_ACCEPTED,
+          "no revision was ever accepted (see Accepted)");
     }
     String revision = "revision " + shortSha(r.getRevision());
     String updated = r.getUpdated() + " nodes hold and proved " + revision;
     return switch (r.getPhase()) {
-      case Complete -> make.set(type, true, "RolledOut", updated);
+      case Complete -> make.set(type, true, ConditionReason.ROLLED_OUT, updated);
       case Progressing ->
           make.set(
               type,
               false,
-              "Progressing",
+              ConditionReason.PROGRESSING,
               updated
                   + (r.getSelectedNodes() != null && r.getSelectedNodes() == 0
                       ? "; waiting for a node to take it"
@@ -44,7 +50,7 @@ final class RolloutCondition {
           make.set(
               type,
               false,
-              "Paused",
+              ConditionReason.PAUSED,
               failure(r.getFailure())
                   + "; no further node takes it until the failure clears or the spec changes ("
                   + r.getUpdated()
@@ -53,7 +59,7 @@ final class RolloutCondition {
           make.set(
               type,
               false,
-              "RolledBack",
+              ConditionReason.ROLLED_BACK,
               failure(r.getFailure())
                   + "; the nodes that took it hold "
                   + stable(r)
@@ -62,14 +68,12 @@ final class RolloutCondition {
   }
 
   private static String batch(List<String> batch) {
-    return batch == null || batch.isEmpty()
-        ? ""
-        : "; proving now: " + NetworkStatusFolder.listed(batch);
+    return batch == null || batch.isEmpty() ? "" : "; proving now: " + CappedList.names(batch);
   }
 
   private static String failure(RolloutFailure f) {
     String what =
-        RolloutMachine.NO_REPORT.equals(f.getReason())
+        ConditionReason.NO_REPORT.is(f.getReason())
             ? " has not proven revision "
             : " failed the probe of revision ";
     return "node " + f.getNode() + what + shortSha(f.getRevision()) + ": " + f.getMessage();

@@ -15,9 +15,10 @@ import dev.cnioperator.cni.config.NetworkConfigList;
 import dev.cnioperator.operator.placement.AcceptedRevision;
 import dev.cnioperator.operator.placement.LabelSelectors;
 import dev.cnioperator.operator.placement.NodePlacement;
+import dev.cnioperator.operator.placement.RevisionIntegrity;
 import dev.cnioperator.operator.template.NodeConflist;
 import dev.cnioperator.operator.template.NodeValues;
-import dev.cnioperator.operator.template.RevisionsForNodes;
+import dev.cnioperator.operator.template.RenderersByRevision;
 import io.fabric8.kubernetes.api.model.Node;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -47,16 +48,21 @@ public final class DesiredNodeSpec {
    */
   public static CniNodeSpec compute(
       Node node, Collection<CniNetwork> networks, Collection<CniPlugin> plugins, CniNodeSpec held) {
-    return compute(node, networks, plugins, held, new RevisionsForNodes());
+    return compute(
+        node, networks, plugins, held, new RenderersByRevision(), new RevisionIntegrity());
   }
 
-  /** As {@link #compute(Node, Collection, Collection, CniNodeSpec)}, reusing {@code revisions}. */
+  /**
+   * As {@link #compute(Node, Collection, Collection, CniNodeSpec)}, reusing {@code renderers} and
+   * {@code integrity}, which remember what earlier reconciles read of the same revisions.
+   */
   public static CniNodeSpec compute(
       Node node,
       Collection<CniNetwork> networks,
       Collection<CniPlugin> plugins,
       CniNodeSpec held,
-      RevisionsForNodes revisions) {
+      RenderersByRevision renderers,
+      RevisionIntegrity integrity) {
     NodeValues values = NodeValues.of(node);
     String nodeName = node.getMetadata().getName();
     Map<String, String> labels = values.labels();
@@ -65,13 +71,13 @@ public final class DesiredNodeSpec {
             .collect(Collectors.toMap(n -> n.getMetadata().getName(), Function.identity()));
     List<AcceptedRevision> candidates =
         networks.stream()
-            .map(n -> AcceptedRevision.forNode(n, nodeName, held))
+            .map(n -> AcceptedRevision.forNode(n, nodeName, held, integrity))
             .flatMap(Optional::stream)
             .toList();
     List<NodeNetwork> placed = new ArrayList<>();
     TreeSet<String> binaries = new TreeSet<>();
     for (AcceptedRevision r : NodePlacement.onNode(labels, candidates).placed()) {
-      NodeNetwork network = nodeNetwork(r, byName.get(r.resource()), values, held, revisions);
+      NodeNetwork network = nodeNetwork(r, byName.get(r.resource()), values, held, renderers);
       placed.add(network);
       if (network.getContent() != null) {
         binaries.addAll(pluginBinaries(r.rendered()));
@@ -87,12 +93,12 @@ public final class DesiredNodeSpec {
       CniNetwork resource,
       NodeValues node,
       CniNodeSpec held,
-      RevisionsForNodes revisions) {
+      RenderersByRevision renderers) {
     CniNetworkSpec spec = resource.getSpec();
     // The slice comes from the network's status only: the network's reconciler writes a node's
     // slice there before any node is rendered with it, and a node it has not reached yet waits.
     NodeConflist conflist =
-        revisions
+        renderers
             .of(revision.resource(), revision.rendered(), resource.getStatus().getSlices())
             .forNode(node);
     NodeNetwork network =

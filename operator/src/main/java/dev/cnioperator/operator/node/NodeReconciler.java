@@ -4,7 +4,8 @@ import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.CniNodeSpec;
 import dev.cnioperator.api.v1alpha1.CniPlugin;
-import dev.cnioperator.operator.template.RevisionsForNodes;
+import dev.cnioperator.operator.placement.RevisionIntegrity;
+import dev.cnioperator.operator.template.RenderersByRevision;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
@@ -36,7 +37,8 @@ public class NodeReconciler implements Reconciler<Node> {
 
   private final CniNodeWriter writer;
   private final CniNodeInformer cniNodeInformer;
-  private final RevisionsForNodes revisions = new RevisionsForNodes();
+  private final RenderersByRevision renderers = new RenderersByRevision();
+  private final RevisionIntegrity integrity = new RevisionIntegrity();
 
   public NodeReconciler(CniNodeWriter writer, CniNodeInformer cniNodeInformer) {
     this.writer = writer;
@@ -74,7 +76,12 @@ public class NodeReconciler implements Reconciler<Node> {
     CniNode existing = ofNode.get(node.getMetadata().getName()).orElse(null);
     CniNodeSpec desired =
         DesiredNodeSpec.compute(
-            node, networks, plugins, existing == null ? null : existing.getSpec(), revisions);
+            node,
+            networks,
+            plugins,
+            existing == null ? null : existing.getSpec(),
+            renderers,
+            integrity);
     writer.write(node, existing, desired);
     return UpdateControl.noUpdate();
   }

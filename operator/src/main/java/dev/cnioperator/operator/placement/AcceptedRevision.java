@@ -9,10 +9,8 @@ import dev.cnioperator.operator.rollout.NodeRevisionChoice;
 import dev.cnioperator.operator.rollout.NodeRevisionChoice.Placing;
 import java.nio.charset.StandardCharsets;
 import java.util.Comparator;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,12 +20,6 @@ import org.slf4j.LoggerFactory;
  */
 public record AcceptedRevision(String resource, String createdAt, RenderedConfig rendered) {
   private static final Logger log = LoggerFactory.getLogger(AcceptedRevision.class);
-
-  /** What {@link #isIntact} found, by what it hashed ({@link Checked}). */
-  private static final Map<Checked, Boolean> CHECKED = new ConcurrentHashMap<>();
-
-  /** More than the revisions in use at once; past it the memo starts over. */
-  private static final int MAX_CHECKED = 256;
 
   /** Older first; same age by resource name, so every decision is the same on every run. */
   public static final Comparator<AcceptedRevision> SENIORITY =
@@ -40,14 +32,14 @@ public record AcceptedRevision(String resource, String createdAt, RenderedConfig
    * write the CniNetwork status can write any self-consistent rendering, so RBAC keeps that right
    * to the operator's ServiceAccount (the chart grants it to nobody else).
    */
-  public static Optional<AcceptedRevision> of(CniNetwork network) {
+  public static Optional<AcceptedRevision> of(CniNetwork network, RevisionIntegrity integrity) {
     if (network.getMetadata().getDeletionTimestamp() != null
         || network.getStatus() == null
         || network.getStatus().getRendered() == null) {
       return Optional.empty();
     }
     RenderedConfig rendered = network.getStatus().getRendered();
-    if (!isIntact(rendered)) {
+    if (!integrity.isIntact(rendered)) {
       log.warn(
           "event=rendered-status-damaged network={} reason=content-does-not-match-sha256",
           network.getMetadata().getName());
@@ -63,8 +55,8 @@ public record AcceptedRevision(String resource, String createdAt, RenderedConfig
    * @param held the node's CniNode spec now, null if it has none
    */
   public static Optional<AcceptedRevision> forNode(
-      CniNetwork network, String node, CniNodeSpec held) {
-    return of(network)
+      CniNetwork network, String node, CniNodeSpec held, RevisionIntegrity integrity) {
+    return of(network, integrity)
         .map(
             current ->
                 withRendering(
@@ -74,26 +66,32 @@ public record AcceptedRevision(String resource, String createdAt, RenderedConfig
                         current.rendered(),
                         Placing.of(network.getStatus().getRollout()),
                         node,
-                        held)));
+                        held,
+                        integrity)));
   }
 
   /**
    * The rendering {@code node} should hold of the network {@code resource} while it rolls out:
    * {@code accepted} once the node is admitted, else the stable one ({@link NodeRevisionChoice}),
-   * unless that is damaged (see {@link #isIntact}): then {@code accepted}.
+   * unless that is damaged (see {@link RevisionIntegrity#isIntact}): then {@code accepted}.
    *
    * @param accepted the network's accepted revision, intact
    * @param rollout the network's rollout, null when there is none
    * @param held the node's CniNode spec now, null if it has none
    */
   public static RenderedConfig forNode(
-      String resource, RenderedConfig accepted, Placing rollout, String node, CniNodeSpec held) {
+      String resource,
+      RenderedConfig accepted,
+      Placing rollout,
+      String node,
+      CniNodeSpec held,
+      RevisionIntegrity integrity) {
     String heldRevision = NodeRevisionChoice.heldRevision(held, resource);
     if (NodeRevisionChoice.of(rollout, node, heldRevision) == NodeRevisionChoice.Choice.REVISION) {
       return accepted;
     }
     RenderedConfig stable = rollout.stable();
-    if (stable == null || !isIntact(stable)) {
+    if (stable == null || !integrity.isIntact(stable)) {
       log.warn(
           "event=stable-revision-damaged network={} node={} reason=kept-new-revision",
           resource,
@@ -102,47 +100,6 @@ public record AcceptedRevision(String resource, String createdAt, RenderedConfig
     }
     return stable;
   }
-
-  /**
-   * Whether {@code r} is whole: its content and nodeSlices hash to its sha256 ({@link #identity}),
-   * and it names its file and network. A corruption check, not an authorship check (see {@link
-   * #of}). A revision written before nodeSlices were part of the identity (its sha256 that of its
-   * content alone) is whole too: its nodeSlices are then not covered by the check.
-   */
-  public static boolean isIntact(RenderedConfig r) {
-    if (r.getContent() == null
-        || r.getSha256() == null
-        || r.getFileName() == null
-        || r.getNetworkName() == null) {
-      return false;
-    }
-    NodeSlices slices = r.getNodeSlices();
-    Checked key =
-        new Checked(
-            r.getSha256(),
-            r.getContent(),
-            slices == null ? null : slices.getSubnet(),
-            slices == null ? null : slices.getPrefixLength());
-    Boolean known = CHECKED.get(key);
-    if (known != null) {
-      return known;
-    }
-    boolean intact =
-        r.getSha256().equals(identity(r.getContent(), slices))
-            || r.getSha256().equals(contentSha256(r.getContent()));
-    if (CHECKED.size() >= MAX_CHECKED) {
-      CHECKED.clear();
-    }
-    CHECKED.put(key, intact);
-    return intact;
-  }
-
-  /**
-   * What {@link #isIntact} hashes, as values: every node's evaluation of a network reads the same
-   * revision, and hashing its content again for each was the operator's hottest method at 1,000
-   * nodes. A String caches its hash code, so looking up the informer's own strings is cheap.
-   */
-  private record Checked(String sha256, String content, String subnet, Integer prefixLength) {}
 
   /**
    * The identity of a revision (its status.rendered.sha256): the sha256 of its content, followed

@@ -1,5 +1,6 @@
 package dev.cnioperator.operator.rollout;
 
+import dev.cnioperator.api.reasons.ConditionReason;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
 import dev.cnioperator.api.v1alpha1.RolloutFailure;
 import dev.cnioperator.api.v1alpha1.RolloutFailurePolicy;
@@ -32,12 +33,6 @@ import java.util.stream.Collectors;
  * a new rollout from the last stable one.
  */
 public final class RolloutMachine {
-
-  /** Why a rollout stopped: the node's probe failed (or its content could not be applied). */
-  public static final String PROBE_FAILED = "ProbeFailed";
-
-  /** Why a rollout stopped: the node did not report within the deadline. */
-  public static final String NO_REPORT = "NoReport";
 
   private RolloutMachine() {}
 
@@ -140,7 +135,9 @@ public final class RolloutMachine {
     if (failed.isPresent()) {
       NodeProgress node = failed.get();
       return new Step(
-          counted(failure(in, status, node.node(), PROBE_FAILED, node.message(), true), nodes),
+          counted(
+              failure(in, status, node.node(), ConditionReason.PROBE_FAILED, node.message(), true),
+              nodes),
           Optional.empty());
     }
     status.setPhase(RolloutPhase.Progressing);
@@ -218,7 +215,9 @@ public final class RolloutMachine {
             + (silent.size() > 1 ? ", nor from " + (silent.size() - 1) + " more node(s)" : "")
             + "; is the node's agent running?";
     return new Step(
-        counted(failure(in, status, silent.get(0), NO_REPORT, message, false), in.nodes()),
+        counted(
+            failure(in, status, silent.get(0), ConditionReason.NO_REPORT, message, false),
+            in.nodes()),
         Optional.empty());
   }
 
@@ -230,14 +229,14 @@ public final class RolloutMachine {
       Input in,
       RolloutStatus status,
       String node,
-      String reason,
+      ConditionReason reason,
       String message,
       boolean mayRollBack) {
     RolloutFailure previous = status.getFailure();
     boolean same =
         previous != null
             && node.equals(previous.getNode())
-            && reason.equals(previous.getReason())
+            && reason.is(previous.getReason())
             && Objects.equals(message, previous.getMessage());
     status.setFailure(
         same
@@ -245,7 +244,7 @@ public final class RolloutMachine {
             : new RolloutFailure()
                 .setNode(node)
                 .setRevision(status.getRevision())
-                .setReason(reason)
+                .setReason(reason.wire())
                 .setMessage(message)
                 .setTime(seconds(in.now()).toString()));
     boolean rollback =

@@ -27,6 +27,6 @@ public sealed interface NodeConflist {
    * revision uses the slice.
    */
   static NodeConflist of(RenderedConfig revision, NodeValues node, List<NodeSlice> slices) {
-    return RevisionForNodes.of(revision, slices).forNode(node);
+    return RevisionRenderer.of(revision, slices).forNode(node);
   }
 }

@@ -70,7 +70,7 @@ class BadCniNetworkCorpusTest {
 
     assertThat(rendering).as(c.name() + " must be refused").isInstanceOf(Rendering.Refused.class);
     Rendering.Refused refused = (Rendering.Refused) rendering;
-    assertThat(refused.reason()).isEqualTo(c.reason());
+    assertThat(refused.reason().wire()).isEqualTo(c.reason());
     assertThat(refused.problems())
         .as(refused.message())
         .extracting(ConfigProblem::ruleId, ConfigProblem::path)

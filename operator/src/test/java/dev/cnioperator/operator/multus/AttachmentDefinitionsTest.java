@@ -47,6 +47,6 @@ class AttachmentDefinitionsTest {
                 .setMultus(new MultusAttachment().setNamespaces(List.of("shop"))));
 
     assertThat(definitions.reconcile(secondary, null, NOT_READ))
-        .hasValueSatisfying(r -> assertThat(r.reason()).isEqualTo("NotAccepted"));
+        .hasValueSatisfying(r -> assertThat(r.reason().wire()).isEqualTo("NotAccepted"));
   }
 }

@@ -40,7 +40,7 @@ class AttachmentReportTest {
             List.of());
 
     assertThat(report.ready()).isTrue();
-    assertThat(report.reason()).isEqualTo("Created");
+    assertThat(report.reason().wire()).isEqualTo("Created");
     assertThat(report.message())
         .isEqualTo(
             "NetworkAttachmentDefinition dbnet is in 2 namespaces; waiting for namespace later to"
@@ -58,7 +58,7 @@ class AttachmentReportTest {
             List.of());
 
     assertThat(report.ready()).isFalse();
-    assertThat(report.reason()).isEqualTo("Conflict");
+    assertThat(report.reason().wire()).isEqualTo("Conflict");
     assertThat(report.message())
         .startsWith(
             "NetworkAttachmentDefinition db/dbnet exists and was not created by this network")
@@ -75,7 +75,7 @@ class AttachmentReportTest {
             List.of());
 
     assertThat(report.ready()).isFalse();
-    assertThat(report.reason()).isEqualTo("InvalidNamespaces");
+    assertThat(report.reason().wire()).isEqualTo("InvalidNamespaces");
     assertThat(report.message())
         .startsWith("spec.attachment.multus.namespaces: \"Shop_1\" cannot be a namespace's name");
   }
@@ -91,7 +91,7 @@ class AttachmentReportTest {
             List.of(),
             List.of());
 
-    assertThat(report.reason()).isEqualTo("InvalidNamespaces");
+    assertThat(report.reason().wire()).isEqualTo("InvalidNamespaces");
     assertThat(report.message())
         .contains("spec.attachment.multus.namespaceSelector.matchLabels: label key \"bad key\"")
         .contains("kept until it is fixed");
@@ -108,10 +108,10 @@ class AttachmentReportTest {
             List.of(new AttachmentDefinition("db", "dbnet", "1", Set.of(), false)),
             List.of("shop/dbnet: create: forbidden"));
 
-    assertThat(failed.reason()).isEqualTo("Failed");
+    assertThat(failed.reason().wire()).isEqualTo("Failed");
     assertThat(failed.message()).startsWith("shop/dbnet: create: forbidden");
     assertThat(failed.recheckAfter()).contains(AttachmentReport.RETRY);
-    assertThat(both.reason()).isEqualTo("Conflict");
+    assertThat(both.reason().wire()).isEqualTo("Conflict");
     assertThat(both.message()).contains("db/dbnet").contains("shop/dbnet: create: forbidden");
   }
 
@@ -120,7 +120,7 @@ class AttachmentReportTest {
     AttachmentReport report = AttachmentReport.notInstalled();
 
     assertThat(report.ready()).isFalse();
-    assertThat(report.reason()).isEqualTo("NotInstalled");
+    assertThat(report.reason().wire()).isEqualTo("NotInstalled");
     assertThat(report.message())
         .startsWith(
             "the NetworkAttachmentDefinition CRD (network-attachment-definitions.k8s.cni.cncf.io)"

@@ -3,6 +3,7 @@ package dev.cnioperator.operator.network;
 import static dev.cnioperator.operator.TestNetworks.network;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cnioperator.api.reasons.ConditionReason;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.NetworkState;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
@@ -34,14 +35,14 @@ class AttachmentDefinitionsConditionTest {
   private static final AttachmentReport CREATED =
       new AttachmentReport(
           true,
-          "Created",
+          ConditionReason.CREATED,
           "NetworkAttachmentDefinition sec is in 2 namespaces",
           List.of("db", "shop"),
           Optional.of(Duration.ofSeconds(60)));
   private static final AttachmentReport CONFLICT =
       new AttachmentReport(
           false,
-          "Conflict",
+          ConditionReason.CONFLICT,
           "NetworkAttachmentDefinition db/sec exists and was not created by this network",
           List.of("shop"),
           Optional.of(Duration.ofSeconds(60)));
@@ -124,7 +125,8 @@ class AttachmentDefinitionsConditionTest {
   @Test
   void noDefinitionsLeaveTheListOut() {
     AttachmentReport none =
-        new AttachmentReport(false, "NotInstalled", "no CRD", List.of(), Optional.empty());
+        new AttachmentReport(
+            false, ConditionReason.NOT_INSTALLED, "no CRD", List.of(), Optional.empty());
 
     NetworkStatusFolder.Folded folded = fold(none, T0);
 

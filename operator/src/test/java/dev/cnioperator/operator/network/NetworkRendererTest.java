@@ -4,6 +4,7 @@ import static dev.cnioperator.operator.TestNetworks.network;
 import static dev.cnioperator.operator.TestNetworks.object;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cnioperator.api.reasons.ConditionReason;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.NodeSlices;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
@@ -70,7 +71,7 @@ class NetworkRendererTest {
 
     Rendering.Refused refused = (Rendering.Refused) renderer.render(n);
 
-    assertThat(refused.reason()).isEqualTo(NetworkRenderer.REASON_INVALID_CONFIG);
+    assertThat(refused.reason()).isEqualTo(ConditionReason.INVALID_CONFIGURATION);
     assertThat(refused.problems())
         .extracting(ConfigProblem::path)
         .containsExactlyInAnyOrder("spec.disableGC", "spec.plugins[0][\"cni.dev/x\"]");
@@ -91,7 +92,7 @@ class NetworkRendererTest {
 
     Rendering.Refused refused = (Rendering.Refused) renderer.render(n);
 
-    assertThat(refused.reason()).isEqualTo(NetworkRenderer.REASON_INVALID_SELECTOR);
+    assertThat(refused.reason()).isEqualTo(ConditionReason.INVALID_NODE_SELECTOR);
     assertThat(refused.message())
         .isEqualTo(
             "spec.nodeSelector.matchExpressions[0].values: operator In needs at least one value");
@@ -104,7 +105,7 @@ class NetworkRendererTest {
 
     Rendering.Refused refused = (Rendering.Refused) renderer.render(n);
 
-    assertThat(refused.reason()).isEqualTo(NetworkRenderer.REASON_INVALID_NODE_SLICES);
+    assertThat(refused.reason()).isEqualTo(ConditionReason.INVALID_NODE_SLICES);
     assertThat(refused.message())
         .isEqualTo(
             "spec.nodeSlices.subnet: 10.200.16.7/24 has host bits set: the subnet it lies in is"

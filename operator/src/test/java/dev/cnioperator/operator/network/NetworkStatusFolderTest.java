@@ -3,6 +3,7 @@ package dev.cnioperator.operator.network;
 import static dev.cnioperator.operator.TestNetworks.network;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cnioperator.api.reasons.ConditionReason;
 import dev.cnioperator.api.v1alpha1.AttachmentSummary;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNetworkStatus;
@@ -218,7 +219,7 @@ class NetworkStatusFolderTest {
   void refusedSpecKeepsThePreviousRevisionAndSaysSo() {
     Rendering refused =
         new Rendering.Refused(
-            "InvalidConfiguration",
+            ConditionReason.INVALID_CONFIGURATION,
             List.of(new ConfigProblem("spec.plugins[0].type", ConflistRule.UNSAFE_TYPE, "bad")));
 
     CniNetworkStatus s =

@@ -16,6 +16,8 @@ class AcceptedRevisionTest {
   private static final RenderedConfig NEW = rendering("{\"name\":\"new\"}");
   private static final RenderedConfig STABLE = rendering("{\"name\":\"stable\"}");
 
+  private final RevisionIntegrity integrity = new RevisionIntegrity();
+
   private static RenderedConfig rendering(String content) {
     return new RenderedConfig()
         .setNetworkName("net")
@@ -36,18 +38,19 @@ class AcceptedRevisionTest {
 
   @Test
   void anAdmittedNodeGetsTheNewRevisionAndAHeldBackNodeTheStableOne() {
-    assertThat(AcceptedRevision.forNode("net", NEW, rollout(STABLE), "admitted", null))
+    assertThat(AcceptedRevision.forNode("net", NEW, rollout(STABLE), "admitted", null, integrity))
         .isSameAs(NEW);
-    assertThat(AcceptedRevision.forNode("net", NEW, rollout(STABLE), "other", null))
+    assertThat(AcceptedRevision.forNode("net", NEW, rollout(STABLE), "other", null, integrity))
         .isSameAs(STABLE);
-    assertThat(AcceptedRevision.forNode("net", NEW, null, "other", null)).isSameAs(NEW);
+    assertThat(AcceptedRevision.forNode("net", NEW, null, "other", null, integrity)).isSameAs(NEW);
   }
 
   @Test
   void aDamagedStableRevisionIsNeverHandedOut() {
     RenderedConfig damaged = rendering("{\"name\":\"stable\"}").setContent("{\"name\":\"st");
 
-    assertThat(AcceptedRevision.forNode("net", NEW, rollout(damaged), "other", null)).isSameAs(NEW);
+    assertThat(AcceptedRevision.forNode("net", NEW, rollout(damaged), "other", null, integrity))
+        .isSameAs(NEW);
   }
 
   private static RenderedConfig withSlices(String subnet, int prefixLength) {
@@ -75,10 +78,10 @@ class AcceptedRevisionTest {
   @Test
   void aRevisionIsIntactOnlyWhenItsNodeSlicesAreThoseItsSha256Covers() {
     RenderedConfig r = withSlices("10.200.16.0/24", 26);
-    assertThat(AcceptedRevision.isIntact(r)).isTrue();
+    assertThat(integrity.isIntact(r)).isTrue();
 
     r.getNodeSlices().setPrefixLength(27);
-    assertThat(AcceptedRevision.isIntact(r)).as("nodeSlices edited in the status").isFalse();
+    assertThat(integrity.isIntact(r)).as("nodeSlices edited in the status").isFalse();
   }
 
   @Test
@@ -88,7 +91,7 @@ class AcceptedRevisionTest {
         withSlices("10.200.16.0/24", 26)
             .setSha256(Sha256.hex(current.getContent().getBytes(StandardCharsets.UTF_8)));
 
-    assertThat(AcceptedRevision.isIntact(legacy)).isTrue();
+    assertThat(integrity.isIntact(legacy)).isTrue();
     assertThat(AcceptedRevision.isLegacyOf(legacy, current)).isTrue();
     assertThat(AcceptedRevision.isLegacyOf(legacy, withSlices("10.200.32.0/24", 26)))
         .as("nodeSlices edited since: a new revision")

@@ -139,7 +139,7 @@ class RolloutMachineTest {
 
     assertThat(cluster.status.getPhase()).isEqualTo(RolloutPhase.Paused);
     assertThat(cluster.status.getFailure().getNode()).isEqualTo("node-00");
-    assertThat(cluster.status.getFailure().getReason()).isEqualTo(RolloutMachine.NO_REPORT);
+    assertThat(cluster.status.getFailure().getReason()).isEqualTo("NoReport");
     assertThat(cluster.status.getFailure().getMessage())
         .contains("no report on the revision within 600 s");
     assertThat(cluster.holding(NEXT)).containsExactly("node-00");

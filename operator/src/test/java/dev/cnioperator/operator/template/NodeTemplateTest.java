@@ -350,16 +350,16 @@ class NodeTemplateTest {
   @Test
   void oneRevisionRenderedForManyNodesGivesWhatRenderingEachAloneGives() {
     RenderedConfig revision = accepted(sliced(SLICED));
-    RevisionForNodes forNodes = RevisionForNodes.of(revision, SLICES);
+    RevisionRenderer renderer = RevisionRenderer.of(revision, SLICES);
 
     for (String node : List.of("a", "b", "c", "d")) {
-      assertThat(forNodes.forNode(NodeValues.of(node(node, List.of(), Map.of()))))
+      assertThat(renderer.forNode(NodeValues.of(node(node, List.of(), Map.of()))))
           .as(node)
           .isEqualTo(forNode(revision, node));
     }
     RenderedConfig plain = accepted(network("plain", "{\"type\":\"bridge\"}"));
     assertThat(
-            RevisionForNodes.of(plain, List.of())
+            RevisionRenderer.of(plain, List.of())
                 .forNode(NodeValues.of(node("a", List.of(), Map.of()))))
         .isEqualTo(
             NodeConflist.of(plain, NodeValues.of(node("a", List.of(), Map.of())), List.of()));
@@ -367,13 +367,13 @@ class NodeTemplateTest {
 
   @Test
   void theNodeReconcilersRevisionsAreReadAgainOnlyWhenTheInformerHoldsNewObjects() {
-    RevisionsForNodes revisions = new RevisionsForNodes();
+    RenderersByRevision renderers = new RenderersByRevision();
     RenderedConfig revision = accepted(sliced(SLICED));
     List<NodeSlice> slices = SLICES;
 
-    RevisionForNodes first = revisions.of("sliced", revision, slices);
+    RevisionRenderer first = renderers.of("sliced", revision, slices);
 
-    assertThat(revisions.of("sliced", revision, slices)).isSameAs(first);
+    assertThat(renderers.of("sliced", revision, slices)).isSameAs(first);
     List<NodeSlice> withC =
         List.of(
             SLICES.get(0),
@@ -381,13 +381,13 @@ class NodeTemplateTest {
             SLICES.get(2),
             new NodeSlice().setNode("c").setSlice("10.200.16.128/26"));
     NodeConflist c =
-        revisions
+        renderers
             .of("sliced", revision, withC)
             .forNode(NodeValues.of(node("c", List.of(), Map.of())));
     assertThat(range(c).get("rangeStart").textValue())
         .as("a new status.slices is read: c now has its slice")
         .isEqualTo("10.200.16.128");
-    assertThat(revisions.of("sliced", revision, new java.util.ArrayList<>(slices)))
+    assertThat(renderers.of("sliced", revision, new java.util.ArrayList<>(slices)))
         .as("an equal list that is another object is read again, not compared")
         .isNotSameAs(first);
   }

@@ -14,19 +14,19 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * One revision of a network rendered node by node ({@link NodeConflist}), with what every node's
+ * Renders one revision of a network for each node ({@link NodeConflist}), with what every node's
  * rendering shares read once: the revision's template parsed, its status.slices indexed by node,
  * and, for a revision that is the same on every node, its sha256. A reconcile that renders all the
  * nodes of a large cluster does per node only what differs between nodes.
  */
-public final class RevisionForNodes {
+public final class RevisionRenderer {
   private final RenderedConfig revision;
   private final SlicesByNode slices;
   private final Optional<ObjectNode> template;
   private final String damaged;
   private final String sameOnEveryNodeSha256;
 
-  private RevisionForNodes(
+  private RevisionRenderer(
       RenderedConfig revision, SlicesByNode slices, Optional<ObjectNode> template, String damaged) {
     this.revision = revision;
     this.slices = slices;
@@ -42,14 +42,14 @@ public final class RevisionForNodes {
    * {@code revision} (status.rendered of a CniNetwork), whose nodes' slices of its nodeSlices are
    * the ones {@code slices} (that network's status.slices) lists.
    */
-  public static RevisionForNodes of(RenderedConfig revision, List<NodeSlice> slices) {
+  public static RevisionRenderer of(RenderedConfig revision, List<NodeSlice> slices) {
     SlicesByNode byNode = SlicesByNode.of(revision.getNodeSlices(), slices);
     try {
-      return new RevisionForNodes(
+      return new RevisionRenderer(
           revision, byNode, NodeTemplate.templateIn(revision.getContent()), null);
     } catch (JsonProcessingException | ClassCastException e) {
       // The operator rendered it; a revision that does not parse was damaged in the status.
-      return new RevisionForNodes(
+      return new RevisionRenderer(
           revision,
           byNode,
           Optional.empty(),

@@ -1,0 +1,40 @@
+package dev.cnioperator.api.reasons;
+
+/**
+ * The type of a condition in a CniNetwork's or a CniNode's status.conditions. Each constant's
+ * argument is what status holds, and what {@code kubectl wait --for=condition=} names.
+ */
+public enum ConditionType {
+  /** CniNetwork: the current generation's spec is valid and no older network clashes with it. */
+  ACCEPTED("Accepted"),
+  /** CniNetwork: its nodes hold and proved the revision; CniNode: its networks are applied. */
+  READY("Ready"),
+  /** CniNetwork: some node reports a failed apply, a failed probe or failing pods. */
+  DEGRADED("Degraded"),
+  /** CniNetwork: every selected node holds and proved the newest revision. */
+  ROLLED_OUT("RolledOut"),
+  /** Multus CniNetwork: every chosen namespace has its NetworkAttachmentDefinition. */
+  ATTACHMENT_DEFINITIONS("AttachmentDefinitions");
+
+  private final String wire;
+
+  ConditionType(String wire) {
+    this.wire = wire;
+  }
+
+  /** The string written in status, as {@code kubectl} shows it. */
+  public String wire() {
+    return wire;
+  }
+
+  /** Whether {@code type}, as read from a status, is this one. */
+  public boolean is(String type) {
+    return wire.equals(type);
+  }
+
+  /** The wire value, so that a message or a log line shows what a person sees in the status. */
+  @Override
+  public String toString() {
+    return wire;
+  }
+}
