@@ -27,7 +27,7 @@ public class RenderedConfig {
   private String fileName;
 
   @JsonPropertyDescription(
-      "The revision's identity, lower-case hex: the sha256 of content, followed when nodeSlices is set by a line \"nodeSlices subnet=<subnet> prefixLength=<n>\", so that an edit of nodeSlices alone is a new revision. (Written before nodeSlices were part of it: the sha256 of content alone.)")
+      "The revision's identity, lower-case hex: the sha256 of content, followed when nodeSlices is set by a line \"nodeSlices subnet=<subnet> prefixLength=<n>\", so that an edit of nodeSlices alone is a new revision.")
   @Pattern("^[a-f0-9]{64}$")
   private String sha256;
 

@@ -9,7 +9,6 @@ import dev.cnioperator.operator.rollout.NodeRevisionChoice;
 import dev.cnioperator.operator.rollout.NodeRevisionChoice.Placing;
 import java.nio.charset.StandardCharsets;
 import java.util.Comparator;
-import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -104,8 +103,7 @@ public record AcceptedRevision(String resource, String createdAt, RenderedConfig
   /**
    * The identity of a revision (its status.rendered.sha256): the sha256 of its content, followed
    * when it declares nodeSlices by a line naming them, so that an edit of spec.nodeSlices alone is
-   * a new revision, rolled out in stages. Without nodeSlices it is the sha256 of the content, as it
-   * always was.
+   * a new revision, rolled out in stages.
    */
   public static String identity(String content, NodeSlices nodeSlices) {
     if (nodeSlices == null) {
@@ -117,19 +115,6 @@ public record AcceptedRevision(String resource, String createdAt, RenderedConfig
             + nodeSlices.getSubnet()
             + " prefixLength="
             + nodeSlices.getPrefixLength());
-  }
-
-  /**
-   * Whether {@code stored}, written before nodeSlices were part of a revision's identity, is the
-   * same revision as {@code rendered}: same content and nodeSlices, its sha256 that of its content
-   * alone. Keeping its sha256 then spares every node a rollout of what it already holds.
-   */
-  public static boolean isLegacyOf(RenderedConfig stored, RenderedConfig rendered) {
-    return stored != null
-        && stored.getNodeSlices() != null
-        && Objects.equals(stored.getContent(), rendered.getContent())
-        && Objects.equals(stored.getNodeSlices(), rendered.getNodeSlices())
-        && Objects.equals(stored.getSha256(), contentSha256(stored.getContent()));
   }
 
   private static String contentSha256(String content) {

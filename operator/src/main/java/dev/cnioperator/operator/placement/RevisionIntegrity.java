@@ -25,9 +25,7 @@ public final class RevisionIntegrity {
   /**
    * Whether {@code r} is whole: its content and nodeSlices hash to its sha256 ({@link
    * AcceptedRevision#identity}), and it names its file and network. A corruption check, not an
-   * authorship check (see {@link AcceptedRevision#of}). A revision written before nodeSlices were
-   * part of the identity (its sha256 that of its content alone) is whole too: its nodeSlices are
-   * then not covered by the check.
+   * authorship check (see {@link AcceptedRevision#of}).
    */
   public boolean isIntact(RenderedConfig r) {
     if (r.getContent() == null
@@ -44,9 +42,6 @@ public final class RevisionIntegrity {
             slices == null ? null : slices.getSubnet(),
             slices == null ? null : slices.getPrefixLength());
     return checked.computeIfAbsent(
-        key,
-        k ->
-            k.sha256().equals(AcceptedRevision.identity(k.content(), slices))
-                || k.sha256().equals(AcceptedRevision.identity(k.content(), null)));
+        key, k -> k.sha256().equals(AcceptedRevision.identity(k.content(), slices)));
   }
 }
