@@ -6,12 +6,8 @@ import dev.cnioperator.api.text.CappedList;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNetworkStatus;
 import dev.cnioperator.api.v1alpha1.CniNode;
-import dev.cnioperator.api.v1alpha1.CniNodeSpec;
 import dev.cnioperator.api.v1alpha1.NetworkState;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
-import dev.cnioperator.api.v1alpha1.NodeSlice;
-import dev.cnioperator.api.v1alpha1.RenderedConfig;
-import dev.cnioperator.api.v1alpha1.RolloutStatus;
 import dev.cnioperator.operator.metrics.OperatorMetrics;
 import dev.cnioperator.operator.multus.AttachmentDefinitions;
 import dev.cnioperator.operator.multus.AttachmentReport;
@@ -21,10 +17,7 @@ import dev.cnioperator.operator.node.CniNodeInformer;
 import dev.cnioperator.operator.node.CniNodeWriter;
 import dev.cnioperator.operator.node.NodeValuesChanged;
 import dev.cnioperator.operator.placement.AcceptedRevision;
-import dev.cnioperator.operator.placement.NetworkPlacement;
 import dev.cnioperator.operator.placement.RevisionIntegrity;
-import dev.cnioperator.operator.rollout.NodeRevisionChoice.Placing;
-import dev.cnioperator.operator.rollout.RolloutMachine;
 import dev.cnioperator.operator.rollout.RolloutOutcome;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Namespace;
@@ -47,25 +40,23 @@ import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEven
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reconciles a CniNetwork in phases: observe (caches only), validate and render (keeping the last
- * valid revision), place it on nodes and give each its slice of spec.nodeSlices, fold the agents'
- * reports into status, record Events for transitions, and patch status only when it changed.
- * CniNode specs are written by the NodeReconciler from the revisions and slices published here.
+ * Reconciles a CniNetwork in four phases: observe (the informers' caches, nothing else), decide
+ * ({@link NetworkDecider}: revision, placement, slices, rollout step, each node's report), act (a
+ * Multus network's NetworkAttachmentDefinitions), record (the whole status folded by {@link
+ * NetworkStatusFolder}, Events for transitions, and a status patch only when it changed). CniNode
+ * specs are written by the NodeReconciler from the revisions and slices published here.
  */
 @ControllerConfiguration(
     name = CniNetworkReconciler.NAME,
@@ -77,7 +68,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
   private static final Duration CLEANUP_POLL = Duration.ofSeconds(2);
   private static final Duration NOT_SERVING_RETRY = Duration.ofSeconds(2);
 
-  private final NetworkRenderer renderer;
+  private final NetworkDecider decider;
   private final NetworkStatusFolder folder;
   private final NetworkEvents events;
   private final Duration finalizerTimeout;
@@ -98,7 +89,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
       AttachmentDefinitions attachmentDefinitions) {
     this.cniNodeInformer = cniNodeInformer;
     this.attachmentDefinitions = attachmentDefinitions;
-    this.renderer = renderer;
+    this.decider = new NetworkDecider(renderer, clock, integrity);
     this.folder = folder;
     this.events = events;
     this.finalizerTimeout = finalizerTimeout;
@@ -128,7 +119,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
 
   @Override
   public UpdateControl<CniNetwork> reconcile(CniNetwork network, Context<CniNetwork> context) {
-    Optional<Observed> observed = observe(network, context);
+    Optional<NetworkDecider.Observed> observed = observe(network, context);
     if (observed.isEmpty()) {
       // Empty caches would select no node, so a rollout would "complete" with 0/0 nodes. Decide
       // nothing; informers serve again once they have re-listed, and this event comes only once.
@@ -137,7 +128,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
           network.getMetadata().getName());
       return UpdateControl.<CniNetwork>noUpdate().rescheduleAfter(NOT_SERVING_RETRY);
     }
-    Decision decision = decide(network, observed.get());
+    NetworkDecider.Decision decision = decider.decide(network, observed.get());
     Optional<AttachmentReport> definitions = act(network, decision, observed.get());
     NetworkStatusFolder.Folded folded =
         folder.fold(network, decision.statusInput(definitions), decision.now());
@@ -146,26 +137,9 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
     return record(network, folded, context, recheck);
   }
 
-  /**
-   * What the reconcile reads, all from the informers' caches: nothing is asked of the API server.
-   */
-  private record Observed(
-      InformerEventSource<Node, CniNetwork> nodes,
-      CniNodeEventSource<CniNetwork> cniNodes,
-      Supplier<Collection<Namespace>> namespaces,
-      List<AcceptedRevision> others) {
-
-    CniNode cniNode(String node) {
-      return cniNodes.get(node).orElse(null);
-    }
-
-    boolean nodeExists(String node) {
-      return nodes.get(new ResourceID(node)).isPresent();
-    }
-  }
-
   /** The caches the reconcile reads, or empty while one of them cannot be believed. */
-  private Optional<Observed> observe(CniNetwork network, Context<CniNetwork> context) {
+  private Optional<NetworkDecider.Observed> observe(
+      CniNetwork network, Context<CniNetwork> context) {
     InformerEventSource<Node, CniNetwork> nodes = nodes(context);
     CniNodeEventSource<CniNetwork> cniNodes = cniNodes(context);
     InformerEventSource<Namespace, CniNetwork> namespaces = namespaces(context);
@@ -183,96 +157,13 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
             .map(other -> AcceptedRevision.of(other, integrity))
             .flatMap(Optional::stream)
             .toList();
-    return Optional.of(new Observed(nodes, cniNodes, () -> namespaces.list().toList(), others));
-  }
-
-  /**
-   * What the operator decides for the network now: its revision, the nodes it goes to with their
-   * slices, the rollout's next step, and what each node should hold and reports.
-   */
-  private record Decision(
-      Rendering rendering,
-      RenderedConfig accepted,
-      NetworkPlacement placement,
-      RolloutMachine.Step rollout,
-      List<NodeSlice> slices,
-      List<NodeReport> reports,
-      Instant now) {
-
-    RolloutStatus rolloutStatus() {
-      return rollout == null ? null : rollout.status();
-    }
-
-    Optional<Duration> recheckAfter() {
-      return rollout == null ? Optional.empty() : rollout.recheckAfter();
-    }
-
-    NetworkStatusFolder.Input statusInput(Optional<AttachmentReport> definitions) {
-      return new NetworkStatusFolder.Input(
-          rendering, accepted, reports, placement.clashes(), rolloutStatus(), slices, definitions);
-    }
-  }
-
-  private Decision decide(CniNetwork network, Observed observed) {
-    String name = network.getMetadata().getName();
-    Rendering rendering = renderer.render(network);
-    RenderedConfig accepted =
-        rendering instanceof Rendering.Accepted a ? a.rendered() : keptRevision(network);
-    List<AcceptedRevision> candidates = new ArrayList<>(observed.others());
-    if (accepted != null) {
-      candidates.add(AcceptedRevision.withRendering(network, accepted));
-    }
-    NetworkPlacement placement =
-        NetworkPlacement.across(observed.nodes().list().toList(), candidates, name);
-    // The accepted revision's slices first: its rendering decides which nodes the rollout steps
-    // over, and the rollout decides which earlier revision's slices nodes still need.
-    List<NodeSlice> acceptedSlices = slices(network, accepted, List.of(), placement, observed);
-    NodeRenderings renderings =
-        NodeRenderings.of(accepted, acceptedSlices, placement.holding(), observed.nodes());
-    Instant now = clock.instant();
-    RolloutMachine.Step rollout =
-        accepted == null
-            ? null
-            : NetworkRollout.step(network, accepted, renderings.ready(), observed::cniNode, now);
-    RolloutStatus rolloutStatus = rollout == null ? null : rollout.status();
-    List<NodeSlice> slices =
-        slices(network, accepted, NetworkSlices.stillHeld(rolloutStatus), placement, observed);
-    logSlicesChanged(network, slices);
-    Placing placing = Placing.of(rolloutStatus);
-    List<NodeReport> reports =
-        placement.holding().stream()
-            .map(
-                n ->
-                    new NodeReport(
-                        n,
-                        reportOf(observed.cniNode(n), name),
-                        renderings.expected(
-                            n,
-                            () ->
-                                AcceptedRevision.forNode(
-                                    name,
-                                    accepted,
-                                    placing,
-                                    n,
-                                    specOf(observed.cniNode(n)),
-                                    integrity),
-                            slices)))
-            .toList();
-    return new Decision(rendering, accepted, placement, rollout, slices, reports, now);
-  }
-
-  private static List<NodeSlice> slices(
-      CniNetwork network,
-      RenderedConfig accepted,
-      List<RenderedConfig> stillHeld,
-      NetworkPlacement placement,
-      Observed observed) {
-    return NetworkSlices.next(
-        network, accepted, stillHeld, placement.holding(), observed::nodeExists, observed::cniNode);
+    return Optional.of(
+        new NetworkDecider.Observed(nodes, cniNodes, () -> namespaces.list().toList(), others));
   }
 
   /** What the reconcile changes beside status: a Multus network's NetworkAttachmentDefinitions. */
-  private Optional<AttachmentReport> act(CniNetwork network, Decision decision, Observed observed) {
+  private Optional<AttachmentReport> act(
+      CniNetwork network, NetworkDecider.Decision decision, NetworkDecider.Observed observed) {
     return attachmentDefinitions.reconcile(
         network,
         decision.accepted() == null ? null : decision.accepted().getNetworkName(),
@@ -315,22 +206,6 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
     // Counted once written: the next reconcile starts from this status and sees no transition.
     outcome.ifPresent(o -> metrics.rolloutReached(name, o));
     return recheck.map(control::rescheduleAfter).orElse(control);
-  }
-
-  private static void logSlicesChanged(CniNetwork network, List<NodeSlice> slices) {
-    if (!slices.equals(NetworkSlices.current(network))) {
-      log.info(
-          "event=slices-changed network={} slices={}",
-          network.getMetadata().getName(),
-          slices.stream().map(s -> s.getNode() + "=" + s.getSlice()).toList());
-    }
-  }
-
-  /** The revision nodes hold from before, when it is intact. */
-  private RenderedConfig keptRevision(CniNetwork network) {
-    RenderedConfig previous =
-        network.getStatus() == null ? null : network.getStatus().getRendered();
-    return previous != null && integrity.isIntact(previous) ? previous : null;
   }
 
   private static Optional<Duration> earliest(Optional<Duration> a, Optional<Duration> b) {
@@ -414,14 +289,10 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
     return names.stream().filter(Objects::nonNull).map(ResourceID::new).collect(Collectors.toSet());
   }
 
-  private static NodeNetworkStatus reportOf(CniNode node, String network) {
+  static NodeNetworkStatus reportOf(CniNode node, String network) {
     return node == null || node.getStatus() == null
         ? null
         : node.getStatus().network(network).orElse(null);
-  }
-
-  private static CniNodeSpec specOf(CniNode node) {
-    return node == null ? null : node.getSpec();
   }
 
   /** Whether an informer's cache can be believed: it runs, has synced and is watching. */
