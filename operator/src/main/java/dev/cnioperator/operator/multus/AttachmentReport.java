@@ -1,8 +1,8 @@
 package dev.cnioperator.operator.multus;
 
 import dev.cnioperator.api.reasons.ConditionReason;
-import dev.cnioperator.api.text.CappedList;
 import dev.cnioperator.cni.config.ConfigProblem;
+import dev.cnioperator.runtime.text.CappedList;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -2,7 +2,6 @@ package dev.cnioperator.operator.network;
 
 import dev.cnioperator.api.reasons.ConditionType;
 import dev.cnioperator.api.reasons.EventReason;
-import dev.cnioperator.api.text.CappedList;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNetworkStatus;
 import dev.cnioperator.api.v1alpha1.CniNode;
@@ -19,6 +18,7 @@ import dev.cnioperator.operator.node.NodeValuesChanged;
 import dev.cnioperator.operator.placement.AcceptedRevision;
 import dev.cnioperator.operator.placement.RevisionIntegrity;
 import dev.cnioperator.operator.rollout.RolloutOutcome;
+import dev.cnioperator.runtime.text.CappedList;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;

@@ -2,7 +2,6 @@ package dev.cnioperator.operator.network;
 
 import dev.cnioperator.api.reasons.ConditionReason;
 import dev.cnioperator.api.reasons.ConditionType;
-import dev.cnioperator.api.text.CappedList;
 import dev.cnioperator.api.v1alpha1.AttachmentSummary;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNetworkDefaults;
@@ -20,6 +19,7 @@ import dev.cnioperator.operator.metrics.OperatorMetrics;
 import dev.cnioperator.operator.multus.AttachmentReport;
 import dev.cnioperator.operator.placement.Clash;
 import dev.cnioperator.operator.template.NodeTemplate;
+import dev.cnioperator.runtime.text.CappedList;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.time.Instant;
 import java.util.ArrayList;

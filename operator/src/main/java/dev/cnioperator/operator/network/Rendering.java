@@ -1,9 +1,9 @@
 package dev.cnioperator.operator.network;
 
 import dev.cnioperator.api.reasons.ConditionReason;
-import dev.cnioperator.api.text.CappedList;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
 import dev.cnioperator.cni.config.ConfigProblem;
+import dev.cnioperator.runtime.text.CappedList;
 import java.util.List;
 
 /** The outcome of validating and rendering one CniNetwork generation. */

@@ -2,9 +2,9 @@ package dev.cnioperator.operator.network;
 
 import dev.cnioperator.api.reasons.ConditionReason;
 import dev.cnioperator.api.reasons.ConditionType;
-import dev.cnioperator.api.text.CappedList;
 import dev.cnioperator.api.v1alpha1.RolloutFailure;
 import dev.cnioperator.api.v1alpha1.RolloutStatus;
+import dev.cnioperator.runtime.text.CappedList;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.List;
 

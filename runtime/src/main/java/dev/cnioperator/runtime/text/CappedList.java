@@ -1,4 +1,4 @@
-package dev.cnioperator.api.text;
+package dev.cnioperator.runtime.text;
 
 import java.util.List;
 
