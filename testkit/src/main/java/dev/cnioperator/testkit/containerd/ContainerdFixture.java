@@ -1,5 +1,7 @@
 package dev.cnioperator.testkit.containerd;
 
+import static org.awaitility.Awaitility.await;
+
 import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.Commands;
 import dev.cnioperator.testkit.Prerequisites;
@@ -318,18 +320,24 @@ public final class ContainerdFixture implements AutoCloseable {
   public void loseSandbox(String id) {
     ctr("tasks", "kill", "--signal", "SIGKILL", id);
     // The CRI plugin deletes the task itself when it sees the exit; delete it if it has not yet.
-    long deadline = System.nanoTime() + ContainerdProcess.STOP_TIMEOUT.toNanos();
-    while (ctr("tasks", "ls", "--quiet")
-        .orThrow("ctr tasks ls")
-        .stdout()
-        .lines()
-        .anyMatch(id::equals)) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("the task of sandbox " + id + " is still there");
-      }
-      ctr("tasks", "delete", id);
-      ContainerdProcess.sleep(Duration.ofMillis(100));
-    }
+    await("the task of sandbox " + id + " gone")
+        .atMost(ContainerdProcess.STOP_TIMEOUT)
+        .pollDelay(Duration.ZERO)
+        .pollInterval(Duration.ofMillis(100))
+        .pollInSameThread()
+        .until(
+            () -> {
+              boolean listed =
+                  ctr("tasks", "ls", "--quiet")
+                      .orThrow("ctr tasks ls")
+                      .stdout()
+                      .lines()
+                      .anyMatch(id::equals);
+              if (listed) {
+                ctr("tasks", "delete", id);
+              }
+              return !listed;
+            });
     ctr("containers", "delete", id).orThrow("ctr containers delete " + id);
     lostSandboxIds.add(id);
     process.kill();
@@ -349,16 +357,12 @@ public final class ContainerdFixture implements AutoCloseable {
    */
   private void startProcess() {
     process.start();
-    long deadline = System.nanoTime() + CRI_READY_TIMEOUT.toNanos();
-    CommandResult version = crictl("version");
-    while (!version.ok()) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException(
-            "containerd's CRI plugin did not answer within " + CRI_READY_TIMEOUT + ": " + version);
-      }
-      ContainerdProcess.sleep(Duration.ofMillis(100));
-      version = crictl("version");
-    }
+    await("containerd's CRI plugin answering crictl version")
+        .atMost(CRI_READY_TIMEOUT)
+        .pollDelay(Duration.ZERO)
+        .pollInterval(Duration.ofMillis(100))
+        .pollInSameThread()
+        .until(() -> crictl("version"), CommandResult::ok);
   }
 
   @Override

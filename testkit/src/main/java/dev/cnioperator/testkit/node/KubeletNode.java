@@ -1,5 +1,6 @@
 package dev.cnioperator.testkit.node;
 
+import dev.cnioperator.testkit.Await;
 import dev.cnioperator.testkit.Commands;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.NetworkNamespace;
@@ -434,14 +435,12 @@ public final class KubeletNode implements AutoCloseable {
   }
 
   private void awaitRegistered() {
-    long deadline = System.nanoTime() + REGISTER_TIMEOUT.toNanos();
-    while (controlPlane.client().nodes().withName(name).get() == null) {
-      if (!kubelet.isAlive() || System.nanoTime() > deadline) {
-        throw new IllegalStateException(
-            "node " + name + " did not register; the kubelet log ends:\n" + logTail(kubeletLog()));
-      }
-      sleep(Duration.ofMillis(250));
-    }
+    Await.serving(
+        "the kubelet of node " + name,
+        kubelet,
+        kubeletLog(),
+        () -> controlPlane.client().nodes().withName(name).get() != null,
+        REGISTER_TIMEOUT);
   }
 
   @Override
@@ -517,24 +516,6 @@ public final class KubeletNode implements AutoCloseable {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    }
-  }
-
-  private static String logTail(Path file) {
-    try {
-      List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-      return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
-    } catch (IOException e) {
-      return "(no log at " + file + ")";
-    }
-  }
-
-  private static void sleep(Duration d) {
-    try {
-      Thread.sleep(d.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted", e);
     }
   }
 }
