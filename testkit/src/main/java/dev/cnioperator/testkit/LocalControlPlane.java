@@ -387,6 +387,11 @@ public final class LocalControlPlane implements AutoCloseable {
     return run(stdin, Duration.ofMinutes(2), args);
   }
 
+  /** Runs kubectl with {@code stdin} (may be null), killed after {@code limit}. */
+  public CommandResult kubectlWithInput(Duration limit, String stdin, String... args) {
+    return run(stdin, limit, args);
+  }
+
   private CommandResult run(String stdin, Duration limit, String... args) {
     List<String> cmd = new ArrayList<>();
     cmd.add(ToolPaths.kubectl().toString());
