@@ -84,6 +84,7 @@ public final class ContainerdFixture implements AutoCloseable {
   private final Path binDir;
   private final Path crictlConfig;
   private final ContainerdProcess process;
+  private final HostRunContainerd.Hold hostRun;
   private boolean closed;
 
   private ContainerdFixture(Path dir, ContainerdConfig config, Path binDir, List<String> launcher) {
@@ -94,6 +95,8 @@ public final class ContainerdFixture implements AutoCloseable {
     this.process =
         new ContainerdProcess(
             launcher, binDir, dir.resolve("config.toml"), config.socket(), logFile());
+    // Its shims make /run/containerd/s on the machine unless it runs in a node's mount namespace.
+    this.hostRun = HostRunContainerd.hold();
   }
 
   /**
@@ -279,6 +282,25 @@ public final class ContainerdFixture implements AutoCloseable {
   }
 
   /**
+   * {@code ctr run <args>} ({@link #ctr}) with the task's I/O fifos and runc's state under the
+   * fixture's directory, where ctr and the shim would otherwise make {@code /run/containerd/fifo}
+   * and {@code /run/containerd/runc/k8s.io} on the machine. The shim's socket still goes to {@code
+   * /run/containerd/s}, where every release puts it ({@link HostRunContainerd}).
+   */
+  public CommandResult ctrRun(String... args) {
+    List<String> run =
+        new ArrayList<>(
+            List.of(
+                "run",
+                "--fifo-dir",
+                dir.resolve("fifo").toString(),
+                "--runc-root",
+                config.runcRoot().toString()));
+    run.addAll(List.of(args));
+    return ctr(run.toArray(String[]::new));
+  }
+
+  /**
    * Writes the crictl pod sandbox config of a pod {@code namespace/name} with {@code uid}, with its
    * own network namespace; returns the file for {@code crictl runp}.
    */
@@ -390,6 +412,7 @@ public final class ContainerdFixture implements AutoCloseable {
     } catch (RuntimeException e) {
       problems.add(e.getMessage());
     }
+    hostRun.close();
     log.info(
         "event=containerd-fixture-closed socket={} leftoverShims={} problems={}",
         socket(),

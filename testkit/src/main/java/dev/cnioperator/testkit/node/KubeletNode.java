@@ -9,6 +9,7 @@ import dev.cnioperator.testkit.TestNames;
 import dev.cnioperator.testkit.ToolPaths;
 import dev.cnioperator.testkit.containerd.ContainerdFixture;
 import dev.cnioperator.testkit.containerd.ContainerdRelease;
+import dev.cnioperator.testkit.containerd.HostRunContainerd;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -61,7 +62,8 @@ public final class KubeletNode implements AutoCloseable {
    * since restarted), so the shims' sockets, which every release puts under {@code
    * /run/containerd/s}, are the node's too. The kubelet reaches its runtime there. The only trace
    * on the machine is the mount point, an empty {@code /run/containerd} (the machine's own, made
-   * when missing and left in place, since other nodes may be mounted on it).
+   * when missing, and removed with the last node or test containerd of the JVM when no mount
+   * namespace has a mount on it any more: {@link HostRunContainerd}).
    */
   public static final String CRI_SOCKET = "/run/containerd/containerd.sock";
 
@@ -85,6 +87,7 @@ public final class KubeletNode implements AutoCloseable {
   private Process holder;
   private ContainerdFixture containerd;
   private Process kubelet;
+  private HostRunContainerd.Hold hostRun;
   private boolean closed;
 
   private KubeletNode(
@@ -141,6 +144,8 @@ public final class KubeletNode implements AutoCloseable {
         new KubeletNode(controlPlane, name, bridge.nodeAddress(index), dir, syncFrequency);
     long t0 = System.nanoTime();
     try {
+      // The mount namespace makes the machine's /run/containerd, the mount point of its socket dir.
+      node.hostRun = HostRunContainerd.hold();
       node.startNetwork(bridge);
       node.startMountNamespace();
       node.installPlugins();
@@ -458,6 +463,9 @@ public final class KubeletNode implements AutoCloseable {
       }
     }
     stop(holder);
+    if (hostRun != null) {
+      hostRun.close();
+    }
     if (netns != null) {
       netns.close();
     }
