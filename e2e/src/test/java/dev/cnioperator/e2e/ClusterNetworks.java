@@ -6,8 +6,10 @@ import dev.cnioperator.api.v1alpha1.CniNodeStatus;
 import dev.cnioperator.api.v1alpha1.NodeNetwork;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
 import dev.cnioperator.testkit.CommandResult;
+import dev.cnioperator.testkit.LocalControlPlane;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -17,11 +19,21 @@ import java.util.Optional;
  * client and kubectl are given.
  */
 public final class ClusterNetworks {
-  /** kubectl of the cluster under test; {@code stdin} may be null. */
+  /** kubectl of the cluster under test, killed after {@code limit}; {@code stdin} may be null. */
   @FunctionalInterface
   public interface Kubectl {
-    CommandResult run(String stdin, String... args);
+    CommandResult run(Duration limit, String stdin, String... args);
   }
+
+  /**
+   * How long a network may take to meet a condition ({@code Ready}, {@code RolledOut}): the one
+   * timeout of every such wait of the tests, on any cluster, kubelet nodes and a loaded machine
+   * included.
+   */
+  public static final Duration CONDITION_TIMEOUT = Duration.ofMinutes(3);
+
+  /** How long any other kubectl command may take. */
+  private static final Duration COMMAND_LIMIT = Duration.ofMinutes(2);
 
   /** The CHECK interval of the kubelet-node scenarios' networks: short, to show within a test. */
   private static final String CHECK_EVERY_5S = "check: {intervalSeconds: 5}";
@@ -32,6 +44,11 @@ public final class ClusterNetworks {
   public ClusterNetworks(KubernetesClient client, Kubectl kubectl) {
     this.client = client;
     this.kubectl = kubectl;
+  }
+
+  /** The networks of the local control plane {@code cp}, through its admin client and kubectl. */
+  public static ClusterNetworks on(LocalControlPlane cp) {
+    return new ClusterNetworks(cp.client(), cp::kubectlWithInput);
   }
 
   /**
@@ -140,18 +157,40 @@ public final class ClusterNetworks {
 
   /** kubectl apply that may be refused; the caller reads the answer. */
   public CommandResult tryApply(String yaml) {
-    return kubectl.run(yaml, "apply", "-f", "-");
+    return kubectl.run(COMMAND_LIMIT, yaml, "apply", "-f", "-");
   }
 
+  /** Waits until CniNetwork {@code name} is Ready. */
   public void waitReady(String name) {
-    kubectl
-        .run(null, "wait", "--for=condition=Ready", "cninetwork/" + name, "--timeout=180s")
-        .orThrow("kubectl wait Ready " + name + ": " + describe(name));
+    waitCondition(name, "Ready");
+  }
+
+  /** Waits until the rollout of CniNetwork {@code name} has finished on every selected node. */
+  public void waitRolledOut(String name) {
+    waitCondition(name, "RolledOut");
+  }
+
+  /**
+   * {@code kubectl wait --for=condition=<condition>} on CniNetwork {@code name}, for {@link
+   * #CONDITION_TIMEOUT}; fails naming both, with what {@code kubectl describe} shows of it then.
+   */
+  public void waitCondition(String name, String condition) {
+    CommandResult wait =
+        kubectl.run(
+            CONDITION_TIMEOUT.plusSeconds(30),
+            null,
+            "wait",
+            "--for=condition=" + condition,
+            "cninetwork/" + name,
+            "--timeout=" + CONDITION_TIMEOUT.toSeconds() + "s");
+    if (!wait.ok()) {
+      wait.orThrow("kubectl wait " + condition + " " + name + ": " + describe(name));
+    }
   }
 
   /** {@code kubectl describe cninetwork}, for failure messages. */
   public String describe(String name) {
-    return kubectl.run(null, "describe", "cninetwork", name).stdout();
+    return kubectl.run(COMMAND_LIMIT, null, "describe", "cninetwork", name).stdout();
   }
 
   public void delete(String name) {
@@ -160,7 +199,8 @@ public final class ClusterNetworks {
 
   /** kubectl delete that may fail (say, a finalizer outlasting the wait); the caller reads it. */
   public CommandResult tryDelete(String name) {
-    return kubectl.run(null, "delete", "cninetwork", name, "--timeout=120s");
+    return kubectl.run(
+        COMMAND_LIMIT.plusSeconds(10), null, "delete", "cninetwork", name, "--timeout=120s");
   }
 
   public CniNetwork network(String name) {

@@ -113,8 +113,7 @@ class ContainerdProductE2E {
             "-f",
             "-")
         .orThrow("kubectl apply");
-    cp.kubectl("wait", "--for=condition=Ready", "cninetwork/" + network, "--timeout=120s")
-        .orThrow("CniNetwork Ready");
+    ClusterNetworks.on(cp).waitReady(network);
     await().atMost(WAIT).ignoreExceptions().until(() -> runtime().getNetworkReady());
 
     Pod pod = createPod("web");

@@ -244,8 +244,7 @@ class PerNodeValuesE2E {
         .atMost(WAIT)
         .untilAsserted(
             () -> assertThat(held(late, "/plugins/0/ipam/ranges/0/0/subnet")).isEqualTo(cidr));
-    cp.kubectl("wait", "--for=condition=Ready", "cninetwork/" + network, "--timeout=120s")
-        .orThrow("kubectl wait Ready " + network);
+    ClusterNetworks.on(cp).waitReady(network);
     assertThat(network().getStatus().getNodes().getReady()).isEqualTo("4/4");
   }
 

@@ -61,9 +61,6 @@ public final class LocalControlPlane implements AutoCloseable {
    */
   private static final Duration STARTUP_TIMEOUT = Duration.ofMinutes(2);
 
-  /** How many of a server's last log lines a failed start puts into its message. */
-  private static final int LOG_TAIL_LINES = 40;
-
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
@@ -351,54 +348,7 @@ public final class LocalControlPlane implements AutoCloseable {
 
   private static void awaitServing(
       String name, Process process, Path logFile, BooleanSupplier serving) {
-    awaitServing(name, process, logFile, serving, STARTUP_TIMEOUT);
-  }
-
-  /**
-   * Polls {@code serving} until it holds, for at most {@code timeout} of the monotonic clock. Fails
-   * at once when the process exits, and with the end of its log either way.
-   */
-  static void awaitServing(
-      String name, Process process, Path logFile, BooleanSupplier serving, Duration timeout) {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!serving.getAsBoolean()) {
-      if (!process.isAlive()) {
-        throw new IllegalStateException(
-            name
-                + " exited with status "
-                + process.exitValue()
-                + " before it served; the end of its log "
-                + logFile
-                + ":\n"
-                + tail(logFile));
-      }
-      if (System.nanoTime() - deadline > 0) {
-        throw new IllegalStateException(
-            name
-                + " did not serve within "
-                + timeout.toMillis()
-                + " ms (still running); the end of its log "
-                + logFile
-                + ":\n"
-                + tail(logFile));
-      }
-      try {
-        Thread.sleep(200);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while waiting for " + name, e);
-      }
-    }
-  }
-
-  private static String tail(Path logFile) {
-    try {
-      List<String> lines = Files.readAllLines(logFile);
-      return String.join(
-          "\n", lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size()));
-    } catch (IOException e) {
-      return "(unreadable: " + e + ")";
-    }
+    Await.serving(name, process, logFile, serving, STARTUP_TIMEOUT);
   }
 
   /** An admin client (system:masters). */
@@ -435,6 +385,11 @@ public final class LocalControlPlane implements AutoCloseable {
   /** Runs kubectl with {@code stdin} (for {@code apply -f -}). */
   public CommandResult kubectlWithInput(String stdin, String... args) {
     return run(stdin, Duration.ofMinutes(2), args);
+  }
+
+  /** Runs kubectl with {@code stdin} (may be null), killed after {@code limit}. */
+  public CommandResult kubectlWithInput(Duration limit, String stdin, String... args) {
+    return run(stdin, limit, args);
   }
 
   private CommandResult run(String stdin, Duration limit, String... args) {

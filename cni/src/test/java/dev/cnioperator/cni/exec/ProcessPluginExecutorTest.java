@@ -7,13 +7,16 @@ import static org.awaitility.Awaitility.await;
 import dev.cnioperator.cni.CniErrorCode;
 import dev.cnioperator.cni.CniException;
 import java.io.FileOutputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,26 +48,81 @@ class ProcessPluginExecutorTest {
 
   @Test
   void startIsRetriedWhileTheBinaryIsStillOpenForWriting() throws Exception {
-    Path plugin = new FakePlugins(dir).write("busy", "echo ok");
+    Path runs = dir.resolve("runs");
+    Path plugin = new FakePlugins(dir).write("busy", "echo run >> " + runs + "; echo ok");
+    Thread caller = Thread.currentThread();
     ExecResult result;
     // An open write handle makes exec fail with ETXTBSY, as while the agent installs a plugin.
     try (FileOutputStream writer = new FileOutputStream(plugin.toFile(), true)) {
+      assertThat(
+              catchThrowableOfType(
+                  IOException.class, () -> new ProcessBuilder(plugin.toString()).start()))
+          .as("a start while the binary is open for writing (the kernel's ETXTBSY)")
+          .hasMessageContaining("Text file busy");
+      // The writer lets go only once the executor has been seen starting the plugin and then asleep
+      // before its next attempt: the start that succeeds can only be a retry.
+      AtomicBoolean attempted = new AtomicBoolean();
       CompletableFuture<Void> closer =
           CompletableFuture.runAsync(
               () -> {
-                sleep(500);
                 try {
-                  writer.close();
-                } catch (java.io.IOException ignored) {
-                  // the test's try-with-resources reports real failures
+                  await("the executor asleep in its start after an attempt that failed (ETXTBSY)")
+                      .atMost(Duration.ofSeconds(20))
+                      .pollInterval(Duration.ofMillis(1))
+                      .until(
+                          () -> {
+                            Phase phase = Phase.of(caller);
+                            attempted.compareAndSet(false, phase == Phase.STARTING);
+                            return attempted.get() && phase == Phase.WAITING_TO_RETRY;
+                          });
+                } finally {
+                  try {
+                    writer.close();
+                  } catch (IOException ignored) {
+                    // the test's try-with-resources reports real failures
+                  }
                 }
               });
       result =
-          new ProcessPluginExecutor(1 << 20, 1 << 10, 10, Duration.ofMillis(200))
-              .execute(plugin, Map.of(), new byte[0], Duration.ofSeconds(10));
+          new ProcessPluginExecutor(1 << 20, 1 << 10, 300, Duration.ofMillis(100))
+              .execute(plugin, Map.of(), new byte[0], Duration.ofSeconds(60));
       closer.join();
     }
     assertThat(new String(result.stdout(), StandardCharsets.UTF_8).strip()).isEqualTo("ok");
+    assertThat(Files.readAllLines(runs)).as("times the plugin ran").hasSize(1);
+  }
+
+  /** Where a thread running {@link ProcessPluginExecutor#execute} is in the plugin's start. */
+  private enum Phase {
+    /** Starting the process: an attempt. */
+    STARTING,
+    /** Asleep in the executor's start, which it is only between an attempt and the next. */
+    WAITING_TO_RETRY,
+    OTHER;
+
+    static Phase of(Thread thread) {
+      List<StackTraceElement> stack = List.of(thread.getStackTrace());
+      boolean inStart =
+          stack.stream()
+              .anyMatch(
+                  f ->
+                      f.getClassName().equals(ProcessPluginExecutor.class.getName())
+                          && f.getMethodName().equals("start"));
+      if (!inStart) {
+        return OTHER;
+      }
+      if (stack.stream()
+          .anyMatch(
+              f ->
+                  f.getClassName().equals(ProcessBuilder.class.getName())
+                      && f.getMethodName().equals("start"))) {
+        return STARTING;
+      }
+      boolean asleep =
+          stack.get(0).getClassName().equals(Thread.class.getName())
+              && stack.get(0).getMethodName().startsWith("sleep");
+      return asleep ? WAITING_TO_RETRY : OTHER;
+    }
   }
 
   @Test
@@ -92,13 +150,5 @@ class ProcessPluginExecutorTest {
                 new ProcessPluginExecutor(4096, 1024, 0, Duration.ZERO)
                     .execute(plugin, Map.of(), new byte[0], Duration.ofSeconds(10)));
     assertThat(e.code()).isEqualTo(CniErrorCode.INVALID_PLUGIN_OUTPUT.code());
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 }

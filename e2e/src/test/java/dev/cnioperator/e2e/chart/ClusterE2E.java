@@ -598,10 +598,7 @@ class ClusterE2E {
   }
 
   private static void awaitRolledOut() {
-    cp.kubectl("wait", "--for=condition=RolledOut", "cninetwork/" + NETWORK_NAME, "--timeout=110s")
-        .orThrow(
-            "kubectl wait RolledOut: "
-                + cp.kubectl("describe", "cninetwork", NETWORK_NAME).stdout());
+    ClusterNetworks.on(cp).waitRolledOut(NETWORK_NAME);
   }
 
   private static long cniNodeGeneration(KubernetesClient client, KubeletNode node) {
@@ -692,8 +689,7 @@ class ClusterE2E {
     release.awaitRollout(cluster, "deployment/" + fullname + "-operator", ROLLOUT);
     // The new agents adopt the files the old ones wrote (their manifest is in each node's state
     // dir), and the network is Ready again under the new operator.
-    cp.kubectl("wait", "--for=condition=Ready", "cninetwork/" + NETWORK_NAME, "--timeout=120s")
-        .orThrow("kubectl wait Ready " + NETWORK_NAME);
+    ClusterNetworks.on(cp).waitReady(NETWORK_NAME);
     for (KubeletNode node : cluster.nodes()) {
       assertThat(NodePods.confFiles(node)).as("conf dir of %s", node.name()).contains(NETWORK_FILE);
     }

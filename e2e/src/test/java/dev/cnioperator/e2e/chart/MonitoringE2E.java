@@ -12,7 +12,6 @@ import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.RolloutPhase;
 import dev.cnioperator.e2e.ClusterNetworks;
 import dev.cnioperator.e2e.Helm;
-import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.TestNames;
 import dev.cnioperator.testkit.ToolPaths;
@@ -650,17 +649,6 @@ class MonitoringE2E {
   }
 
   private void awaitReady(String network) {
-    CommandResult wait =
-        cp.kubectl(
-            SETTLE.plusSeconds(10),
-            "wait",
-            "--for=condition=Ready",
-            "cninetwork/" + network,
-            "--timeout=" + SETTLE.toSeconds() + "s");
-    assertThat(wait.exitCode())
-        .as(
-            "kubectl wait Ready %s: %s",
-            network, cp.kubectl("describe", "cninetwork", network).stdout())
-        .isZero();
+    ClusterNetworks.on(cp).waitReady(network);
   }
 }

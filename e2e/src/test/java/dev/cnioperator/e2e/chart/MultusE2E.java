@@ -146,8 +146,7 @@ class MultusE2E {
 
     apps = NodePods.appsNamespace(cp.client());
     cp.kubectlWithInput(lanYaml(""), "apply", "-f", "-").orThrow("apply lan");
-    cp.kubectl("wait", "--for=condition=Ready", "cninetwork/" + LAN, "--timeout=120s")
-        .orThrow("kubectl wait Ready lan: " + cp.kubectl("describe", "cninetwork", LAN).stdout());
+    ClusterNetworks.on(cp).waitReady(LAN);
     cp.client()
         .apps()
         .deployments()
@@ -279,8 +278,7 @@ class MultusE2E {
     await("a rollout of the edit, with its own revision")
         .atMost(Duration.ofSeconds(30))
         .until(() -> !stable.equals(network(client, LAN).getStatus().getRendered().getSha256()));
-    cp.kubectl("wait", "--for=condition=RolledOut", "cninetwork/" + LAN, "--timeout=150s")
-        .orThrow("kubectl wait RolledOut: " + cp.kubectl("describe", "cninetwork", LAN).stdout());
+    ClusterNetworks.on(cp).waitRolledOut(LAN);
     CniNetwork edited = network(client, LAN);
     assertThat(edited.getStatus().getRollout().getRevision())
         .isEqualTo(edited.getStatus().getRendered().getSha256());
@@ -382,8 +380,7 @@ class MultusE2E {
                 return n;
               });
     }
-    cp.kubectl("wait", "--for=condition=Ready", "cninetwork/" + LAN, "--timeout=120s")
-        .orThrow("Ready again: " + cp.kubectl("describe", "cninetwork", LAN).stdout());
+    ClusterNetworks.on(cp).waitReady(LAN);
   }
 
   @Test

@@ -389,18 +389,7 @@ abstract class RuntimeTruthE2E {
   }
 
   private void awaitReady(String network) {
-    CommandResult wait =
-        cp.kubectl(
-            SETTLE.plusSeconds(10),
-            "wait",
-            "--for=condition=Ready",
-            "cninetwork/" + network,
-            "--timeout=" + SETTLE.toSeconds() + "s");
-    assertThat(wait.exitCode())
-        .as(
-            "kubectl wait Ready %s: %s",
-            network, cp.kubectl("describe", "cninetwork", network).stdout())
-        .isZero();
+    ClusterNetworks.on(cp).waitReady(network);
   }
 
   /** What a user sees of a network with one node that cannot ADD, for the record. */

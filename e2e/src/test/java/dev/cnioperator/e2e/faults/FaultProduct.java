@@ -8,6 +8,7 @@ import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.CniNodeStatus;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
+import dev.cnioperator.e2e.ClusterNetworks;
 import dev.cnioperator.e2e.CniNetworkYaml;
 import dev.cnioperator.e2e.LocalProduct;
 import dev.cnioperator.e2e.PodNamespaces;
@@ -228,23 +229,12 @@ public final class FaultProduct implements AutoCloseable {
   }
 
   public void waitReady(String network) {
-    waitCondition(network, "Ready");
+    ClusterNetworks.on(cp).waitReady(network);
   }
 
   /** Waits until the network's rollout has finished: every selected node proved its revision. */
   public void waitRolledOut(String network) {
-    waitCondition(network, "RolledOut");
-  }
-
-  private void waitCondition(String network, String condition) {
-    cp.kubectl("wait", "--for=condition=" + condition, "cninetwork/" + network, "--timeout=120s")
-        .orThrow(
-            "kubectl wait "
-                + condition
-                + " "
-                + network
-                + ": "
-                + cp.kubectl("describe", "cninetwork", network).stdout());
+    ClusterNetworks.on(cp).waitRolledOut(network);
   }
 
   public CniNetwork network(String name) {

@@ -81,7 +81,7 @@ class StagedRolloutIT {
     String name = TestNames.unique("rb");
     String file = "50-" + name + ".conflist";
     fault.apply(onNodes(fault.bridgeNetwork(name, 1400, 60), nodes));
-    waitRolledOut(name);
+    fault.waitRolledOut(name);
     String stable = fault.renderedSha(name);
     Map<String, String> before = new LinkedHashMap<>();
     Map<String, Long> generations = new LinkedHashMap<>();
@@ -137,7 +137,7 @@ class StagedRolloutIT {
       // A good edit after the rollback starts a new rollout: one node at a time (25% of 3).
       batches.clear();
       fault.apply(onNodes(fault.bridgeNetwork(name, 1300, 60), nodes));
-      waitRolledOut(name);
+      fault.waitRolledOut(name);
       for (SandboxNode n : nodes) {
         assertThat(n.conflist(file).orElseThrow()).as(n.name()).contains("1300");
       }
@@ -169,7 +169,7 @@ class StagedRolloutIT {
         onNodes(fault.bridgeNetwork(name, 1400, 60), nodes)
             .replace("type: bridge", "type: slowbridge");
     fault.apply(bridgeNet);
-    waitRolledOut(name);
+    fault.waitRolledOut(name);
 
     // The next probe's ADD stops right after the bridge plugin's (veth made, address reserved).
     Files.writeString(marker, "");
@@ -194,7 +194,7 @@ class StagedRolloutIT {
     assertThat(reservedAtKill).as("killed with its probe address reserved").isNotEmpty();
 
     probing.agent().start();
-    waitRolledOut(name);
+    fault.waitRolledOut(name);
     for (SandboxNode n : nodes) {
       assertThat(n.conflist("50-" + name + ".conflist").orElseThrow()).contains("1300");
     }
@@ -271,17 +271,6 @@ class StagedRolloutIT {
         .filter(e -> ProbeIdentity.isProbe(e.getValue()))
         .map(Map.Entry::getKey)
         .toList();
-  }
-
-  private void waitRolledOut(String network) {
-    fault
-        .controlPlane()
-        .kubectl("wait", "--for=condition=RolledOut", "cninetwork/" + network, "--timeout=110s")
-        .orThrow(
-            "kubectl wait RolledOut "
-                + network
-                + ": "
-                + fault.controlPlane().kubectl("describe", "cninetwork", network).stdout());
   }
 
   private RolloutStatus rollout(String network) {

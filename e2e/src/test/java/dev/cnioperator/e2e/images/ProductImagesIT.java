@@ -359,12 +359,14 @@ class ProductImagesIT {
 
   /** {@code ctr run --rm} of {@code image} with {@code command}, in a new network namespace. */
   private static CommandResult run(ProductImage image, List<String> flags, String... command) {
-    List<String> args = new ArrayList<>(List.of("run", "--rm"));
+    List<String> args = new ArrayList<>(List.of("--rm"));
     args.addAll(List.of("--snapshotter", containerd.snapshotter()));
     args.addAll(flags);
     args.add(image.reference());
     args.add(TestNames.unique("img"));
     args.addAll(List.of(command));
-    return containerd.ctr(args.toArray(String[]::new)).orThrow("ctr run " + String.join(" ", args));
+    return containerd
+        .ctrRun(args.toArray(String[]::new))
+        .orThrow("ctr run " + String.join(" ", args));
   }
 }

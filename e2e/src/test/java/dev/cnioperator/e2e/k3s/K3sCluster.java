@@ -149,15 +149,17 @@ final class K3sCluster implements AutoCloseable {
   }
 
   CommandResult kubectlWithInput(String stdin, String... args) {
+    return kubectlWithInput(Duration.ofMinutes(2), stdin, args);
+  }
+
+  /** kubectl with {@code stdin} (may be null), killed after {@code limit}. */
+  CommandResult kubectlWithInput(Duration limit, String stdin, String... args) {
     List<String> cmd = new ArrayList<>();
     cmd.add(ToolPaths.kubectl().toString());
     cmd.add("--kubeconfig=" + kubeconfig);
     cmd.addAll(List.of(args));
     return Commands.run(
-        cmd,
-        Map.of(),
-        stdin == null ? null : stdin.getBytes(StandardCharsets.UTF_8),
-        Duration.ofMinutes(2));
+        cmd, Map.of(), stdin == null ? null : stdin.getBytes(StandardCharsets.UTF_8), limit);
   }
 
   /** A client that authenticates with {@code token} only. */

@@ -2,13 +2,18 @@ package dev.cnioperator.agent.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.cnioperator.api.v1alpha1.ConfigDirectory;
 import dev.cnioperator.cni.io.Sha256;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,7 +30,7 @@ class DiskHostFilesTest {
 
     // Someone rewrites the binary in place with bytes of the same length and hides the mtime.
     var mtime = Files.getLastModifiedTime(f);
-    Thread.sleep(5);
+    awaitTheClockPastTheCtimeOf(f);
     Files.write(f, bytes("bbbb"));
     Files.setLastModifiedTime(f, mtime);
     assertThat(files.sha256(f)).contains(Sha256.hex(bytes("bbbb")));
@@ -52,6 +57,7 @@ class DiskHostFilesTest {
 
     // Rewritten in place with bytes of the same length, mtime put back: read and hashed again.
     var mtime = Files.getLastModifiedTime(target);
+    awaitTheClockPastTheCtimeOf(target);
     Files.write(target, bytes("bbbb"));
     Files.setLastModifiedTime(target, mtime);
     assertThat(files.sha256(target)).contains(Sha256.hex(bytes("bbbb")));
@@ -139,6 +145,34 @@ class DiskHostFilesTest {
     assertThatThrownBy(store::load)
         .isInstanceOf(ManifestException.class)
         .hasMessageContaining(store.file().toString());
+  }
+
+  /**
+   * Waits until a change made now would carry a later ctime than {@code file} has. The rewrites
+   * above are seen by their ctime, which the kernel stamps from a clock that ticks only every 1 to
+   * 10 ms on kernels without fine-grained timestamps (before Linux 6.13): a rewrite within the tick
+   * of the last stamp keeps the same ctime, and no stat can tell it. A probe file beside it shows
+   * when the clock has moved on.
+   */
+  private static void awaitTheClockPastTheCtimeOf(Path file) throws IOException {
+    FileTime stamped = ctime(file);
+    Path probe = Files.createTempFile(file.getParent(), ".clock", ".probe");
+    try {
+      await("a ctime later than " + file + "'s " + stamped)
+          .atMost(Duration.ofSeconds(5))
+          .pollInterval(Duration.ofMillis(1))
+          .until(
+              () -> {
+                Files.setLastModifiedTime(probe, FileTime.from(Instant.now()));
+                return ctime(probe).compareTo(stamped) > 0;
+              });
+    } finally {
+      Files.delete(probe);
+    }
+  }
+
+  private static FileTime ctime(Path file) throws IOException {
+    return (FileTime) Files.getAttribute(file, "unix:ctime");
   }
 
   private static byte[] bytes(String s) {

@@ -27,7 +27,10 @@ import java.util.regex.Pattern;
 final class AgentProcess implements AutoCloseable {
   static final Path JAR = Path.of("target/cni-node-agent.jar").toAbsolutePath();
 
-  /** What the DaemonSet runs the agent with: a small heap, one GC thread, C1 only. */
+  /**
+   * What these tests run the agent with: a small heap, one GC thread, C1 only; close to the chart's
+   * {@code agent.javaToolOptions}, which {@code AgentFootprintIT} runs it with.
+   */
   static final List<String> JVM_FLAGS =
       List.of(
           "-XX:+UseSerialGC",
@@ -48,17 +51,32 @@ final class AgentProcess implements AutoCloseable {
 
   private final Process process;
   private final Path log;
-  final long startedNanos;
 
-  private AgentProcess(Process process, Path log, long startedNanos) {
+  private AgentProcess(Process process, Path log) {
     this.process = process;
     this.log = log;
-    this.startedNanos = startedNanos;
   }
 
   /** Starts an agent for {@code node} talking to the API server through {@code kubeconfig}. */
   static AgentProcess start(
       String node, HostPaths paths, Path kubeconfig, Path log, String... extraFlags)
+      throws IOException {
+    return start(node, paths, kubeconfig, log, JVM_FLAGS, Map.of(), extraFlags);
+  }
+
+  /**
+   * As {@link #start(String, HostPaths, Path, Path, String...)}, the JVM started with {@code
+   * jvmFlags} in place of {@link #JVM_FLAGS} and {@code env} added to its environment (say, {@code
+   * JAVA_TOOL_OPTIONS}, as the DaemonSet passes its JVM options).
+   */
+  static AgentProcess start(
+      String node,
+      HostPaths paths,
+      Path kubeconfig,
+      Path log,
+      List<String> jvmFlags,
+      Map<String, String> env,
+      String... extraFlags)
       throws IOException {
     Prerequisites.require(
         Files.isRegularFile(JAR),
@@ -66,7 +84,7 @@ final class AgentProcess implements AutoCloseable {
         "run ./mvnw -pl node-agent package first");
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.addAll(JVM_FLAGS);
+    cmd.addAll(jvmFlags);
     String extra = System.getProperty("agent.extraJvmArgs", "");
     if (!extra.isBlank()) {
       cmd.addAll(List.of(extra.trim().split("\\s+")));
@@ -83,13 +101,13 @@ final class AgentProcess implements AutoCloseable {
     }
     cmd.addAll(List.of(extraFlags));
     Files.createDirectories(log.getParent());
-    long started = System.nanoTime();
-    Process p =
+    ProcessBuilder builder =
         new ProcessBuilder(cmd)
             .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-            .start();
-    return new AgentProcess(p, log, started);
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    builder.environment().putAll(env);
+    Process p = builder.start();
+    return new AgentProcess(p, log);
   }
 
   long pid() {

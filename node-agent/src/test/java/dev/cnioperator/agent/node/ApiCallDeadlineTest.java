@@ -1,12 +1,10 @@
 package dev.cnioperator.agent.node;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.cnioperator.agent.cleanup.SourceOfTruth;
 import dev.cnioperator.agent.kube.PodSource;
-import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.CniNodeStatus;
 import dev.cnioperator.runtime.client.CallDeadline;
 import io.fabric8.kubernetes.client.Config;
@@ -23,7 +21,6 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterEach;
@@ -35,6 +32,12 @@ import org.junit.jupiter.api.Test;
  * the headers come in time (so fabric8's request timeout is satisfied) and the body never ends. A
  * real fabric8 client with the JDK HTTP client, as the agent runs it, against a socket that does
  * exactly that.
+ *
+ * <p>Each test runs a product code path that goes through {@link CallDeadline}. Why the deadline is
+ * the caller's is not tested here, being fabric8's and the JDK's behaviour, not the product's: the
+ * JDK HTTP client's request timeout ends once the response headers are in (JDK-8208693), and
+ * fabric8's blocking calls wait on that response without a bound of their own
+ * (fabric8io/kubernetes-client#4663, #6909, #8105, cited in {@link CallDeadline}).
  */
 class ApiCallDeadlineTest {
   private static final CallDeadline ONE_SECOND = new CallDeadline(Duration.ofSeconds(1));
@@ -97,28 +100,10 @@ class ApiCallDeadlineTest {
                 .hasRootCauseInstanceOf(TimeoutException.class));
   }
 
-  /**
-   * Why the deadline is the caller's: fabric8's own call is still waiting long after its timeout.
-   */
-  @Test
-  void withoutTheDeadlineTheCallOutlivesItsRequestTimeout() throws Exception {
-    CompletableFuture<CniNode> bare =
-        CompletableFuture.supplyAsync(() -> client.resources(CniNode.class).withName("n1").get());
-    try {
-      Thread.sleep(REQUEST_TIMEOUT.multipliedBy(3).toMillis());
-      assertThat(bare).isNotDone();
-    } finally {
-      bare.cancel(true);
-      server.close();
-    }
-    assertThat(server.requests()).isPositive();
-  }
-
   /** Answers every request with the headers of a 4 KiB JSON body and one byte of it, then waits. */
   private static final class StallingServer implements AutoCloseable {
     private final ServerSocket socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
     private final List<Socket> held = new CopyOnWriteArrayList<>();
-    private volatile int requests;
 
     StallingServer() throws IOException {
       Thread accept = new Thread(this::serve, "stalling-api-server");
@@ -130,17 +115,12 @@ class ApiCallDeadlineTest {
       return socket.getLocalPort();
     }
 
-    int requests() {
-      return requests;
-    }
-
     private void serve() {
       while (!socket.isClosed()) {
         try {
           Socket s = socket.accept();
           held.add(s);
           readHeaders(s.getInputStream());
-          requests++;
           OutputStream out = s.getOutputStream();
           out.write(
               ("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 4096\r\n\r\n{")

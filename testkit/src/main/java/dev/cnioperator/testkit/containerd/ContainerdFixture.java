@@ -1,5 +1,7 @@
 package dev.cnioperator.testkit.containerd;
 
+import static org.awaitility.Awaitility.await;
+
 import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.Commands;
 import dev.cnioperator.testkit.Prerequisites;
@@ -82,6 +84,7 @@ public final class ContainerdFixture implements AutoCloseable {
   private final Path binDir;
   private final Path crictlConfig;
   private final ContainerdProcess process;
+  private final HostRunContainerd.Hold hostRun;
   private boolean closed;
 
   private ContainerdFixture(Path dir, ContainerdConfig config, Path binDir, List<String> launcher) {
@@ -92,6 +95,8 @@ public final class ContainerdFixture implements AutoCloseable {
     this.process =
         new ContainerdProcess(
             launcher, binDir, dir.resolve("config.toml"), config.socket(), logFile());
+    // Its shims make /run/containerd/s on the machine unless it runs in a node's mount namespace.
+    this.hostRun = HostRunContainerd.hold();
   }
 
   /**
@@ -277,6 +282,25 @@ public final class ContainerdFixture implements AutoCloseable {
   }
 
   /**
+   * {@code ctr run <args>} ({@link #ctr}) with the task's I/O fifos and runc's state under the
+   * fixture's directory, where ctr and the shim would otherwise make {@code /run/containerd/fifo}
+   * and {@code /run/containerd/runc/k8s.io} on the machine. The shim's socket still goes to {@code
+   * /run/containerd/s}, where every release puts it ({@link HostRunContainerd}).
+   */
+  public CommandResult ctrRun(String... args) {
+    List<String> run =
+        new ArrayList<>(
+            List.of(
+                "run",
+                "--fifo-dir",
+                dir.resolve("fifo").toString(),
+                "--runc-root",
+                config.runcRoot().toString()));
+    run.addAll(List.of(args));
+    return ctr(run.toArray(String[]::new));
+  }
+
+  /**
    * Writes the crictl pod sandbox config of a pod {@code namespace/name} with {@code uid}, with its
    * own network namespace; returns the file for {@code crictl runp}.
    */
@@ -318,18 +342,24 @@ public final class ContainerdFixture implements AutoCloseable {
   public void loseSandbox(String id) {
     ctr("tasks", "kill", "--signal", "SIGKILL", id);
     // The CRI plugin deletes the task itself when it sees the exit; delete it if it has not yet.
-    long deadline = System.nanoTime() + ContainerdProcess.STOP_TIMEOUT.toNanos();
-    while (ctr("tasks", "ls", "--quiet")
-        .orThrow("ctr tasks ls")
-        .stdout()
-        .lines()
-        .anyMatch(id::equals)) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("the task of sandbox " + id + " is still there");
-      }
-      ctr("tasks", "delete", id);
-      ContainerdProcess.sleep(Duration.ofMillis(100));
-    }
+    await("the task of sandbox " + id + " gone")
+        .atMost(ContainerdProcess.STOP_TIMEOUT)
+        .pollDelay(Duration.ZERO)
+        .pollInterval(Duration.ofMillis(100))
+        .pollInSameThread()
+        .until(
+            () -> {
+              boolean listed =
+                  ctr("tasks", "ls", "--quiet")
+                      .orThrow("ctr tasks ls")
+                      .stdout()
+                      .lines()
+                      .anyMatch(id::equals);
+              if (listed) {
+                ctr("tasks", "delete", id);
+              }
+              return !listed;
+            });
     ctr("containers", "delete", id).orThrow("ctr containers delete " + id);
     lostSandboxIds.add(id);
     process.kill();
@@ -349,16 +379,12 @@ public final class ContainerdFixture implements AutoCloseable {
    */
   private void startProcess() {
     process.start();
-    long deadline = System.nanoTime() + CRI_READY_TIMEOUT.toNanos();
-    CommandResult version = crictl("version");
-    while (!version.ok()) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException(
-            "containerd's CRI plugin did not answer within " + CRI_READY_TIMEOUT + ": " + version);
-      }
-      ContainerdProcess.sleep(Duration.ofMillis(100));
-      version = crictl("version");
-    }
+    await("containerd's CRI plugin answering crictl version")
+        .atMost(CRI_READY_TIMEOUT)
+        .pollDelay(Duration.ZERO)
+        .pollInterval(Duration.ofMillis(100))
+        .pollInSameThread()
+        .until(() -> crictl("version"), CommandResult::ok);
   }
 
   @Override
@@ -386,6 +412,7 @@ public final class ContainerdFixture implements AutoCloseable {
     } catch (RuntimeException e) {
       problems.add(e.getMessage());
     }
+    hostRun.close();
     log.info(
         "event=containerd-fixture-closed socket={} leftoverShims={} problems={}",
         socket(),

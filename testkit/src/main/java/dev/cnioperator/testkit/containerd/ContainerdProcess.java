@@ -1,9 +1,9 @@
 package dev.cnioperator.testkit.containerd;
 
+import dev.cnioperator.testkit.Await;
 import dev.cnioperator.testkit.Commands;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -68,26 +68,21 @@ final class ContainerdProcess {
       throw new UncheckedIOException("cannot start containerd", e);
     }
     process = p;
-    long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-    while (System.nanoTime() < deadline) {
-      if (!p.isAlive()) {
-        throw new IllegalStateException(
-            "containerd exited with " + p.exitValue() + " while starting:\n" + logTail());
-      }
-      if (Files.exists(socket)
-          && Commands.run(binDir.resolve("ctr").toString(), "-a", socket.toString(), "version")
-              .ok()) {
-        log.info(
-            "event=containerd-started pid={} socket={} ms={}",
-            p.pid(),
-            socket,
-            (System.nanoTime() - startNanos) / 1_000_000);
-        return;
-      }
-      sleep(Duration.ofMillis(100));
-    }
-    throw new IllegalStateException(
-        "containerd did not answer on " + socket + " within " + READY_TIMEOUT + ":\n" + logTail());
+    Await.serving(
+        "containerd",
+        p,
+        logFile,
+        () ->
+            Files.exists(socket)
+                && Commands.run(
+                        binDir.resolve("ctr").toString(), "-a", socket.toString(), "version")
+                    .ok(),
+        READY_TIMEOUT);
+    log.info(
+        "event=containerd-started pid={} socket={} ms={}",
+        p.pid(),
+        socket,
+        (System.nanoTime() - startNanos) / 1_000_000);
   }
 
   /** SIGTERM, then SIGKILL when containerd has not exited within the stop timeout. */
@@ -113,30 +108,12 @@ final class ContainerdProcess {
     }
   }
 
-  private String logTail() {
-    try {
-      List<String> lines = Files.readAllLines(logFile, StandardCharsets.UTF_8);
-      return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
-    } catch (IOException e) {
-      return "(no log at " + logFile + ")";
-    }
-  }
-
   private static boolean waitFor(Process p, Duration timeout) {
     try {
       return p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return false;
-    }
-  }
-
-  static void sleep(Duration d) {
-    try {
-      Thread.sleep(d.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while waiting for containerd", e);
     }
   }
 }

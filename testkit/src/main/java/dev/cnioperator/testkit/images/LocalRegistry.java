@@ -1,5 +1,6 @@
 package dev.cnioperator.testkit.images;
 
+import dev.cnioperator.testkit.Await;
 import dev.cnioperator.testkit.Commands;
 import dev.cnioperator.testkit.Prerequisites;
 import java.io.IOException;
@@ -86,29 +87,19 @@ public final class LocalRegistry implements AutoCloseable {
   }
 
   private void awaitListening(String address, int port) {
-    long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-    while (System.nanoTime() < deadline) {
-      if (!process.isAlive()) {
-        throw new IllegalStateException(
-            "docker-registry exited with " + process.exitValue() + ": " + logText());
-      }
-      try (Socket s = new Socket()) {
-        s.connect(new InetSocketAddress(address, port), 500);
-        return;
-      } catch (IOException notYet) {
-        sleep();
-      }
-    }
-    throw new IllegalStateException(
-        "docker-registry did not listen on " + hostPort + " within " + READY_TIMEOUT);
-  }
-
-  private String logText() {
-    try {
-      return Files.readString(dir.resolve("registry.log")).strip();
-    } catch (IOException e) {
-      return "(no log: " + e.getMessage() + ")";
-    }
+    Await.serving(
+        "docker-registry on " + hostPort,
+        process,
+        dir.resolve("registry.log"),
+        () -> {
+          try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress(address, port), 500);
+            return true;
+          } catch (IOException notYet) {
+            return false;
+          }
+        },
+        READY_TIMEOUT);
   }
 
   private static int freePort(String address) {
@@ -116,15 +107,6 @@ public final class LocalRegistry implements AutoCloseable {
       return s.getLocalPort();
     } catch (IOException e) {
       throw new UncheckedIOException("no free port on " + address, e);
-    }
-  }
-
-  private static void sleep() {
-    try {
-      Thread.sleep(100);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while waiting for the registry", e);
     }
   }
 

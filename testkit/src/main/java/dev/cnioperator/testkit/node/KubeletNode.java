@@ -1,5 +1,6 @@
 package dev.cnioperator.testkit.node;
 
+import dev.cnioperator.testkit.Await;
 import dev.cnioperator.testkit.Commands;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.NetworkNamespace;
@@ -8,6 +9,7 @@ import dev.cnioperator.testkit.TestNames;
 import dev.cnioperator.testkit.ToolPaths;
 import dev.cnioperator.testkit.containerd.ContainerdFixture;
 import dev.cnioperator.testkit.containerd.ContainerdRelease;
+import dev.cnioperator.testkit.containerd.HostRunContainerd;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -60,7 +62,8 @@ public final class KubeletNode implements AutoCloseable {
    * since restarted), so the shims' sockets, which every release puts under {@code
    * /run/containerd/s}, are the node's too. The kubelet reaches its runtime there. The only trace
    * on the machine is the mount point, an empty {@code /run/containerd} (the machine's own, made
-   * when missing and left in place, since other nodes may be mounted on it).
+   * when missing, and removed with the last node or test containerd of the JVM when no mount
+   * namespace has a mount on it any more: {@link HostRunContainerd}).
    */
   public static final String CRI_SOCKET = "/run/containerd/containerd.sock";
 
@@ -84,6 +87,7 @@ public final class KubeletNode implements AutoCloseable {
   private Process holder;
   private ContainerdFixture containerd;
   private Process kubelet;
+  private HostRunContainerd.Hold hostRun;
   private boolean closed;
 
   private KubeletNode(
@@ -140,6 +144,8 @@ public final class KubeletNode implements AutoCloseable {
         new KubeletNode(controlPlane, name, bridge.nodeAddress(index), dir, syncFrequency);
     long t0 = System.nanoTime();
     try {
+      // The mount namespace makes the machine's /run/containerd, the mount point of its socket dir.
+      node.hostRun = HostRunContainerd.hold();
       node.startNetwork(bridge);
       node.startMountNamespace();
       node.installPlugins();
@@ -434,14 +440,12 @@ public final class KubeletNode implements AutoCloseable {
   }
 
   private void awaitRegistered() {
-    long deadline = System.nanoTime() + REGISTER_TIMEOUT.toNanos();
-    while (controlPlane.client().nodes().withName(name).get() == null) {
-      if (!kubelet.isAlive() || System.nanoTime() > deadline) {
-        throw new IllegalStateException(
-            "node " + name + " did not register; the kubelet log ends:\n" + logTail(kubeletLog()));
-      }
-      sleep(Duration.ofMillis(250));
-    }
+    Await.serving(
+        "the kubelet of node " + name,
+        kubelet,
+        kubeletLog(),
+        () -> controlPlane.client().nodes().withName(name).get() != null,
+        REGISTER_TIMEOUT);
   }
 
   @Override
@@ -459,6 +463,9 @@ public final class KubeletNode implements AutoCloseable {
       }
     }
     stop(holder);
+    if (hostRun != null) {
+      hostRun.close();
+    }
     if (netns != null) {
       netns.close();
     }
@@ -517,24 +524,6 @@ public final class KubeletNode implements AutoCloseable {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    }
-  }
-
-  private static String logTail(Path file) {
-    try {
-      List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-      return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
-    } catch (IOException e) {
-      return "(no log at " + file + ")";
-    }
-  }
-
-  private static void sleep(Duration d) {
-    try {
-      Thread.sleep(d.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted", e);
     }
   }
 }

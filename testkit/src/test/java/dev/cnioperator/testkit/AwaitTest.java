@@ -2,6 +2,7 @@ package dev.cnioperator.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,8 +12,11 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A server of the control plane that does not come up says why, with the end of its log. */
-class LocalControlPlaneTest {
+/**
+ * A process the test kit starts (etcd, kube-apiserver, containerd, a kubelet, the registry) that
+ * does not come up says why, with the end of its log.
+ */
+class AwaitTest {
   @TempDir Path dir;
 
   @Test
@@ -21,9 +25,7 @@ class LocalControlPlaneTest {
     Process p =
         logged(log, "for i in $(seq 1 60); do echo line $i; done; echo 'bind: in use'; exit 3");
 
-    assertThatThrownBy(
-            () ->
-                LocalControlPlane.awaitServing("etcd", p, log, () -> false, Duration.ofMinutes(1)))
+    assertThatThrownBy(() -> Await.serving("etcd", p, log, () -> false, Duration.ofMinutes(1)))
         .hasMessageContaining("etcd exited with status 3 before it served")
         .hasMessageContaining(log.toString())
         .hasMessageContaining("line 60\nbind: in use")
@@ -36,9 +38,7 @@ class LocalControlPlaneTest {
     Process p = logged(log, "echo 'waiting for etcd'; exec sleep 60");
     try {
       assertThatThrownBy(
-              () ->
-                  LocalControlPlane.awaitServing(
-                      "kube-apiserver", p, log, () -> false, Duration.ofMillis(500)))
+              () -> Await.serving("kube-apiserver", p, log, () -> false, Duration.ofMillis(500)))
           .hasMessageContaining("kube-apiserver did not serve within 500 ms (still running)")
           .hasMessageContaining("waiting for etcd");
     } finally {
@@ -49,26 +49,26 @@ class LocalControlPlaneTest {
   @Test
   void aServerThatServesPasses() throws Exception {
     Path log = dir.resolve("ok.log");
-    Process p = logged(log, "exec sleep 60");
+    Process p = logged(log, "echo started; exec sleep 60");
     try {
       int[] polls = {0};
-      LocalControlPlane.awaitServing("ok", p, log, () -> ++polls[0] == 3, Duration.ofMinutes(1));
+      Await.serving("ok", p, log, () -> ++polls[0] == 3, Duration.ofMinutes(1));
       assertThat(polls[0]).isEqualTo(3);
     } finally {
       p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
     }
   }
 
-  private static Process logged(Path log, String script) throws IOException, InterruptedException {
+  private static Process logged(Path log, String script) throws IOException {
     Process p =
         new ProcessBuilder("sh", "-c", script)
             .redirectErrorStream(true)
             .redirectOutput(log.toFile())
             .start();
     // The log is written before the check reads it: wait until the script's first line is there.
-    for (int i = 0; i < 100 && Files.size(log) == 0; i++) {
-      Thread.sleep(20);
-    }
+    await("the first line in " + log)
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> Files.size(log) > 0);
     return p;
   }
 }
