@@ -13,6 +13,8 @@ import dev.cnioperator.agent.kube.LazyCriSource;
 import dev.cnioperator.agent.kube.PodSource;
 import dev.cnioperator.agent.kube.RuntimeCniSupport;
 import dev.cnioperator.agent.kube.RuntimeNetworkWatch;
+import dev.cnioperator.agent.loop.NetworkLoops;
+import dev.cnioperator.agent.loop.NetworkWork;
 import dev.cnioperator.agent.network.AttachmentRuntimes;
 import dev.cnioperator.agent.network.HostLocalReservations;
 import dev.cnioperator.agent.network.ProbeIdentity;
@@ -27,8 +29,6 @@ import dev.cnioperator.agent.observe.AgentLiveness;
 import dev.cnioperator.agent.observe.AgentMetrics;
 import dev.cnioperator.agent.observe.ReadinessLog;
 import dev.cnioperator.agent.observe.TimedPluginExecutor;
-import dev.cnioperator.agent.owner.NetworkOwners;
-import dev.cnioperator.agent.owner.NetworkSteps;
 import dev.cnioperator.agent.plugin.PluginInstaller;
 import dev.cnioperator.agent.plugin.PluginVersions;
 import dev.cnioperator.agent.probe.ProbeDiagnosis;
@@ -78,7 +78,7 @@ public final class AgentProgram implements AutoCloseable {
   private final KubernetesClient client;
   private final AgentMetrics metrics;
   private final NodeAgent agent;
-  private final NetworkOwners owners;
+  private final NetworkLoops networks;
   private final ExecutorService pluginWorkers;
   private final HealthServer server;
   private final CriConnection cri;
@@ -88,7 +88,7 @@ public final class AgentProgram implements AutoCloseable {
       KubernetesClient client,
       AgentMetrics metrics,
       NodeAgent agent,
-      NetworkOwners owners,
+      NetworkLoops networks,
       ExecutorService pluginWorkers,
       HealthServer server,
       CriConnection cri,
@@ -96,7 +96,7 @@ public final class AgentProgram implements AutoCloseable {
     this.client = client;
     this.metrics = metrics;
     this.agent = agent;
-    this.owners = owners;
+    this.networks = networks;
     this.pluginWorkers = pluginWorkers;
     this.server = server;
     this.cri = cri;
@@ -143,9 +143,9 @@ public final class AgentProgram implements AutoCloseable {
     AgentEvents events = new AgentEvents(client, s.nodeName(), clock, API_CALL_DEADLINE);
     HostLocalReservations hostLocal =
         new HostLocalReservations(HostLocalReservations.DEFAULT_DATA_DIR, paths.cacheDir());
-    NetworkOwners owners =
-        new NetworkOwners(
-            NetworkSteps.of(
+    NetworkLoops networks =
+        new NetworkLoops(
+            NetworkWork.of(
                 new RevisionProbe(
                     runtime,
                     hostLocal,
@@ -182,7 +182,7 @@ public final class AgentProgram implements AutoCloseable {
             new NodeSpecReader(),
             sync,
             new NodeStatusBuilder(clock, runtimeWatch == null ? () -> null : runtimeWatch::latest),
-            owners,
+            networks,
             metrics,
             liveness,
             events,
@@ -200,8 +200,9 @@ public final class AgentProgram implements AutoCloseable {
                         paths.confDir())),
             metrics::scrape);
     server.start();
+    // The networks report to the agent from its first reconcile on.
+    networks.start(agent::networkReported);
     agent.start();
-    owners.start();
     if (runtimeWatch != null) {
       runtimeWatch.start(RUNTIME_WATCH_PERIOD, agent::requestStatus);
     }
@@ -213,7 +214,7 @@ public final class AgentProgram implements AutoCloseable {
         paths.binDir(),
         paths.multusConfDir());
     return new AgentProgram(
-        client, metrics, agent, owners, pluginWorkers, server, cri, runtimeWatch);
+        client, metrics, agent, networks, pluginWorkers, server, cri, runtimeWatch);
   }
 
   /**
@@ -283,7 +284,7 @@ public final class AgentProgram implements AutoCloseable {
       runtimeWatch.close();
     }
     try {
-      owners.close();
+      networks.close();
       pluginWorkers.shutdown();
       agent.close();
     } catch (InterruptedException e) {

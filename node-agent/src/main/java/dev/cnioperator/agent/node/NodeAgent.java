@@ -21,39 +21,41 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The agent's control loop: on every change of its CniNode's spec and every resync period, a {@link
- * NodeSync} pass and a status write. One thread does all of it, so passes never overlap. A pass
- * acts on a CniNode the API server has just sent: the scheduled pass reads it (GET); a pass a watch
- * event asked for takes the object that event delivered, which is as new as such a read and saves
- * every node one request per change. Without either (API server unreachable, CniNode missing)
+ * The node loop: the agent reconciles its node with its CniNode on one thread, and every change of
+ * the state below happens there, so none of it needs a lock. A watch event, the resync timer, a
+ * network's report and a status request from the runtime watch each queue a task on the loop; a
+ * reconcile (a {@link NodeSync} of binaries and conflists, then a status write) never overlaps
+ * another or a status write.
+ *
+ * <p>A reconcile acts on a CniNode the API server has just sent: the resync reads it (GET); one a
+ * watch event asked for takes the object that event delivered, which is as new as such a read and
+ * saves every node one request per change. Without either (API server unreachable, CniNode missing)
  * nothing on disk changes.
  *
- * <p>One status write per change: when a pass applies content whose proof (or first CHECK and
- * cleanup) the network owners run at once, the pass leaves its status write to them, so "applied"
- * and the probe's report reach the API server together; {@link #FOLLOW_UP_WAIT} bounds the wait.
- * The status the API server holds is what this agent wrote last (it is the only writer of the
- * status), so a status write needs no read first; the scheduled pass's read puts right anything
- * else.
+ * <p>One status write per change: a reconcile tells each network whose conflist it applied (its
+ * {@link NodeNetworks} loop runs the proof, or the first CHECK and cleanup, at once) and writes the
+ * status when all of them have reported, so "applied" and the probe's report reach the API server
+ * together; {@link #REPORT_WAIT} bounds the wait. The status the API server holds is what this
+ * agent wrote last (it is the only writer of the status), so a status write needs no read first;
+ * the resync's read puts right anything else.
  */
 public final class NodeAgent implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(NodeAgent.class);
 
   /**
-   * The longest a pass's status write waits for the network owners' report on what it applied. The
-   * owners ask for the write when their pass ends, whatever its outcome, so this is only the safety
-   * net, not the usual path; a probe's ADD, CHECK and DEL take well under a second with the
-   * reference plugins.
+   * The longest a reconcile's status write waits for the reports of the networks it told. A network
+   * reports when its run ends, whatever its outcome, so this is only the safety net, not the usual
+   * path; a probe's ADD, CHECK and DEL take well under a second with the reference plugins.
    */
-  static final Duration FOLLOW_UP_WAIT = Duration.ofSeconds(10);
+  static final Duration REPORT_WAIT = Duration.ofSeconds(10);
 
   /** The first wait before a failed status write is tried again; it doubles up to the resync. */
   static final Duration STATUS_RETRY = Duration.ofSeconds(1);
@@ -62,29 +64,39 @@ public final class NodeAgent implements AutoCloseable {
   private final NodeSpecReader reader;
   private final NodeSync sync;
   private final NodeStatusBuilder statusBuilder;
-  private final NetworkFollowUp networks;
+  private final NodeNetworks networks;
   private final AgentMetrics metrics;
   private final AgentLiveness liveness;
   private final AgentEvents events;
   private final Duration resync;
+  private final ScheduledExecutorService loop = nodeLoop();
+
+  /** What the last completed reconcile did; read by readiness from the health server's threads. */
+  private volatile Reconciled lastReconcile;
+
+  // Everything below belongs to the loop's thread.
   private final UnparsableFileAlerts unparsable = new UnparsableFileAlerts();
-  private final ScheduledExecutorService loop = passThread();
-  private final AtomicBoolean passPending = new AtomicBoolean();
-  private final AtomicBoolean readPending = new AtomicBoolean();
-  private final AtomicBoolean statusPending = new AtomicBoolean();
 
-  /** The CniNode the watch delivered last; empty once deleted, null before the first event. */
-  private final AtomicReference<Optional<CniNode>> delivered = new AtomicReference<>();
+  /** The CniNode the watch delivered last; null before the first event and after a delete. */
+  private CniNode delivered;
 
-  private final AtomicReference<AppliedPass> lastPass = new AtomicReference<>();
+  /** The watch's last event was the CniNode's deletion: no status is written. */
+  private boolean deleted;
+
+  private boolean reconcileQueued;
+  private boolean readWanted;
+  private boolean statusQueued;
+
+  /** The networks the last reconcile asked for a run that have not reported; status writes wait. */
+  private Set<String> awaited = new HashSet<>();
+
+  /** The number of the last reconcile that got as far as the networks. */
+  private long reconciles;
 
   /** The CniNode status on the API server as far as this agent knows: read, or written by it. */
-  private final AtomicReference<KnownStatus> known = new AtomicReference<>();
+  private KnownStatus known;
 
-  /**
-   * The wait before the next try of a failed status write, null while none is failing; only the
-   * pass thread touches it and {@link #retryPending}.
-   */
+  /** The wait before the next try of a failed status write, null while none is failing. */
   private Duration statusRetry;
 
   private boolean retryPending;
@@ -95,7 +107,7 @@ public final class NodeAgent implements AutoCloseable {
       NodeSpecReader reader,
       NodeSync sync,
       NodeStatusBuilder statusBuilder,
-      NetworkFollowUp networks,
+      NodeNetworks networks,
       AgentMetrics metrics,
       AgentLiveness liveness,
       AgentEvents events,
@@ -111,56 +123,88 @@ public final class NodeAgent implements AutoCloseable {
     this.resync = resync;
   }
 
-  /** Prepares the directories, runs a first pass and starts watching. */
+  /** Prepares the directories, runs a first reconcile and starts watching. */
   public void start() throws java.io.IOException {
     sync.prepare();
-    loop.scheduleWithFixedDelay(this::requestPass, 0, resync.toMillis(), TimeUnit.MILLISECONDS);
-    // No informer resync: the scheduled pass above already comes round every period.
+    loop.scheduleWithFixedDelay(this::resyncDue, 0, resync.toMillis(), TimeUnit.MILLISECONDS);
+    // No informer resync: the loop's own comes round every period.
     informer = api.watch(this::seen, 0);
     LOG.info("event=agent-started node={} resync={}", api.nodeName(), resync);
   }
 
+  /** Asks for a status write from what is known now, without touching the disk. */
+  public void requestStatus() {
+    onLoop(this::statusWanted);
+  }
+
   /**
-   * Asks for a pass soon, on a fresh read (GET) of the CniNode; requests that arrive while one is
-   * waiting are folded into it.
+   * A network's run ended: the report a status write may be waiting for.
+   *
+   * @param reconcile the last reconcile that had asked the network for a run when this one began
    */
-  public void requestPass() {
-    readPending.set(true);
-    schedulePass();
+  public void networkReported(String network, long reconcile) {
+    onLoop(
+        () -> {
+          if (reconcile == reconciles) {
+            awaited.remove(network);
+          }
+          statusWanted();
+        });
+  }
+
+  /** Queues a short task on the loop; after {@link #close()} there is nothing more to do. */
+  private void onLoop(Runnable task) {
+    try {
+      loop.execute(task);
+    } catch (RejectedExecutionException stopping) {
+      // the agent is stopping: it writes nothing more
+    }
   }
 
   private void seen(CniNode latest, boolean specMayDiffer) {
-    delivered.set(Optional.ofNullable(latest));
-    if (specMayDiffer) {
-      schedulePass();
-    }
+    onLoop(
+        () -> {
+          delivered = latest;
+          deleted = latest == null;
+          if (specMayDiffer) {
+            reconcileWanted();
+          }
+        });
   }
 
-  private void schedulePass() {
-    if (passPending.compareAndSet(false, true)) {
-      loop.execute(task(this::pass));
+  private void resyncDue() {
+    readWanted = true;
+    reconcileWanted();
+  }
+
+  /** Queues a reconcile; wishes that arrive while one is queued are folded into it. */
+  private void reconcileWanted() {
+    if (!reconcileQueued) {
+      reconcileQueued = true;
+      loop.execute(timed(this::reconcile));
     }
   }
 
   /**
-   * Asks for a status write from what is known now, without touching the disk; requests that arrive
-   * while one is waiting are folded into it (it writes what is known when it runs). Unfolded, every
-   * network pass's end queued a write, and while the API server hung each took the client's whole
-   * timeout, so the writes queued up ahead of the passes.
+   * Queues a status write, folded into one already queued (it writes what is known when it runs),
+   * and held while networks the last reconcile told have not reported. Unfolded, every network
+   * run's end queued a write, and while the API server hung each took the client's whole timeout,
+   * so the writes queued up ahead of the reconciles.
    */
-  public void requestStatus() {
-    if (statusPending.compareAndSet(false, true)) {
+  private void statusWanted() {
+    if (awaited.isEmpty() && !statusQueued) {
+      statusQueued = true;
       loop.execute(
-          task(
+          timed(
               () -> {
-                statusPending.set(false);
+                statusQueued = false;
                 publish();
               }));
     }
   }
 
-  /** A task of the pass thread, whose beginning and end its liveness follows. */
-  private Runnable task(Runnable work) {
+  /** A reconcile or a status write, whose beginning and end liveness follows. */
+  private Runnable timed(Runnable work) {
     return () -> {
       liveness.nodeTaskBegan();
       try {
@@ -171,28 +215,29 @@ public final class NodeAgent implements AutoCloseable {
     };
   }
 
-  /** What the last completed pass found and did, null before the first. */
+  /** What the last completed reconcile found and did, null before the first. */
   public NodeSync.Result lastResult() {
-    AppliedPass pass = lastPass.get();
-    return pass == null ? null : pass.result();
+    Reconciled last = lastReconcile;
+    return last == null ? null : last.result();
   }
 
-  private void pass() {
-    passPending.set(false);
-    boolean read = readPending.getAndSet(false);
-    Optional<CniNode> node = read ? null : delivered.get();
-    try {
-      if (node == null) {
+  private void reconcile() {
+    reconcileQueued = false;
+    boolean read = readWanted || (delivered == null && !deleted);
+    readWanted = false;
+    Optional<CniNode> node = Optional.ofNullable(delivered);
+    if (read) {
+      try {
         node = api.fetch();
-        node.ifPresent(n -> known.set(KnownStatus.read(n)));
+        node.ifPresent(n -> known = KnownStatus.read(n));
+      } catch (KubernetesClientException e) {
+        LOG.warn(
+            "event=pass-skipped node={} reason=api-unreachable error=\"{}\"",
+            api.nodeName(),
+            e.getMessage());
+        metrics.nodePass(NodePass.API_UNREACHABLE);
+        return;
       }
-    } catch (KubernetesClientException e) {
-      LOG.warn(
-          "event=pass-skipped node={} reason=api-unreachable error=\"{}\"",
-          api.nodeName(),
-          e.getMessage());
-      metrics.nodePass(NodePass.API_UNREACHABLE);
-      return;
     }
     if (node.isEmpty()) {
       LOG.info("event=pass-skipped node={} reason=cninode-missing", api.nodeName());
@@ -201,27 +246,42 @@ public final class NodeAgent implements AutoCloseable {
     }
     try {
       CniNode seen = node.get();
-      KnownStatus before = known.get();
-      if (before == null || !before.uid().equals(seen.getMetadata().getUid())) {
-        known.set(KnownStatus.read(seen));
+      if (known == null || !known.uid().equals(seen.getMetadata().getUid())) {
+        known = KnownStatus.read(seen);
       }
       List<ManagedNetwork> current = reader.networks(seen.getSpec());
       NodeSync.Result result = sync.sync(current, reader.plugins(seen.getSpec()));
-      lastPass.set(new AppliedPass(result, seen.getMetadata().getGeneration()));
+      lastReconcile = new Reconciled(result, seen.getMetadata().getGeneration());
       record(result);
       String uid = seen.getMetadata().getUid();
       unparsable.update(
           result.unparsableFiles(), (reason, message) -> events.warnCniNode(uid, reason, message));
-      if (networks.afterPass(
-          current, applied(current, result), probeReports(seen), this::requestStatus)) {
-        loop.schedule(task(this::publish), FOLLOW_UP_WAIT.toMillis(), TimeUnit.MILLISECONDS);
-      } else {
+      long reconcile = ++reconciles;
+      awaited =
+          new HashSet<>(
+              networks.applied(reconcile, current, applied(current, result), probeReports(seen)));
+      if (awaited.isEmpty()) {
         publish();
+      } else {
+        loop.schedule(() -> reportsLate(reconcile), REPORT_WAIT.toMillis(), TimeUnit.MILLISECONDS);
       }
       metrics.nodePass(NodePass.OK);
     } catch (RuntimeException | java.io.IOException e) {
       LOG.error("event=pass-failed node={} error=\"{}\"", api.nodeName(), e.toString(), e);
       metrics.nodePass(NodePass.ERROR);
+    }
+  }
+
+  /** The safety net: reconcile {@code reconcile}'s status is written without the late reports. */
+  private void reportsLate(long reconcile) {
+    if (reconcile == reconciles && !awaited.isEmpty()) {
+      LOG.info(
+          "event=status-without-reports node={} networks={} waited={}",
+          api.nodeName(),
+          awaited,
+          REPORT_WAIT);
+      awaited.clear();
+      statusWanted();
     }
   }
 
@@ -238,8 +298,8 @@ public final class NodeAgent implements AutoCloseable {
     return reports;
   }
 
-  /** What the last successful pass did, and the spec generation it did it for. */
-  private record AppliedPass(NodeSync.Result result, Long generation) {}
+  /** What a reconcile did, and the spec generation it did it for. */
+  private record Reconciled(NodeSync.Result result, Long generation) {}
 
   /**
    * Only networks whose file on disk is the agent's get CHECK and cleanup: a Conflict means the
@@ -269,17 +329,17 @@ public final class NodeAgent implements AutoCloseable {
 
   /** Writes the status when it differs from the one the API server holds. */
   private void publish() {
-    AppliedPass pass = lastPass.get();
-    KnownStatus current = known.get();
-    if (pass == null || current == null || Optional.empty().equals(delivered.get())) {
+    Reconciled last = lastReconcile;
+    KnownStatus current = known;
+    if (last == null || current == null || deleted) {
       return;
     }
-    // The generation the pass applied, not the newest seen: a newer spec is not yet observed.
+    // The generation the reconcile applied, not the newest seen: a newer spec is not yet observed.
     CniNodeStatus status =
-        statusBuilder.build(pass.result(), networks::health, current.status(), pass.generation());
+        statusBuilder.build(last.result(), networks::health, current.status(), last.generation());
     try {
       if (api.publishStatus(current.status(), status)) {
-        known.set(new KnownStatus(current.uid(), status));
+        known = new KnownStatus(current.uid(), status);
       }
       statusRetry = null;
     } catch (KubernetesClientException e) {
@@ -303,7 +363,7 @@ public final class NodeAgent implements AutoCloseable {
     if (!retryPending) {
       retryPending = true;
       loop.schedule(
-          task(
+          timed(
               () -> {
                 retryPending = false;
                 publish();
@@ -314,12 +374,12 @@ public final class NodeAgent implements AutoCloseable {
   }
 
   /**
-   * The pass thread. Delayed work (a held status write, a retry) is dropped at shutdown rather than
-   * waited for: a stopping agent writes nothing more.
+   * The node loop's thread. Delayed work (a held status write, a retry) is dropped at shutdown
+   * rather than waited for: a stopping agent writes nothing more.
    */
-  private static ScheduledExecutorService passThread() {
+  private static ScheduledExecutorService nodeLoop() {
     ScheduledThreadPoolExecutor pool =
-        new ScheduledThreadPoolExecutor(1, r -> new Thread(r, "node-pass"));
+        new ScheduledThreadPoolExecutor(1, r -> new Thread(r, "node-loop"));
     pool.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
     return pool;
   }
@@ -331,7 +391,7 @@ public final class NodeAgent implements AutoCloseable {
     }
   }
 
-  /** Stops watching and finishes the pass under way; the node's files stay as they are. */
+  /** Stops watching and finishes the reconcile under way; the node's files stay as they are. */
   @Override
   public void close() throws InterruptedException {
     if (informer != null) {

@@ -27,8 +27,9 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * Builds the CniNode status from a pass's result and what the network owners found. Deterministic:
- * the same inputs give an equal status, so the writer can skip writes that would change nothing.
+ * Builds the CniNode status from a reconcile's result and what the network runs found.
+ * Deterministic: the same inputs give an equal status, so the writer can skip writes that would
+ * change nothing.
  */
 public final class NodeStatusBuilder {
   private final Clock clock;

@@ -20,7 +20,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * The agent's Prometheus metrics, named {@code cni_agent_*}: the one place that knows their names.
  * The names here are Micrometer's; the Prometheus registry adds the unit ({@code _seconds}) and
  * {@code _total} to counters, and {@code AgentMetricsTest} holds the exported names. A network's
- * series are in {@link NetworkMetrics}, which its owner removes when the agent stops owning it.
+ * series are in {@link NetworkMetrics}, which its network's loop removes when the agent drops the
+ * loop.
  */
 public final class AgentMetrics implements AutoCloseable {
   static final String NODE_PASSES = "cni_agent_node_passes";

@@ -196,7 +196,7 @@ class NodeStatusBuilderTest {
     assertThat(s.getSummary().getFailingAttachments()).isZero();
   }
 
-  /** What the network owners found, by network, as the builder reads it. */
+  /** What the network runs found, by network, as the builder reads it. */
   private static final class Health implements Function<String, NetworkHealth> {
     private final Map<String, NetworkHealth> byNetwork = new HashMap<>();
 

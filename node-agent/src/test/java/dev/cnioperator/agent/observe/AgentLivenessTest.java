@@ -55,7 +55,7 @@ class AgentLivenessTest {
     advance(Duration.ofSeconds(1));
     liveness.ticked();
     assertThat(liveness.get())
-        .hasValue("the node pass loop has been on one pass or status write for 601s (limit 600s)");
+        .hasValue("the node loop has been on one reconcile or status write for 601s (limit 600s)");
 
     liveness.nodeTaskEnded();
     assertThat(liveness.get()).isEmpty();
@@ -72,7 +72,7 @@ class AgentLivenessTest {
     assertThat(liveness.get())
         .get()
         .asString()
-        .startsWith("the node pass loop has ended no pass or status write for ")
+        .startsWith("the node loop has ended no reconcile or status write for ")
         .endsWith("(limit 180s) (resync 60s)");
   }
 
@@ -82,7 +82,7 @@ class AgentLivenessTest {
     advance(AgentLiveness.TICKER_LIMIT);
     assertThat(liveness.get()).isEmpty();
     advance(Duration.ofSeconds(1));
-    assertThat(liveness.get()).hasValue("the network ticker has not ticked for 31s (limit 30s)");
+    assertThat(liveness.get()).hasValue("the networks' timer has not ticked for 31s (limit 30s)");
   }
 
   @Test
@@ -107,7 +107,7 @@ class AgentLivenessTest {
    */
   @Test
   void aNetworkPassIsStuckOnlyWhenNothingMovesForThePluginTimeoutAndTheSlack() {
-    liveness.networkPassBegan();
+    liveness.networkRunBegan();
     for (int i = 0; i < 100; i++) {
       long run = liveness.pluginRunBegan("bridge", "CHECK", PLUGIN_TIMEOUT);
       runHealthy(PLUGIN_TIMEOUT);
@@ -121,10 +121,10 @@ class AgentLivenessTest {
     runHealthy(Duration.ofSeconds(1));
     assertThat(liveness.get())
         .hasValue(
-            "network passes are under way but none began or ended and no plugin run ended for"
+            "network runs are under way but none began or ended and no plugin run ended for"
                 + " 121s (limit 120s)");
 
-    liveness.networkPassEnded();
+    liveness.networkRunEnded();
     assertThat(liveness.get()).as("no pass under way: nothing to move").isEmpty();
   }
 
@@ -146,8 +146,8 @@ class AgentLivenessTest {
     assertThat(liveness.get())
         .get()
         .asString()
-        .contains("the node pass loop has been on one pass")
-        .contains("; the network ticker has not ticked")
+        .contains("the node loop has been on one reconcile")
+        .contains("; the networks' timer has not ticked")
         .contains("; plugin ptp DEL has run for 660s");
   }
 
@@ -167,7 +167,7 @@ class AgentLivenessTest {
       HttpResponse<String> stuck = get(http, healthz);
       assertThat(stuck.statusCode()).isEqualTo(503);
       assertThat(stuck.body())
-          .isEqualTo("not live: the network ticker has not ticked for 31s (limit 30s)\n");
+          .isEqualTo("not live: the networks' timer has not ticked for 31s (limit 30s)\n");
 
       liveness.ticked();
       assertThat(get(http, healthz).statusCode()).isEqualTo(200);

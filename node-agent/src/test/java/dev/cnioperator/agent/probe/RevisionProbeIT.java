@@ -96,7 +96,7 @@ class RevisionProbeIT {
         list -> Optional.empty());
   }
 
-  /** The CHECK of the live attachments, as the network's owner hands it to the probe. */
+  /** The CHECK of the live attachments, as the network's loop hands it to the probe. */
   private RevisionProbe.LiveCheck liveCheck(CniRuntime runtime) {
     AttachmentChecker checker =
         new AttachmentChecker(

@@ -1,4 +1,4 @@
-package dev.cnioperator.agent.owner;
+package dev.cnioperator.agent.loop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,13 +28,15 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-class NetworkOwnersTest {
+class NetworkLoopsTest {
   private static final String SHA = "a".repeat(64);
   private static final Instant NOW = Instant.parse("2026-11-23T10:00:00Z");
 
@@ -55,13 +57,13 @@ class NetworkOwnersTest {
 
   @Test
   void newContentIsProbedOnce() {
-    assertThat(NetworkOwners.probeDue(NETWORK, null, null, NOW)).isTrue();
+    assertThat(NetworkLoops.probeDue(NETWORK, null, null, NOW)).isTrue();
     assertThat(
-            NetworkOwners.probeDue(
+            NetworkLoops.probeDue(
                 NETWORK, report("b".repeat(64), ProbeResult.Passed, NOW), null, NOW))
         .isTrue();
     assertThat(
-            NetworkOwners.probeDue(
+            NetworkLoops.probeDue(
                 NETWORK, report(SHA, ProbeResult.Passed, NOW.minusSeconds(3600)), null, NOW))
         .isFalse();
   }
@@ -71,8 +73,8 @@ class NetworkOwnersTest {
     ProbeReport failed = report(SHA, ProbeResult.Failed, NOW.minusSeconds(600));
     Instant attempted = NOW.minusSeconds(59);
 
-    assertThat(NetworkOwners.probeDue(NETWORK, failed, attempted, NOW)).isFalse();
-    assertThat(NetworkOwners.probeDue(NETWORK, failed, attempted, NOW.plusSeconds(1))).isTrue();
+    assertThat(NetworkLoops.probeDue(NETWORK, failed, attempted, NOW)).isFalse();
+    assertThat(NetworkLoops.probeDue(NETWORK, failed, attempted, NOW.plusSeconds(1))).isTrue();
   }
 
   @Test
@@ -88,7 +90,7 @@ class NetworkOwnersTest {
             NETWORK.cleanup(),
             ManagedNetwork.Proof.NONE);
 
-    assertThat(NetworkOwners.probeDue(unasked, null, null, NOW)).isFalse();
+    assertThat(NetworkLoops.probeDue(unasked, null, null, NOW)).isFalse();
   }
 
   @Test
@@ -98,8 +100,8 @@ class NetworkOwnersTest {
         report(SHA, ProbeResult.Failed, NOW.plusSeconds(60)).setMessage("ADD: boom");
     ProbeReport other = report(SHA, ProbeResult.Passed, NOW.plusSeconds(60));
 
-    assertThat(NetworkOwners.unlessSame(first, again)).isSameAs(first);
-    assertThat(NetworkOwners.unlessSame(first, other)).isSameAs(other);
+    assertThat(NetworkLoops.unlessSame(first, again)).isSameAs(first);
+    assertThat(NetworkLoops.unlessSame(first, other)).isSameAs(other);
   }
 
   /** A valid network of {@code uid} that nothing is due on but what {@code cleanup} asks for. */
@@ -122,7 +124,7 @@ class NetworkOwnersTest {
    * pass holds until {@code endPass} opens, then records one reservation released in the network's
    * series.
    */
-  private static final class RecordingSteps implements NetworkSteps {
+  private static final class RecordingSteps implements NetworkWork {
     final List<CleanupHistory> histories = new CopyOnWriteArrayList<>();
     final Semaphore cleanups = new Semaphore(0);
     final CountDownLatch endPass;
@@ -162,16 +164,23 @@ class NetworkOwnersTest {
     }
   }
 
-  private static NetworkOwners owners(NetworkSteps steps) {
-    return owners(steps, metrics());
+  /** Network loops whose reports go to {@code reports} as "network@reconcile". */
+  private static NetworkLoops loops(
+      NetworkWork work, AgentMetrics metrics, BlockingQueue<String> reports) {
+    NetworkLoops loops =
+        new NetworkLoops(
+            work,
+            Clock.fixed(NOW, ZoneOffset.UTC),
+            metrics,
+            new AgentLiveness(Duration.ofSeconds(60), Duration.ofSeconds(30), System::nanoTime));
+    loops.start((network, reconcile) -> reports.add(network + "@" + reconcile));
+    return loops;
   }
 
-  private static NetworkOwners owners(NetworkSteps steps, AgentMetrics metrics) {
-    return new NetworkOwners(
-        steps,
-        Clock.fixed(NOW, ZoneOffset.UTC),
-        metrics,
-        new AgentLiveness(Duration.ofSeconds(60), Duration.ofSeconds(30), System::nanoTime));
+  private static String next(BlockingQueue<String> reports) throws InterruptedException {
+    String report = reports.poll(10, TimeUnit.SECONDS);
+    assertThat(report).as("a report within 10 s").isNotNull();
+    return report;
   }
 
   private static AgentMetrics metrics() {
@@ -184,150 +193,144 @@ class NetworkOwnersTest {
   }
 
   /**
-   * Issue 30: a network's series go with its owner. One gone from the spec exports nothing more;
-   * one created again under the same name (another uid) starts at zero, even when the node pass
-   * never saw the name go.
+   * Issue 30: a network's series go with its loop. One gone from the spec exports nothing more; one
+   * created again under the same name (another uid) starts at zero, even when the node loop never
+   * saw the name go.
    */
   @Test
-  void aNetworksSeriesGoWithItsOwnerAndAnotherOfTheSameNameStartsAtZero() throws Exception {
+  void aNetworksSeriesGoWithItsLoopAndAnotherOfTheSameNameStartsAtZero() throws Exception {
     RecordingSteps steps = new RecordingSteps(new CountDownLatch(0));
     AgentMetrics metrics = metrics();
-    Semaphore statusWrites = new Semaphore(0);
+    BlockingQueue<String> reports = new LinkedBlockingQueue<>();
     ManagedNetwork first = network("uid-1", true, ManagedNetwork.Proof.ATTACHMENT);
     ManagedNetwork again = network("uid-2", true, ManagedNetwork.Proof.ATTACHMENT);
-    try (NetworkOwners owners = owners(steps, metrics)) {
-      owners.afterPass(List.of(first), List.of(first), Map.of(), statusWrites::release);
-      assertThat(statusWrites.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
+    try (NetworkLoops loops = loops(steps, metrics, reports)) {
+      loops.applied(1, List.of(first), List.of(first), Map.of());
+      assertThat(next(reports)).isEqualTo("net@1");
       assertThat(seriesOfNet(metrics))
           .contains("cni_agent_ipam_reclaimed_total{network=\"net\"} 1.0")
           .contains("cni_agent_ipam_stale_reservations{network=\"net\"} 0.0");
 
-      owners.afterPass(List.of(again), List.of(again), Map.of(), statusWrites::release);
-      assertThat(statusWrites.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
+      loops.applied(2, List.of(again), List.of(again), Map.of());
+      assertThat(next(reports)).isEqualTo("net@2");
       assertThat(seriesOfNet(metrics))
           .as("the new network's own count, not the old one's plus its own")
           .contains("cni_agent_ipam_reclaimed_total{network=\"net\"} 1.0")
           .contains(
               "cni_agent_ipam_cleanup_passes_total{network=\"net\",outcome=\"completed\"} 1.0");
 
-      owners.afterPass(List.of(), List.of(), Map.of(), statusWrites::release);
+      assertThat(loops.applied(3, List.of(), List.of(), Map.of())).isEmpty();
       assertThat(seriesOfNet(metrics)).isEmpty();
     }
   }
 
   /**
-   * A pass under way when its network leaves the spec ends on the dropped owner; what it records
-   * then must not bring the network's series back.
+   * A run under way when its network leaves the spec ends on the dropped loop; what it records then
+   * must not bring the network's series back.
    */
   @Test
-  void aPassEndingAfterItsNetworkWentRecordsNothing() throws Exception {
+  void aRunEndingAfterItsNetworkWentRecordsNothing() throws Exception {
     CountDownLatch endPass = new CountDownLatch(1);
     RecordingSteps steps = new RecordingSteps(endPass);
     AgentMetrics metrics = metrics();
-    Semaphore statusWrites = new Semaphore(0);
+    BlockingQueue<String> reports = new LinkedBlockingQueue<>();
     ManagedNetwork network = network("uid-1", true, ManagedNetwork.Proof.ATTACHMENT);
-    try (NetworkOwners owners = owners(steps, metrics)) {
+    try (NetworkLoops loops = loops(steps, metrics, reports)) {
       try {
-        owners.afterPass(List.of(network), List.of(network), Map.of(), statusWrites::release);
+        loops.applied(1, List.of(network), List.of(network), Map.of());
         assertThat(steps.cleanups.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
-        owners.afterPass(List.of(), List.of(), Map.of(), statusWrites::release);
+        loops.applied(2, List.of(), List.of(), Map.of());
       } finally {
         endPass.countDown();
       }
-      assertThat(statusWrites.tryAcquire(10, TimeUnit.SECONDS)).as("the pass has ended").isTrue();
+      assertThat(next(reports)).as("the run has ended").isEqualTo("net@1");
       assertThat(seriesOfNet(metrics)).isEmpty();
     }
   }
 
   /**
-   * The owner is the network's name and uid: the same network keeps its cleanup history from pass
-   * to pass; one created again under the same name (another uid) gets a new history and an empty
-   * health, even when the node pass never saw the name go; one gone from the spec is forgotten.
+   * The loop is the network's name and uid: the same network keeps its cleanup history from
+   * reconcile to reconcile; one created again under the same name (another uid) gets a new history
+   * and an empty health, even when the node loop never saw the name go; one gone from the spec is
+   * forgotten.
    */
   @Test
-  void aNetworkCreatedAgainUnderTheSameNameGetsANewOwner() throws Exception {
+  void aNetworkCreatedAgainUnderTheSameNameGetsANewLoop() throws Exception {
     RecordingSteps steps = new RecordingSteps(new CountDownLatch(0));
-    Semaphore statusWrites = new Semaphore(0);
+    BlockingQueue<String> reports = new LinkedBlockingQueue<>();
     ManagedNetwork first = network("uid-1", true, ManagedNetwork.Proof.ATTACHMENT);
     ManagedNetwork again = network("uid-2", true, ManagedNetwork.Proof.ATTACHMENT);
-    try (NetworkOwners owners = owners(steps)) {
-      assertThat(owners.afterPass(List.of(first), List.of(first), Map.of(), statusWrites::release))
-          .isTrue();
-      assertThat(steps.cleanups.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
-      assertThat(statusWrites.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
-      assertThat(owners.health("net").probe()).as("the first network's proof").isNotNull();
-      assertThat(owners.afterPass(List.of(first), List.of(first), Map.of(), statusWrites::release))
-          .as("proven, cleaned, and the next cleanup not due yet")
-          .isFalse();
+    try (NetworkLoops loops = loops(steps, metrics(), reports)) {
+      assertThat(loops.applied(1, List.of(first), List.of(first), Map.of())).containsExactly("net");
+      assertThat(next(reports)).isEqualTo("net@1");
+      assertThat(steps.histories).as("the first cleanup").hasSize(1);
+      assertThat(loops.health("net").probe()).as("the first network's proof").isNotNull();
 
-      assertThat(owners.afterPass(List.of(again), List.of(again), Map.of(), statusWrites::release))
-          .as("a new network: its proof and first cleanup are due")
-          .isTrue();
-      assertThat(steps.cleanups.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
-      assertThat(statusWrites.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
-      assertThat(steps.histories).hasSize(2);
+      assertThat(loops.applied(2, List.of(first), List.of(first), Map.of())).containsExactly("net");
+      assertThat(next(reports)).as("a run that found nothing due answers too").isEqualTo("net@2");
+      assertThat(steps.histories)
+          .as("proven, cleaned, and the next cleanup not due yet")
+          .hasSize(1);
+
+      loops.applied(3, List.of(again), List.of(again), Map.of());
+      assertThat(next(reports)).isEqualTo("net@3");
+      assertThat(steps.histories).as("a new network: its first cleanup").hasSize(2);
       assertThat(steps.histories.get(1))
           .as("the network created again has a history of its own")
           .isNotSameAs(steps.histories.get(0));
 
-      assertThat(owners.afterPass(List.of(), List.of(), Map.of(), statusWrites::release)).isFalse();
-      assertThat(owners.health("net")).as("forgotten").isEqualTo(NetworkHealth.UNKNOWN);
+      assertThat(loops.applied(4, List.of(), List.of(), Map.of())).isEmpty();
+      assertThat(loops.health("net")).as("forgotten").isEqualTo(NetworkHealth.UNKNOWN);
     }
   }
 
   /**
    * The status's probe report is taken back by a network met for the first time (after a restart),
    * so proven content is not probed again; never by a network created again under the same name.
+   * Networks whose conflists the reconcile did not apply (a Conflict) are asked for no run.
    */
   @Test
-  void theStatusProbeReportIsTakenBackOnlyByTheFirstOwnerOfAName() throws Exception {
+  void theStatusProbeReportIsTakenBackOnlyByTheFirstLoopOfAName() throws Exception {
     RecordingSteps steps = new RecordingSteps(new CountDownLatch(0));
     ManagedNetwork first = network("uid-1", false, ManagedNetwork.Proof.ATTACHMENT);
     ManagedNetwork again = network("uid-2", false, ManagedNetwork.Proof.NONE);
     ProbeReport before = report(SHA, ProbeResult.Passed, NOW.minusSeconds(3600));
     Map<String, ProbeReport> status = Map.of("net", before);
-    try (NetworkOwners owners = owners(steps)) {
-      owners.afterPass(List.of(first), List.of(), status, () -> {});
-      assertThat(owners.health("net").probe()).isSameAs(before);
+    try (NetworkLoops loops = loops(steps, metrics(), new LinkedBlockingQueue<>())) {
+      assertThat(loops.applied(1, List.of(first), List.of(), status)).isEmpty();
+      assertThat(loops.health("net").probe()).isSameAs(before);
 
-      owners.afterPass(List.of(again), List.of(), status, () -> {});
-      assertThat(owners.health("net").probe()).isNull();
+      loops.applied(2, List.of(again), List.of(), status);
+      assertThat(loops.health("net").probe()).isNull();
     }
   }
 
   /**
-   * A network pass whose probe has reported but whose cleanup has not ended is the state in which a
-   * node pass used to write the status at once and the pass's end wrote it again: nothing is due
-   * any more, yet the pass still asks for a write when it ends, so the node pass must leave its
-   * write to it.
+   * A reconcile that asks while a run is under way (its probe has reported, its cleanup has not
+   * ended) is answered by the next run, which begins after it, never by the one under way: the node
+   * loop writes its status once, with what the run it asked for found. The run under way still
+   * reports when it ends, naming the reconcile it answers.
    */
   @Test
-  void aNetworkPassUnderWayHoldsTheNodePassStatusWriteEvenWhenNothingIsDue() throws Exception {
+  void aReconcileIsAnsweredOnlyByARunThatBeganAfterIt() throws Exception {
     CountDownLatch endPass = new CountDownLatch(1);
     RecordingSteps steps = new RecordingSteps(endPass);
-    Semaphore statusWrites = new Semaphore(0);
+    BlockingQueue<String> reports = new LinkedBlockingQueue<>();
     ManagedNetwork network = network("uid-1", true, ManagedNetwork.Proof.ATTACHMENT);
     List<ManagedNetwork> both = List.of(network);
-    try (NetworkOwners owners = owners(steps)) {
+    try (NetworkLoops loops = loops(steps, metrics(), reports)) {
       try {
-        assertThat(owners.afterPass(both, both, Map.of(), statusWrites::release))
-            .as("the new content's proof and first cleanup are due")
-            .isTrue();
+        loops.applied(1, both, both, Map.of());
         assertThat(steps.cleanups.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(owners.health("net").probe()).as("the proof has reported").isNotNull();
-
-        assertThat(owners.afterPass(both, both, Map.of(), statusWrites::release))
-            .as("nothing is due, but the pass has not ended")
-            .isTrue();
+        assertThat(loops.health("net").probe()).as("the proof has reported").isNotNull();
+        loops.applied(2, both, both, Map.of());
+        assertThat(reports).as("the run under way has not ended").isEmpty();
       } finally {
         endPass.countDown();
       }
-      assertThat(statusWrites.tryAcquire(10, TimeUnit.SECONDS))
-          .as("the pass's end asks for the status write")
-          .isTrue();
-      assertThat(owners.afterPass(both, both, Map.of(), statusWrites::release))
-          .as("proven, and no pass under way")
-          .isFalse();
+      assertThat(next(reports)).as("the run under way answers the first").isEqualTo("net@1");
+      assertThat(next(reports)).as("the next run answers the second").isEqualTo("net@2");
+      assertThat(steps.histories).as("one cleanup: the second run found nothing due").hasSize(1);
     }
   }
 }

@@ -1,4 +1,4 @@
-package dev.cnioperator.agent.owner;
+package dev.cnioperator.agent.loop;
 
 import dev.cnioperator.agent.check.AttachmentChecker;
 import dev.cnioperator.agent.check.ReportedFailures;
@@ -13,10 +13,10 @@ import dev.cnioperator.cni.CniException;
 import dev.cnioperator.cni.runtime.CniRuntime;
 
 /**
- * The work a network's owner runs on it, each step handed that network's own memory. Stateless
- * across networks: everything a network keeps is its owner's.
+ * The CNI operations a network's loop runs on it, each handed that network's own memory. They keep
+ * nothing between calls: everything a network keeps is its {@link NetworkLoop}'s.
  */
-public interface NetworkSteps {
+public interface NetworkWork {
   ProbeReport prove(ManagedNetwork network, RevisionProbe.LiveCheck live)
       throws InterruptedException;
 
@@ -33,13 +33,13 @@ public interface NetworkSteps {
       ManagedNetwork network, CleanupHistory history, NetworkMetrics metrics)
       throws InterruptedException;
 
-  /** The agent's steps: the revision probe, CHECK, the stale cleanup and STATUS through libcni. */
-  static NetworkSteps of(
+  /** The agent's work: the revision probe, CHECK, the stale cleanup and STATUS through libcni. */
+  static NetworkWork of(
       RevisionProbe probe,
       AttachmentChecker checker,
       StaleAttachmentCleaner cleaner,
       CniRuntime runtime) {
-    return new NetworkSteps() {
+    return new NetworkWork() {
       @Override
       public ProbeReport prove(ManagedNetwork network, RevisionProbe.LiveCheck live)
           throws InterruptedException {
