@@ -61,14 +61,8 @@ public final class ApiCostBench {
     } finally {
       // The agents' revision probes made their nodes' bridges, and CHECK's gateway the shared one.
       BenchCluster.deleteBridges(group, n);
-      // host-local's reservations of an attachment a run cut short (the network is named as the
-      // group).
-      BenchCluster.deleteTree(
-          dev.cnioperator.cni.cache.ResultCache.DEFAULT_DIR.resolve("networks").resolve(group));
-      if (java.nio.file.Files.exists(
-          java.nio.file.Path.of("/sys/class/net", BenchNetwork.BRIDGE))) {
-        dev.cnioperator.testkit.Commands.run("ip", "link", "del", BenchNetwork.BRIDGE);
-      }
+      // host-local's reservations (the network is named as the group) and the shared bridge.
+      BenchCluster.deleteSharedBridgeAndReservations(group);
     }
     report(n, window, windows, product, alone);
     System.exit(0);

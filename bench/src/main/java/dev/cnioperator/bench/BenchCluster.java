@@ -123,6 +123,20 @@ public final class BenchCluster implements AutoCloseable {
   }
 
   /**
+   * Deletes what the agents' probes and CHECK of the {@link BenchNetwork#withProductDefaults}
+   * network {@code network} leave on the host: host-local's directory for it in {@code
+   * /var/lib/cni/networks} (with the reservations of an attachment a run cut short) and the shared
+   * bridge {@link BenchNetwork#BRIDGE} with CHECK's gateway address.
+   */
+  public static void deleteSharedBridgeAndReservations(String network) {
+    deleteTree(
+        dev.cnioperator.cni.cache.ResultCache.DEFAULT_DIR.resolve("networks").resolve(network));
+    if (Files.exists(Path.of("/sys/class/net", BenchNetwork.BRIDGE))) {
+      dev.cnioperator.testkit.Commands.run("ip", "link", "del", BenchNetwork.BRIDGE);
+    }
+  }
+
+  /**
    * A kubeconfig in {@code root} with a token of the chart's agent ServiceAccount bound to a Pod on
    * {@code node}, as the DaemonSet's pod there would have.
    */

@@ -36,6 +36,9 @@ public final class WriteCostBench {
           .withForce(true)
           .build();
 
+  /** The benchmark group of the one node, and the name of its network. */
+  private static final String GROUP = "writecost";
+
   public static void main(String[] args) throws Exception {
     BenchReport.exitOnFailure();
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
@@ -66,6 +69,9 @@ public final class WriteCostBench {
         }
         System.out.printf(Locale.ROOT, "round %d of %d done%n", round + 1, rounds);
       }
+    } finally {
+      // What the agent's probe and CHECK of the network (named as its group) made on the host.
+      BenchCluster.deleteSharedBridgeAndReservations(GROUP);
     }
     report(writes, rounds, real, apiServer, etcd);
     System.exit(0);
@@ -73,7 +79,7 @@ public final class WriteCostBench {
 
   /** The CniNode of one node the product has converged, with the product's defaults. */
   private static CniNode convergedCniNode(BenchCluster cluster) throws Exception {
-    String group = "writecost";
+    String group = GROUP;
     BenchNetwork net = BenchNetwork.withProductDefaults("writecost", group);
     try (InProcessAgents agents = InProcessAgents.start(cluster, group, 1)) {
       cluster.applyAndAwaitReady(agents, net);
