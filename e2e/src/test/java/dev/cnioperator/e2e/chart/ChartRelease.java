@@ -17,7 +17,7 @@ import java.util.List;
  * A release of the chart installed with the real helm into the local control plane, in a namespace
  * of its own (named like the release); closing it uninstalls the release and deletes the namespace.
  */
-final class ChartRelease implements AutoCloseable {
+public final class ChartRelease implements AutoCloseable {
   private final Helm helm;
   private final LocalControlPlane controlPlane;
   private final String name;
@@ -52,7 +52,7 @@ final class ChartRelease implements AutoCloseable {
    * {@code helm install} of the chart {@code product} published, as a user installs it from a
    * registry, without waiting, with {@code helmArgs}; throws with helm's output when it fails.
    */
-  static ChartRelease install(
+  public static ChartRelease install(
       LocalControlPlane controlPlane,
       PublishedProduct product,
       String namePrefix,
@@ -120,11 +120,11 @@ final class ChartRelease implements AutoCloseable {
     return release;
   }
 
-  String name() {
+  public String name() {
     return name;
   }
 
-  String namespace() {
+  public String namespace() {
     return name;
   }
 
@@ -186,7 +186,7 @@ final class ChartRelease implements AutoCloseable {
    * the release has rolled out on {@code cluster}; fails with the release's pods and the end of
    * their container logs.
    */
-  void awaitRollout(KubeletCluster cluster, String workload, Duration timeout) {
+  public void awaitRollout(KubeletCluster cluster, String workload, Duration timeout) {
     CommandResult status =
         controlPlane.kubectl(
             timeout.plusSeconds(30),

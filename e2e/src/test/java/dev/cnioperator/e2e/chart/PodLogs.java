@@ -14,7 +14,7 @@ import java.util.stream.Stream;
  * Container logs of real nodes, read from each node's {@code /var/log/pods} ({@code kubectl logs}
  * needs a kubelet client certificate the test API server lacks): what a failed wait prints.
  */
-final class PodLogs {
+public final class PodLogs {
   private static final int TAIL_LINES = 25;
 
   private PodLogs() {}
@@ -33,7 +33,7 @@ final class PodLogs {
   /**
    * The last lines of every container log of {@code namespace} on every node of {@code cluster}.
    */
-  static String tails(KubeletCluster cluster, String namespace) {
+  public static String tails(KubeletCluster cluster, String namespace) {
     StringBuilder out = new StringBuilder();
     for (KubeletNode node : cluster.nodes()) {
       Path pods = node.hostPath("/var/log/pods");
@@ -66,7 +66,7 @@ final class PodLogs {
    * (its log goes with it) or the nodes' roots were removed. Keeping logs fails nothing: what
    * cannot be copied is named on stdout.
    */
-  static void keep(KubeletCluster cluster, Path kept) {
+  public static void keep(KubeletCluster cluster, Path kept) {
     for (KubeletNode node : cluster.nodes()) {
       Path pods = node.hostPath("/var/log/pods");
       List<Path> logs;

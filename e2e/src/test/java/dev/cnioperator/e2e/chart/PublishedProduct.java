@@ -21,12 +21,12 @@ import java.util.regex.Pattern;
  * @param version the chart's version, for {@code helm install --version}
  * @param registry where the images are, {@code <address>:<port>}
  */
-record PublishedProduct(String chart, String version, String registry) {
+public record PublishedProduct(String chart, String version, String registry) {
   private static final Pattern CHART_LINE =
       Pattern.compile("^\\s*chart\\s+(oci://\\S+) --version (\\S+)$", Pattern.MULTILINE);
 
   /** Publishes the built product into {@code cluster}'s registry (started if need be). */
-  static PublishedProduct publish(KubeletCluster cluster, Helm helm) {
+  public static PublishedProduct publish(KubeletCluster cluster, Helm helm) {
     // The tarballs bin/publish --no-build pushes; missing, they fail naming the build command.
     ProductImages.operator();
     ProductImages.agent();
