@@ -87,11 +87,8 @@ public final class NodeAgent implements AutoCloseable {
   private boolean readWanted;
   private boolean statusQueued;
 
-  /** The networks the last reconcile asked for a run that have not reported; status writes wait. */
-  private Set<String> awaited = new HashSet<>();
-
-  /** The number of the last reconcile that got as far as the networks. */
-  private long reconciles;
+  /** What the next status write waits for and carries. */
+  private final PendingStatus pending = new PendingStatus();
 
   /** The CniNode status on the API server as far as this agent knows: read, or written by it. */
   private KnownStatus known;
@@ -145,9 +142,7 @@ public final class NodeAgent implements AutoCloseable {
   public void networkReported(String network, long reconcile) {
     onLoop(
         () -> {
-          if (reconcile == reconciles) {
-            awaited.remove(network);
-          }
+          pending.reported(network, reconcile);
           statusWanted();
         });
   }
@@ -192,7 +187,7 @@ public final class NodeAgent implements AutoCloseable {
    * so the writes queued up ahead of the reconciles.
    */
   private void statusWanted() {
-    if (awaited.isEmpty() && !statusQueued) {
+    if (pending.writable() && !statusQueued) {
       statusQueued = true;
       loop.execute(
           timed(
@@ -251,19 +246,20 @@ public final class NodeAgent implements AutoCloseable {
       }
       List<ManagedNetwork> current = reader.networks(seen.getSpec());
       NodeSync.Result result = sync.sync(current, reader.plugins(seen.getSpec()));
-      lastReconcile = new Reconciled(result, seen.getMetadata().getGeneration());
+      long reconcile = pending.reconciled(result.removedNetworks());
+      lastReconcile =
+          new Reconciled(
+              withRemoved(result, pending.removed()), seen.getMetadata().getGeneration());
       record(result);
       String uid = seen.getMetadata().getUid();
       unparsable.update(
           result.unparsableFiles(), (reason, message) -> events.warnCniNode(uid, reason, message));
-      long reconcile = ++reconciles;
-      awaited =
-          new HashSet<>(
-              networks.applied(reconcile, current, applied(current, result), probeReports(seen)));
-      if (awaited.isEmpty()) {
-        publish();
-      } else {
+      Set<String> asked =
+          networks.applied(reconcile, current, applied(current, result), probeReports(seen));
+      if (pending.asked(reconcile, asked)) {
         loop.schedule(() -> reportsLate(reconcile), REPORT_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+      } else if (pending.writable()) {
+        publish();
       }
       metrics.nodePass(NodePass.OK);
     } catch (RuntimeException | java.io.IOException e) {
@@ -272,15 +268,18 @@ public final class NodeAgent implements AutoCloseable {
     }
   }
 
-  /** The safety net: reconcile {@code reconcile}'s status is written without the late reports. */
+  /**
+   * The safety net: the wait {@code reconcile} began ends, and the status is written without the
+   * late reports.
+   */
   private void reportsLate(long reconcile) {
-    if (reconcile == reconciles && !awaited.isEmpty()) {
+    Set<String> late = pending.late(reconcile);
+    if (!late.isEmpty()) {
       LOG.info(
           "event=status-without-reports node={} networks={} waited={}",
           api.nodeName(),
-          awaited,
+          late,
           REPORT_WAIT);
-      awaited.clear();
       statusWanted();
     }
   }
@@ -296,6 +295,16 @@ public final class NodeAgent implements AutoCloseable {
       }
     }
     return reports;
+  }
+
+  /** {@code result} with {@code removed} as the networks it took off the node. */
+  private static NodeSync.Result withRemoved(NodeSync.Result result, List<String> removed) {
+    return new NodeSync.Result(
+        result.networks(),
+        result.plugins(),
+        removed,
+        result.defaultNetwork(),
+        result.unparsableFiles());
   }
 
   /** What a reconcile did, and the spec generation it did it for. */
@@ -341,6 +350,7 @@ public final class NodeAgent implements AutoCloseable {
       if (api.publishStatus(current.status(), status)) {
         known = new KnownStatus(current.uid(), status);
       }
+      pending.written();
       statusRetry = null;
     } catch (KubernetesClientException e) {
       retryStatusLater(e);
