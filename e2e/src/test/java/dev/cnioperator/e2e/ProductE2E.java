@@ -15,6 +15,7 @@ import dev.cnioperator.testkit.HostLocalStore;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.Prerequisites;
 import dev.cnioperator.testkit.TestNames;
+import dev.cnioperator.testkit.ToolPaths;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -345,6 +346,8 @@ class ProductE2E {
                     Helm.chartDir().toString(),
                     "--namespace",
                     LocalProduct.NAMESPACE,
+                    "--kube-version",
+                    ToolPaths.kubernetesVersion(),
                     "--set",
                     "agent.removeConflistsOnUninstall=true",
                     "--show-only",

@@ -14,8 +14,9 @@ import lombok.Data;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @Data
 public class NodeSlices {
-  // The subnet is checked by the operator (Accepted=False naming the field): the API server's CEL
-  // CIDR functions arrive in Kubernetes 1.31, and the chart supports 1.30.
+  // The subnet is checked by the operator (Accepted=False naming the field), which cuts it into
+  // slices anyway. The CEL CIDR functions (Kubernetes 1.31, below the chart's floor since it is
+  // 1.35) could refuse a malformed one at the door as well; not done yet.
 
   @JsonPropertyDescription(
       "The subnet shared by every node of the network, as a CIDR with no host bits (10.200.16.0/20, fd00:10::/56); checked by the operator (Accepted=False, reason InvalidNodeSlices). An edit is a new revision, rolled out in stages (spec.rollout): a node gets its slice of the new subnet when the rollout admits it and keeps its old slice until then, or again after a rollback. No node gets a new slice that overlaps another node's old one while the old ones are in use; once the rollout completes they are freed, but running pods keep the addresses of their old slice until they restart: restart a node's pods once it holds the new revision, or choose a subnet beside the old one.")

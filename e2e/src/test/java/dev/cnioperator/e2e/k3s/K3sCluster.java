@@ -35,15 +35,15 @@ import org.testcontainers.utility.MountableFile;
  * containerd, and the node's file system reachable for the checks a test makes on the node.
  */
 final class K3sCluster implements AutoCloseable {
-  /** Overrides the k3s image; the chart needs Kubernetes 1.30 or newer. */
+  /** Overrides the k3s image; the chart needs Kubernetes 1.35 or newer. */
   static final String K3S_IMAGE_ENV = "CNI_OPERATOR_K3S_IMAGE";
 
   /**
    * The first k3s docker images whose containerd reads plugins from the static bin dir the chart's
    * k3s profile uses are v1.32.3, v1.31.7, v1.30.11 and v1.29.15 (k3s-io/k3s#11497); older ones
-   * read /bin.
+   * read /bin. The default is a release the chart's kubeVersion accepts (k3s-io/k3s#13835).
    */
-  static final String DEFAULT_K3S_IMAGE = "rancher/k3s:v1.32.3-k3s1";
+  static final String DEFAULT_K3S_IMAGE = "rancher/k3s:v1.35.3-k3s1";
 
   private static final Pattern CNI_BIN_DIR =
       Pattern.compile("(?m)^\\s*bin_dirs?\\s*=\\s*\\[?\\s*[\"']([^\"']+)[\"']");

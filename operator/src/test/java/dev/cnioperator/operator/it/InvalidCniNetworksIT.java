@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.testkit.CommandResult;
 import io.fabric8.kubernetes.api.model.Condition;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -37,7 +38,16 @@ class InvalidCniNetworksIT {
 
   /** Refused by the API server: kubectl apply fails with {@code message} in its stderr. */
   private static Arguments door(String name, String spec, String message) {
-    return Arguments.of(name, spec, null, message);
+    return doorMatching(name, spec, Pattern.quote(message));
+  }
+
+  /**
+   * Refused by the API server with a message matching {@code regex}: where API server releases word
+   * the same refusal differently (a CEL rule's "Invalid value" quotes {@code "object"} up to 1.36,
+   * nothing from 1.37), the field and the rule's own message are what a user reads on all of them.
+   */
+  private static Arguments doorMatching(String name, String spec, String regex) {
+    return Arguments.of(name, spec, null, regex);
   }
 
   /** Accepted by the API server, refused by the operator with this reason and message part. */
@@ -76,10 +86,10 @@ class InvalidCniNetworksIT {
             "unknown-version",
             "  cniVersion: \"0.5.0\"\n  plugins:\n" + bridge,
             "spec.cniVersion: Unsupported value: \"0.5.0\""),
-        door(
+        doorMatching(
             "versions-without-version",
             "  cniVersion: \"1.0.0\"\n  cniVersions: [\"1.1.0\"]\n  plugins:\n" + bridge,
-            "spec.cniVersions: Invalid value: \"object\": spec.cniVersions must include spec.cniVersion"),
+            "spec\\.cniVersions: Invalid value: .*spec\\.cniVersions must include spec\\.cniVersion"),
         door(
             "empty-plugins",
             "  plugins: []\n",
@@ -178,7 +188,7 @@ class InvalidCniNetworksIT {
 
     if (reason == null) {
       assertThat(applied.exitCode()).as("kubectl apply should fail").isNotZero();
-      assertThat(applied.stderr()).contains(message);
+      assertThat(applied.stderr()).containsPattern(message);
       assertThat(cluster.network(name)).isNull();
     } else {
       assertThat(applied.exitCode()).as(applied.stderr()).isZero();
