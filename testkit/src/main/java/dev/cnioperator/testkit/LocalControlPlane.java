@@ -70,21 +70,30 @@ public final class LocalControlPlane implements AutoCloseable {
   private final Path kubeconfig;
   private final KubernetesClient client;
   private final Process etcd;
-  private final Process apiServer;
-  private final Process controllerManager;
+  private final int etcdPort;
   private final String clusterCidr;
+  private final LocalPki serverPki;
   private final LocalPki pki;
-  private final Process scheduler;
+
+  /** The release of kube-apiserver, kube-controller-manager and kube-scheduler: its directory. */
+  private Path bin;
+
+  private Process apiServer;
+  private Process controllerManager;
+  private Process scheduler;
 
   private LocalControlPlane(Servers servers, String clusterCidr) throws IOException {
     this.workDir = servers.workDir();
     this.kubeconfig = servers.kubeconfig();
     this.client = servers.client();
     this.etcd = servers.etcd();
+    this.etcdPort = servers.etcdPort();
+    this.bin = servers.bin();
     this.apiServer = servers.apiServer();
     this.clusterCidr = clusterCidr;
+    this.serverPki = servers.pki();
     this.pki = clusterCidr == null ? null : servers.pki();
-    this.controllerManager = startControllerManager(servers.pki());
+    this.controllerManager = startControllerManager();
     try {
       this.scheduler = clusterCidr == null ? null : startScheduler();
     } catch (IOException | RuntimeException e) {
@@ -111,7 +120,7 @@ public final class LocalControlPlane implements AutoCloseable {
 
   /** Starts a private control plane; fails (CI) or skips when the binaries are not built. */
   public static LocalControlPlane start() {
-    return start(null, List.of());
+    return start(null, List.of(), ToolPaths.kubernetesBinDir());
   }
 
   /**
@@ -132,24 +141,38 @@ public final class LocalControlPlane implements AutoCloseable {
    * node bridge), so that they verify it without naming another host.
    */
   public static LocalControlPlane startForNodes(String clusterCidr, List<String> serverAddresses) {
-    Prerequisites.requireExecutable(
-        ToolPaths.kubernetesBinDir().resolve("kube-scheduler"), "kube-scheduler");
-    return start(clusterCidr, serverAddresses);
+    return startForNodes(clusterCidr, serverAddresses, ToolPaths.kubernetesBinDir());
+  }
+
+  /**
+   * {@link #startForNodes(String, List)} with kube-apiserver, kube-controller-manager and
+   * kube-scheduler from {@code bin}, the directory of another release than the pinned one (etcd and
+   * kubectl stay the pinned release's): a cluster {@link #upgradeTo} the pinned release later.
+   */
+  public static LocalControlPlane startForNodes(
+      String clusterCidr, List<String> serverAddresses, Path bin) {
+    Prerequisites.requireExecutable(bin.resolve("kube-scheduler"), "kube-scheduler");
+    return start(clusterCidr, serverAddresses, bin);
   }
 
   /** The processes and files of a started etcd and kube-apiserver. */
   private record Servers(
       Path workDir,
+      Path bin,
       LocalPki pki,
       Process etcd,
+      int etcdPort,
       Process apiServer,
       Path kubeconfig,
       KubernetesClient client) {}
 
-  private static LocalControlPlane start(String clusterCidr, List<String> serverAddresses) {
-    Path bin = ToolPaths.kubernetesBinDir();
-    for (String b :
-        List.of("kube-apiserver", "etcd-server", "kubectl", "kube-controller-manager")) {
+  private static LocalControlPlane start(
+      String clusterCidr, List<String> serverAddresses, Path bin) {
+    Path pinned = ToolPaths.kubernetesBinDir();
+    for (String b : List.of("etcd-server", "kubectl")) {
+      Prerequisites.requireExecutable(pinned.resolve(b), b);
+    }
+    for (String b : List.of("kube-apiserver", "kube-controller-manager")) {
       Prerequisites.requireExecutable(bin.resolve(b), b);
     }
     long t0 = System.nanoTime();
@@ -168,7 +191,7 @@ public final class LocalControlPlane implements AutoCloseable {
       int etcdPort = freeLoopbackPort();
       int peerPort = freeLoopbackPort();
       int apiPort = freeLoopbackPort();
-      etcd = startLogged(workDir, etcdCommand(bin, workDir, etcdPort, peerPort), "etcd");
+      etcd = startLogged(workDir, etcdCommand(pinned, workDir, etcdPort, peerPort), "etcd");
       awaitServing("etcd", etcd, workDir.resolve("etcd.log"), () -> etcdHealthy(etcdPort));
       apiServer =
           startLogged(
@@ -188,7 +211,8 @@ public final class LocalControlPlane implements AutoCloseable {
           () -> apiServerReady(admin));
       LocalControlPlane cp =
           new LocalControlPlane(
-              new Servers(workDir, pki, etcd, apiServer, kubeconfig, client), clusterCidr);
+              new Servers(workDir, bin, pki, etcd, etcdPort, apiServer, kubeconfig, client),
+              clusterCidr);
       log.info(
           "event=control-plane-started server={} millis={}",
           cp.serverUrl(),
@@ -488,6 +512,54 @@ public final class LocalControlPlane implements AutoCloseable {
     return workDir;
   }
 
+  /**
+   * The Kubernetes release of kube-apiserver, as it reports it ({@code /version}'s gitVersion, for
+   * example {@code v1.37.2}).
+   */
+  public String serverVersion() {
+    return client.getKubernetesVersion().getGitVersion();
+  }
+
+  /**
+   * Upgrades the control plane to the release in {@code newBin} the way an administrator does,
+   * component by component on the same etcd, address and certificates: kube-apiserver first
+   * (stopped, started from {@code newBin}, awaited ready), then kube-controller-manager and
+   * kube-scheduler. Clients, the nodes' and the product's among them, see an API server that went
+   * away for a few seconds and came back a release newer.
+   */
+  public synchronized void upgradeTo(Path newBin) {
+    for (String b : List.of("kube-apiserver", "kube-controller-manager", "kube-scheduler")) {
+      Prerequisites.requireExecutable(newBin.resolve(b), b);
+    }
+    long t0 = System.nanoTime();
+    bin = newBin;
+    try {
+      stop(apiServer);
+      apiServer =
+          startLogged(
+              workDir,
+              apiServerCommand(bin, serverPki, etcdPort, apiServerPort(), clusterCidr != null),
+              "kube-apiserver");
+      awaitServing(
+          "kube-apiserver",
+          apiServer,
+          workDir.resolve("kube-apiserver.log"),
+          () -> apiServerReady(client));
+      stop(controllerManager);
+      controllerManager = startControllerManager();
+      if (scheduler != null) {
+        stop(scheduler);
+        scheduler = startScheduler();
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot upgrade the control plane to " + newBin, e);
+    }
+    log.info(
+        "event=control-plane-upgraded version={} millis={}",
+        serverVersion(),
+        (System.nanoTime() - t0) / 1_000_000);
+  }
+
   @Override
   public synchronized void close() {
     stop(scheduler);
@@ -511,12 +583,12 @@ public final class LocalControlPlane implements AutoCloseable {
     }
   }
 
-  private Process startControllerManager(LocalPki pki) throws IOException {
+  private Process startControllerManager() throws IOException {
     List<String> controllers = new ArrayList<>(List.of(CONTROLLERS));
     List<String> cmd =
         new ArrayList<>(
             List.of(
-                ToolPaths.kubeControllerManager().toString(),
+                bin.resolve("kube-controller-manager").toString(),
                 "--kubeconfig=" + kubeconfig,
                 "--leader-elect=false",
                 "--bind-address=127.0.0.1",
@@ -531,7 +603,7 @@ public final class LocalControlPlane implements AutoCloseable {
               "--cluster-cidr=" + clusterCidr,
               "--node-cidr-mask-size=24",
               "--node-monitor-grace-period=20s",
-              "--root-ca-file=" + pki.apiServerCert()));
+              "--root-ca-file=" + serverPki.apiServerCert()));
     }
     cmd.add("--controllers=" + String.join(",", controllers));
     return startLogged(workDir, cmd, "kube-controller-manager");
@@ -541,7 +613,7 @@ public final class LocalControlPlane implements AutoCloseable {
     return startLogged(
         workDir,
         List.of(
-            ToolPaths.kubeScheduler().toString(),
+            bin.resolve("kube-scheduler").toString(),
             "--kubeconfig=" + kubeconfig,
             "--authentication-kubeconfig=" + kubeconfig,
             "--authorization-kubeconfig=" + kubeconfig,
@@ -556,7 +628,10 @@ public final class LocalControlPlane implements AutoCloseable {
       throws IOException {
     Path logFile = workDir.resolve(name + ".log");
     Process p =
-        new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(logFile.toFile()).start();
+        new ProcessBuilder(cmd)
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
+            .start();
     log.info("event={}-started log={}", name, logFile);
     return p;
   }

@@ -53,9 +53,39 @@ public final class ToolPaths {
         kubernetesBinDir().resolve("kube-controller-manager"), "kube-controller-manager");
   }
 
-  /** kubelet, for real nodes ({@code KubeletNode}). */
+  /**
+   * kubelet, for real nodes ({@code KubeletNode}): the pinned release's, or {@code
+   * KUBELET_VERSION}'s when e2e/bin/matrix runs nodes older than their API server.
+   */
   public static Path kubelet() {
-    return Prerequisites.requireExecutable(kubernetesBinDir().resolve("kubelet"), "kubelet");
+    return Prerequisites.requireExecutable(Path.of(value("CNI_OPERATOR_KUBELET")), "kubelet");
+  }
+
+  /**
+   * The release a cluster starts on before it is upgraded to the pinned one ({@code UPGRADE_FROM}
+   * of e2e/bin/matrix), for example {@code 1.36.3}.
+   */
+  public static String upgradeFromVersion() {
+    String v = env().get("CNI_OPERATOR_UPGRADE_FROM");
+    Prerequisites.require(
+        v != null,
+        "a Kubernetes release to upgrade from (UPGRADE_FROM)",
+        "run e2e/bin/matrix, which sets UPGRADE_FROM and builds that release");
+    return v;
+  }
+
+  /**
+   * The directory of {@link #upgradeFromVersion()}'s kube-apiserver, kube-controller-manager,
+   * kube-scheduler and kubelet.
+   */
+  public static Path upgradeFromBinDir() {
+    upgradeFromVersion();
+    Path dir = Path.of(value("CNI_OPERATOR_UPGRADE_FROM_BIN"));
+    for (String b :
+        List.of("kube-apiserver", "kube-controller-manager", "kube-scheduler", "kubelet")) {
+      Prerequisites.requireExecutable(dir.resolve(b), b + " " + upgradeFromVersion());
+    }
+    return dir;
   }
 
   public static Path kubeScheduler() {
@@ -194,7 +224,7 @@ public final class ToolPaths {
     return dir;
   }
 
-  private static String value(String key) {
+  private static Map<String, String> env() {
     Map<String, String> values = env;
     if (values == null) {
       synchronized (ToolPaths.class) {
@@ -204,7 +234,11 @@ public final class ToolPaths {
         values = env;
       }
     }
-    String v = values.get(key);
+    return values;
+  }
+
+  private static String value(String key) {
+    String v = env().get(key);
     if (v == null) {
       throw new IllegalStateException("e2e/bin/provision env printed no " + key);
     }

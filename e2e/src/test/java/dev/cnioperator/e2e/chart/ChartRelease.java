@@ -9,6 +9,7 @@ import dev.cnioperator.testkit.node.KubeletCluster;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.authentication.BoundObjectReference;
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -181,6 +182,34 @@ public final class ChartRelease implements AutoCloseable {
   }
 
   /** The objects of the release as helm recorded them ({@code helm get manifest}). */
+  /**
+   * The test kit's own values for a release on {@code cluster}'s kubelet nodes, none of them the
+   * runtime's: the API server through the node bridge's proxy (no kube-proxy, so no Service
+   * routing), the agent's state dir in the node's own {@code /opt} (the nodes share the host's
+   * {@code /var/lib}); then {@code more} helm arguments.
+   */
+  public static String[] onNodes(KubeletCluster cluster, String... more) {
+    URI api = URI.create(cluster.bridge().apiServerUrl());
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--set-string",
+                "apiServer.host=" + api.getHost(),
+                "--set",
+                "apiServer.port=" + api.getPort(),
+                "--set-string",
+                "agent.hostPaths.stateDir=/opt/cni-operator/state"));
+    args.addAll(List.of(more));
+    return args.toArray(String[]::new);
+  }
+
+  /** {@link #awaitRollout} of the agent's DaemonSet, then of the operator's Deployment. */
+  public void awaitProductRollout(KubeletCluster cluster, Duration timeout) {
+    String fullname = name + "-cni-operator";
+    awaitRollout(cluster, "daemonset/" + fullname + "-agent", timeout);
+    awaitRollout(cluster, "deployment/" + fullname + "-operator", timeout);
+  }
+
   /**
    * Waits with {@code kubectl rollout status} until {@code workload} (e.g. {@code daemonset/x}) of
    * the release has rolled out on {@code cluster}; fails with the release's pods and the end of

@@ -3,7 +3,6 @@ package dev.cnioperator.e2e.chart;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.cnioperator.api.v1alpha1.AttachmentSummary;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
@@ -26,7 +25,6 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -148,21 +146,13 @@ class ClusterE2E {
     // One network for the whole cluster; each node's range is its own podCIDR.
     cp.kubectlWithInput(NETWORK, "apply", "-f", "-").orThrow("kubectl apply of the pod network");
     // The agent is ready once its node's conflists are written, so the networks come first.
-    String fullname = release.name() + "-cni-operator";
-    release.awaitRollout(cluster, "daemonset/" + fullname + "-agent", ROLLOUT);
-    release.awaitRollout(cluster, "deployment/" + fullname + "-operator", ROLLOUT);
+    release.awaitProductRollout(cluster, ROLLOUT);
     phase("rollout");
     awaitEveryNodesReadyCondition(
         "after its network was applied", c -> assertThat(c.getStatus()).isEqualTo("True"));
     phase("nodes-ready");
 
-    apps = NodePods.appsNamespace(client);
-    client
-        .apps()
-        .deployments()
-        .inNamespace(apps)
-        .resource(NodePods.pauseDeployment(4, Map.of()))
-        .create();
+    apps = NodePods.startPausePods(client, 4);
     bootPods = awaitRunningPods(client, 4);
     phase("pods-running");
   }
@@ -571,7 +561,7 @@ class ClusterE2E {
               .atMost(Duration.ofSeconds(90))
               .until(
                   () -> client.pods().inNamespace(apps).withName(pod).get(),
-                  p -> p != null && running(p));
+                  p -> p != null && NodePods.running(p));
       assertThat(running.getStatus().getPodIP())
           .as("IP of %s", pod)
           .startsWith(
@@ -659,12 +649,12 @@ class ClusterE2E {
             .create();
     await()
         .atMost(Duration.ofSeconds(90))
-        .until(() -> running(client.pods().inNamespace(apps).withName(name(late)).get()));
+        .until(() -> NodePods.running(client.pods().inNamespace(apps).withName(name(late)).get()));
     assertThat(client.pods().inNamespace(apps).withName(name(late)).get().getStatus().getPodIP())
         .startsWith(cidr.substring(0, cidr.lastIndexOf('.') + 1));
     assertThat(
             client.pods().inNamespace(apps).withLabel("app", "pause").list().getItems().stream()
-                .filter(ClusterE2E::running))
+                .filter(NodePods::running))
         .as("the Deployment's pods keep running")
         .hasSize(4);
     phase("pod-after-uninstall");
@@ -684,9 +674,7 @@ class ClusterE2E {
             "--set",
             "agent.removeConflistsTimeoutSeconds=120"));
     release = ChartRelease.install(cp, product, "rm", values.toArray(String[]::new));
-    String fullname = release.name() + "-cni-operator";
-    release.awaitRollout(cluster, "daemonset/" + fullname + "-agent", ROLLOUT);
-    release.awaitRollout(cluster, "deployment/" + fullname + "-operator", ROLLOUT);
+    release.awaitProductRollout(cluster, ROLLOUT);
     // The new agents adopt the files the old ones wrote (their manifest is in each node's state
     // dir), and the network is Ready again under the new operator.
     ClusterNetworks.on(cp).waitReady(NETWORK_NAME);
@@ -765,17 +753,7 @@ class ClusterE2E {
    * agent finds each node's containerd at the chart's default socket.
    */
   private static String[] installValues() {
-    URI api = URI.create(cluster.bridge().apiServerUrl());
-    return new String[] {
-      "--set",
-      "operator.replicas=2",
-      "--set-string",
-      "apiServer.host=" + api.getHost(),
-      "--set",
-      "apiServer.port=" + api.getPort(),
-      "--set-string",
-      "agent.hostPaths.stateDir=/opt/cni-operator/state",
-    };
+    return ChartRelease.onNodes(cluster, "--set", "operator.replicas=2");
   }
 
   /**
@@ -802,24 +780,11 @@ class ClusterE2E {
           .formatted(FAILOVER_LABEL);
 
   private static List<Pod> awaitRunningPods(KubernetesClient client, int count) {
-    await()
-        .atMost(Duration.ofSeconds(120))
-        .until(
-            () ->
-                client.pods().inNamespace(apps).withLabel("app", "pause").list().getItems().stream()
-                        .filter(ClusterE2E::running)
-                        .count()
-                    == count);
-    return client.pods().inNamespace(apps).withLabel("app", "pause").list().getItems();
+    return NodePods.awaitRunningPods(client, apps, count);
   }
 
-  /** The running pods of the test namespace on {@code node}, none of them terminating. */
   private static List<Pod> runningPodsOn(KubernetesClient client, KubeletNode node) {
-    return client.pods().inNamespace(apps).list().getItems().stream()
-        .filter(ClusterE2E::running)
-        .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
-        .filter(p -> node.name().equals(p.getSpec().getNodeName()))
-        .toList();
+    return NodePods.runningPods(client, apps, node);
   }
 
   private static Set<String> podIps(List<Pod> pods) {
@@ -837,15 +802,8 @@ class ClusterE2E {
         .atMost(Duration.ofSeconds(60))
         .untilAsserted(
             () -> {
-              for (KubeletNode node : cluster.nodes()) {
-                int pods = runningPodsOn(client, node).size();
-                AttachmentSummary a = nodeNetwork(client, node).getAttachments();
-                assertThat(a).as("attachments on %s", node.name()).isNotNull();
-                assertThat(a.getTotal()).as("attachments on %s", node.name()).isEqualTo(pods);
-                assertThat(a.getHealthy())
-                    .as("healthy attachments on %s", node.name())
-                    .isEqualTo(pods);
-              }
+              NodePods.assertAttachmentsHealthyAsRunningPods(
+                  client, cluster.nodes(), apps, NETWORK_NAME);
               CniNetwork net = network(client);
               assertThat(net.getStatus().getNodes().getHealthy())
                   .as("healthy nodes of %s", NETWORK_NAME)
@@ -898,15 +856,8 @@ class ClusterE2E {
         .list()
         .getItems()
         .stream()
-        .filter(p -> running(p) && p.getMetadata().getDeletionTimestamp() == null)
+        .filter(p -> NodePods.running(p) && p.getMetadata().getDeletionTimestamp() == null)
         .toList();
-  }
-
-  private static boolean running(Pod p) {
-    return p != null
-        && p.getStatus() != null
-        && "Running".equals(p.getStatus().getPhase())
-        && p.getStatus().getPodIP() != null;
   }
 
   /** Waits until the Ready condition of every Node satisfies {@code check}. */

@@ -104,35 +104,30 @@ class MonitoringE2E {
             "crd/prometheusrules.monitoring.coreos.com")
         .orThrow("wait for the Prometheus Operator's CRDs");
     PublishedProduct product = PublishedProduct.publish(cluster, Helm.provisioned());
-    URI api = URI.create(cluster.bridge().apiServerUrl());
     release =
         ChartRelease.installAndWait(
             cp,
             product,
             "mon",
             INSTALL_WAIT,
-            "--set-string",
-            "apiServer.host=" + api.getHost(),
-            "--set",
-            "apiServer.port=" + api.getPort(),
-            "--set-string",
-            "agent.hostPaths.stateDir=/opt/cni-operator/state",
-            "--set",
-            "monitoring.podMonitor.enabled=true",
-            "--set",
-            "monitoring.prometheusRule.enabled=true",
-            "--set",
-            "monitoring.prometheusRule.alerts.CniNetworkNotReady.for=5s",
-            "--set",
-            "monitoring.prometheusRule.alerts.CniNetworkNodesNotCurrent.for=5s",
-            "--set",
-            "monitoring.prometheusRule.alerts.CniAgentAttachmentsFailing.for=5s",
-            "--set",
-            "monitoring.prometheusRule.alerts.CniNetworkRolloutStopped.window=1m",
-            "--set",
-            "monitoring.prometheusRule.alerts.CniAgentDown.for=10s",
-            "--set",
-            "monitoring.prometheusRule.alerts.CniOperatorDown.for=10s");
+            ChartRelease.onNodes(
+                cluster,
+                "--set",
+                "monitoring.podMonitor.enabled=true",
+                "--set",
+                "monitoring.prometheusRule.enabled=true",
+                "--set",
+                "monitoring.prometheusRule.alerts.CniNetworkNotReady.for=5s",
+                "--set",
+                "monitoring.prometheusRule.alerts.CniNetworkNodesNotCurrent.for=5s",
+                "--set",
+                "monitoring.prometheusRule.alerts.CniAgentAttachmentsFailing.for=5s",
+                "--set",
+                "monitoring.prometheusRule.alerts.CniNetworkRolloutStopped.window=1m",
+                "--set",
+                "monitoring.prometheusRule.alerts.CniAgentDown.for=10s",
+                "--set",
+                "monitoring.prometheusRule.alerts.CniOperatorDown.for=10s"));
     monitoring = new MonitoringObjects(release.manifest());
     startPrometheus();
   }

@@ -30,7 +30,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
 import java.net.InetAddress;
-import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -121,22 +120,9 @@ class MultusE2E {
         .orThrow("kubectl apply of the NetworkAttachmentDefinition CRD");
     makeUplinks();
 
-    URI api = URI.create(cluster.bridge().apiServerUrl());
-    release =
-        ChartRelease.install(
-            cp,
-            product,
-            "mts",
-            "--set-string",
-            "apiServer.host=" + api.getHost(),
-            "--set",
-            "apiServer.port=" + api.getPort(),
-            "--set-string",
-            "agent.hostPaths.stateDir=/opt/cni-operator/state");
+    release = ChartRelease.install(cp, product, "mts", ChartRelease.onNodes(cluster));
     cp.kubectlWithInput(POD_NETWORK_YAML, "apply", "-f", "-").orThrow("apply the pod network");
-    String fullname = release.name() + "-cni-operator";
-    release.awaitRollout(cluster, "daemonset/" + fullname + "-agent", ROLLOUT);
-    release.awaitRollout(cluster, "deployment/" + fullname + "-operator", ROLLOUT);
+    release.awaitProductRollout(cluster, ROLLOUT);
     for (KubeletNode node : cluster.nodes()) {
       await("the pod network's file on " + node.name())
           .atMost(Duration.ofSeconds(60))

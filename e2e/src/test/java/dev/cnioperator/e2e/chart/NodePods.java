@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cnioperator.api.v1alpha1.AttachmentSummary;
+import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.HostLocalStore;
 import dev.cnioperator.testkit.TestNames;
@@ -37,6 +39,83 @@ import java.util.stream.Stream;
  */
 final class NodePods {
   private NodePods() {}
+
+  /** Whether {@code p} runs and has its address. */
+  static boolean running(Pod p) {
+    return p != null
+        && p.getStatus() != null
+        && "Running".equals(p.getStatus().getPhase())
+        && p.getStatus().getPodIP() != null;
+  }
+
+  /** The running pods of {@code namespace} on {@code node}, none of them terminating. */
+  static List<Pod> runningPods(KubernetesClient client, String namespace, KubeletNode node) {
+    return client.pods().inNamespace(namespace).list().getItems().stream()
+        .filter(NodePods::running)
+        .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+        .filter(p -> node.name().equals(p.getSpec().getNodeName()))
+        .toList();
+  }
+
+  /**
+   * A namespace of its own ({@link #appsNamespace}) with a {@link #pauseDeployment} of {@code
+   * count} pods, returned once they all run.
+   */
+  static String startPausePods(KubernetesClient client, int count) {
+    String namespace = appsNamespace(client);
+    client
+        .apps()
+        .deployments()
+        .inNamespace(namespace)
+        .resource(pauseDeployment(count, Map.of()))
+        .create();
+    awaitRunningPods(client, namespace, count);
+    return namespace;
+  }
+
+  /**
+   * Waits (2 minutes at most) until {@code count} pods of {@link #pauseDeployment} run in {@code
+   * namespace}, and returns its pods.
+   */
+  static List<Pod> awaitRunningPods(KubernetesClient client, String namespace, int count) {
+    await()
+        .atMost(Duration.ofSeconds(120))
+        .until(
+            () ->
+                client
+                        .pods()
+                        .inNamespace(namespace)
+                        .withLabel("app", "pause")
+                        .list()
+                        .getItems()
+                        .stream()
+                        .filter(NodePods::running)
+                        .count()
+                    == count);
+    return client.pods().inNamespace(namespace).withLabel("app", "pause").list().getItems();
+  }
+
+  /**
+   * Every node's CniNode status counts as many attachments of {@code network}, all healthy, as the
+   * node runs pods of {@code namespace}.
+   */
+  static void assertAttachmentsHealthyAsRunningPods(
+      KubernetesClient client, List<KubeletNode> nodes, String namespace, String network) {
+    for (KubeletNode node : nodes) {
+      int pods = runningPods(client, namespace, node).size();
+      CniNode cniNode = client.resources(CniNode.class).withName(node.name()).get();
+      assertThat(cniNode.getStatus()).as("status of CniNode %s", node.name()).isNotNull();
+      AttachmentSummary a =
+          cniNode
+              .getStatus()
+              .network(network)
+              .orElseThrow(() -> new AssertionError(node.name() + " reports no " + network))
+              .getAttachments();
+      assertThat(a).as("attachments on %s", node.name()).isNotNull();
+      assertThat(a.getTotal()).as("attachments on %s", node.name()).isEqualTo(pods);
+      assertThat(a.getHealthy()).as("healthy attachments on %s", node.name()).isEqualTo(pods);
+    }
+  }
 
   /** The ids of the ready sandboxes (network still set up) of {@code namespace} on the node. */
   static List<String> readySandboxes(KubeletNode node, String namespace) {

@@ -21,7 +21,6 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -341,18 +340,9 @@ abstract class RuntimeTruthE2E {
     }
   }
 
-  /**
-   * The test kit's own settings, none of them the runtime's: the API server through the node
-   * bridge's proxy (no kube-proxy, so no Service routing), the agent's state dir in the node's own
-   * {@code /opt} (the nodes share the host's {@code /var/lib}).
-   */
+  /** The test kit's own settings, none of them the runtime's ({@link ChartRelease#onNodes}). */
   private String[] testKitValues() {
-    URI api = URI.create(cluster.bridge().apiServerUrl());
-    return new String[] {
-      "--set-string", "apiServer.host=" + api.getHost(),
-      "--set", "apiServer.port=" + api.getPort(),
-      "--set-string", "agent.hostPaths.stateDir=/opt/cni-operator/state",
-    };
+    return ChartRelease.onNodes(cluster);
   }
 
   /**

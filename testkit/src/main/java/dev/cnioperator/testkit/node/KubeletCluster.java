@@ -1,6 +1,7 @@
 package dev.cnioperator.testkit.node;
 
 import dev.cnioperator.testkit.LocalControlPlane;
+import dev.cnioperator.testkit.ToolPaths;
 import dev.cnioperator.testkit.containerd.ContainerdRelease;
 import dev.cnioperator.testkit.images.LocalRegistry;
 import java.nio.file.Path;
@@ -22,6 +23,7 @@ public final class KubeletCluster implements AutoCloseable {
   private final NodeBridge bridge;
   private final List<KubeletNode> nodes = new ArrayList<>();
   private final Duration syncFrequency;
+  private final Path kubelet;
 
   /** Bridge addresses are never reused, so a node added after one was closed gets a fresh one. */
   private int nextIndex;
@@ -29,10 +31,11 @@ public final class KubeletCluster implements AutoCloseable {
   private LocalRegistry registry;
 
   private KubeletCluster(
-      LocalControlPlane controlPlane, NodeBridge bridge, Duration syncFrequency) {
+      LocalControlPlane controlPlane, NodeBridge bridge, Duration syncFrequency, Path kubelet) {
     this.controlPlane = controlPlane;
     this.bridge = bridge;
     this.syncFrequency = syncFrequency;
+    this.kubelet = kubelet;
   }
 
   /** As {@link #start(int, ContainerdRelease)} with Debian's containerd 1.6. */
@@ -54,11 +57,37 @@ public final class KubeletCluster implements AutoCloseable {
    */
   public static KubeletCluster start(
       int nodeCount, ContainerdRelease release, Duration syncFrequency) {
+    return start(
+        nodeCount, release, syncFrequency, ToolPaths.kubernetesBinDir(), ToolPaths.kubelet());
+  }
+
+  /**
+   * Starts the control plane and {@code nodeCount} nodes running Debian's containerd 1.6 on the
+   * Kubernetes release in {@code bin} (kube-apiserver, kube-controller-manager, kube-scheduler and
+   * kubelet; etcd and kubectl stay the pinned release's), for a cluster upgraded later ({@link
+   * LocalControlPlane#upgradeTo}, {@link KubeletNode#upgradeKubelet}).
+   */
+  public static KubeletCluster startOn(Path bin, int nodeCount) {
+    return start(
+        nodeCount,
+        ContainerdRelease.DEBIAN_1_6,
+        KubeletNode.TEST_SYNC_FREQUENCY,
+        bin,
+        bin.resolve("kubelet"));
+  }
+
+  private static KubeletCluster start(
+      int nodeCount,
+      ContainerdRelease release,
+      Duration syncFrequency,
+      Path controlPlaneBin,
+      Path kubelet) {
     String hostAddress = NodeBridge.freeHostAddress();
-    LocalControlPlane cp = LocalControlPlane.startForNodes(CLUSTER_CIDR, List.of(hostAddress));
+    LocalControlPlane cp =
+        LocalControlPlane.startForNodes(CLUSTER_CIDR, List.of(hostAddress), controlPlaneBin);
     KubeletCluster cluster;
     try {
-      cluster = new KubeletCluster(cp, NodeBridge.create(cp, hostAddress), syncFrequency);
+      cluster = new KubeletCluster(cp, NodeBridge.create(cp, hostAddress), syncFrequency, kubelet);
     } catch (RuntimeException e) {
       cp.close();
       throw e;
@@ -96,7 +125,8 @@ public final class KubeletCluster implements AutoCloseable {
    * it earlier.
    */
   public KubeletNode addNode(ContainerdRelease release) {
-    KubeletNode node = KubeletNode.start(controlPlane, bridge, nextIndex++, release, syncFrequency);
+    KubeletNode node =
+        KubeletNode.start(controlPlane, bridge, nextIndex++, release, syncFrequency, kubelet);
     nodes.add(node);
     if (registry != null) {
       node.trustPlainHttpRegistry(registry.hostPort());

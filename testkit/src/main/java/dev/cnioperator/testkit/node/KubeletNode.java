@@ -10,6 +10,7 @@ import dev.cnioperator.testkit.ToolPaths;
 import dev.cnioperator.testkit.containerd.ContainerdFixture;
 import dev.cnioperator.testkit.containerd.ContainerdRelease;
 import dev.cnioperator.testkit.containerd.HostRunContainerd;
+import io.fabric8.kubernetes.api.model.Node;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -86,6 +87,8 @@ public final class KubeletNode implements AutoCloseable {
   private String hostInterface;
   private Process holder;
   private ContainerdFixture containerd;
+  private Path kubeletBinary;
+  private List<String> kubeletArgs;
   private Process kubelet;
   private HostRunContainerd.Hold hostRun;
   private boolean closed;
@@ -128,11 +131,25 @@ public final class KubeletNode implements AutoCloseable {
       int index,
       ContainerdRelease release,
       Duration syncFrequency) {
+    return start(controlPlane, bridge, index, release, syncFrequency, ToolPaths.kubelet());
+  }
+
+  /**
+   * As {@link #start(LocalControlPlane, NodeBridge, int, ContainerdRelease, Duration)}, the kubelet
+   * {@code kubeletBinary}.
+   */
+  public static KubeletNode start(
+      LocalControlPlane controlPlane,
+      NodeBridge bridge,
+      int index,
+      ContainerdRelease release,
+      Duration syncFrequency,
+      Path kubeletBinary) {
     Prerequisites.requireRoot();
     for (String c : List.of("nsenter", "unshare", "openssl", "ip")) {
       Prerequisites.requireCommand(c);
     }
-    ToolPaths.kubelet();
+    Prerequisites.requireExecutable(kubeletBinary, "kubelet");
     String name = TestNames.unique("node");
     Path dir;
     try {
@@ -142,6 +159,7 @@ public final class KubeletNode implements AutoCloseable {
     }
     KubeletNode node =
         new KubeletNode(controlPlane, name, bridge.nodeAddress(index), dir, syncFrequency);
+    node.kubeletBinary = kubeletBinary;
     long t0 = System.nanoTime();
     try {
       // The mount namespace makes the machine's /run/containerd, the mount point of its socket dir.
@@ -396,25 +414,68 @@ public final class KubeletNode implements AutoCloseable {
           syncFrequency: %ds
           """
               .formatted(address, CRI_SOCKET, name, resolvConf, syncFrequency.toSeconds()));
-      List<String> cmd = new ArrayList<>(launcher());
-      cmd.addAll(
+      kubeletArgs =
           List.of(
-              ToolPaths.kubelet().toString(),
               "--config=" + config,
               "--kubeconfig=" + kubeconfig,
               "--root-dir=" + dir.resolve("kubelet"),
               "--cert-dir=" + pki,
               "--hostname-override=" + name,
               "--node-ip=" + address,
-              "--v=1"));
-      kubelet =
-          new ProcessBuilder(cmd)
-              .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.appendTo(kubeletLog().toFile()))
-              .start();
+              "--v=1");
+      kubelet = launchKubelet();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start the kubelet of node " + name, e);
     }
+  }
+
+  private Process launchKubelet() throws IOException {
+    List<String> cmd = new ArrayList<>(launcher());
+    cmd.add(kubeletBinary.toString());
+    cmd.addAll(kubeletArgs);
+    return new ProcessBuilder(cmd)
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(kubeletLog().toFile()))
+        .start();
+  }
+
+  /**
+   * Replaces the node's kubelet with {@code binary}, as a node's upgrade does: the kubelet stops
+   * (its pods go on running in containerd), the new one starts on the same configuration, state and
+   * certificates, and this returns once the Node reports the new kubelet's version and Ready.
+   * Returns that version ({@code v1.37.2}).
+   */
+  public String upgradeKubelet(Path binary) {
+    Prerequisites.requireExecutable(binary, "kubelet");
+    String reported =
+        Commands.run(binary.toString(), "--version").orThrow("kubelet --version").stdout();
+    String version = reported.strip().substring(reported.strip().lastIndexOf(' ') + 1);
+    long t0 = System.nanoTime();
+    stop(kubelet);
+    kubeletBinary = binary;
+    try {
+      kubelet = launchKubelet();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start kubelet " + binary + " on node " + name, e);
+    }
+    Await.serving(
+        "kubelet " + version + " of node " + name,
+        kubelet,
+        kubeletLog(),
+        () -> {
+          Node node = controlPlane.client().nodes().withName(name).get();
+          return node != null
+              && version.equals(node.getStatus().getNodeInfo().getKubeletVersion())
+              && node.getStatus().getConditions().stream()
+                  .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+        },
+        REGISTER_TIMEOUT);
+    log.info(
+        "event=kubelet-upgraded node={} version={} ms={}",
+        name,
+        version,
+        (System.nanoTime() - t0) / 1_000_000);
+    return version;
   }
 
   /** The cgroup v1 hierarchies (not their alias symlinks) this node's cgroup root is made in. */
