@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cnioperator.e2e.Helm;
 import dev.cnioperator.testkit.CommandResult;
+import dev.cnioperator.testkit.ToolPaths;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.HostPathVolumeSource;
@@ -921,11 +922,13 @@ class ChartLintIT {
   }
 
   private static void assertLintClean(String... extraArgs) {
-    String[] args = new String[extraArgs.length + 3];
+    String[] args = new String[extraArgs.length + 5];
     args[0] = "lint";
     args[1] = "--strict";
-    args[2] = Helm.chartDir().toString();
-    System.arraycopy(extraArgs, 0, args, 3, extraArgs.length);
+    args[2] = "--kube-version";
+    args[3] = ToolPaths.kubernetesVersion();
+    args[4] = Helm.chartDir().toString();
+    System.arraycopy(extraArgs, 0, args, 5, extraArgs.length);
 
     CommandResult result = helm.run(args);
 
