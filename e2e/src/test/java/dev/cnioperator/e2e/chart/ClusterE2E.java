@@ -151,6 +151,21 @@ class ClusterE2E {
     awaitEveryNodesReadyCondition(
         "after its network was applied", c -> assertThat(c.getStatus()).isEqualTo("True"));
     phase("nodes-ready");
+    // Which releases ran: the matrix's skew step runs kubelets older than the API server.
+    System.out.printf(
+        "event=cluster-e2e-releases apiServer=%s kubelets=%s%n",
+        cp.serverVersion(),
+        cluster.nodes().stream()
+            .map(
+                n ->
+                    client
+                        .nodes()
+                        .withName(n.name())
+                        .get()
+                        .getStatus()
+                        .getNodeInfo()
+                        .getKubeletVersion())
+            .toList());
 
     apps = NodePods.startPausePods(client, 4);
     bootPods = awaitRunningPods(client, 4);

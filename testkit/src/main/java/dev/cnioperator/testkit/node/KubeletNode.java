@@ -186,8 +186,9 @@ public final class KubeletNode implements AutoCloseable {
       throw e;
     }
     log.info(
-        "event=kubelet-node-started node={} containerd={} address={} dir={} ms={}",
+        "event=kubelet-node-started node={} kubelet={} containerd={} address={} dir={} ms={}",
         name,
+        kubeletBinary,
         release.name(),
         node.address,
         dir,
