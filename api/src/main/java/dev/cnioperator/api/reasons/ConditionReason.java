@@ -59,6 +59,13 @@ public enum ConditionReason {
   /** status.rollout.failure: an admitted node did not report on the revision in time. */
   NO_REPORT("NoReport"),
 
+  // CniNetwork PluginsAppended
+
+  /** PluginsAppended True: another installer appended plugins to the file on some nodes. */
+  PLUGINS_APPENDED("PluginsAppended"),
+  /** PluginsAppended False: no node reports plugins appended by another installer. */
+  OWN_PLUGINS_ONLY("OwnPluginsOnly"),
+
   // CniNetwork AttachmentDefinitions (Multus), with CONFLICT and NOT_ACCEPTED
 
   /** AttachmentDefinitions True: every chosen namespace has the network's definition. */

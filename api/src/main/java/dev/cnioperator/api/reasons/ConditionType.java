@@ -14,7 +14,9 @@ public enum ConditionType {
   /** CniNetwork: every selected node holds and proved the newest revision. */
   ROLLED_OUT("RolledOut"),
   /** Multus CniNetwork: every chosen namespace has its NetworkAttachmentDefinition. */
-  ATTACHMENT_DEFINITIONS("AttachmentDefinitions");
+  ATTACHMENT_DEFINITIONS("AttachmentDefinitions"),
+  /** CniNetwork: on some node another installer appended plugins to its file, and they are kept. */
+  PLUGINS_APPENDED("PluginsAppended");
 
   private final String wire;
 

@@ -24,6 +24,10 @@ public class NodeNetworkStatus {
   @JsonPropertyDescription("Why the state is not Applied, in words a person can act on.")
   private String message;
 
+  @JsonPropertyDescription(
+      "Plugins another installer appended after the network's own in its file: kept, not drift, and carried into new revisions.")
+  private AppendedPlugins appendedPlugins;
+
   @JsonPropertyDescription("Live attachments of this network on the node and their CHECK outcome.")
   private AttachmentSummary attachments;
 

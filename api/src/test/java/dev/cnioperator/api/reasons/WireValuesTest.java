@@ -14,7 +14,13 @@ class WireValuesTest {
   @Test
   void conditionTypesAreTheOnesInTheDocs() {
     assertThat(Arrays.stream(ConditionType.values()).map(ConditionType::wire))
-        .containsExactly("Accepted", "Ready", "Degraded", "RolledOut", "AttachmentDefinitions");
+        .containsExactly(
+            "Accepted",
+            "Ready",
+            "Degraded",
+            "RolledOut",
+            "AttachmentDefinitions",
+            "PluginsAppended");
   }
 
   @Test
@@ -42,6 +48,8 @@ class WireValuesTest {
             "Paused",
             "RolledBack",
             "NoReport",
+            "PluginsAppended",
+            "OwnPluginsOnly",
             "Created",
             "InvalidNamespaces",
             "Failed",

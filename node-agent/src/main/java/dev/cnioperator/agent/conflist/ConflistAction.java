@@ -29,16 +29,36 @@ public sealed interface ConflistAction {
 
   <R> R accept(Visitor<R> visitor);
 
-  /** Write {@code desired} atomically, recording it in the manifest first. */
-  record Write(DesiredConflist desired, WriteReason reason) implements ConflistAction {
+  /**
+   * Write {@code desired} atomically, recording it in the manifest first, with {@code carried}
+   * (what another installer appended to the file it replaces) after its own plugins.
+   */
+  record Write(DesiredConflist desired, WriteReason reason, Appended carried)
+      implements ConflistAction {
+    public Write(DesiredConflist desired, WriteReason reason) {
+      this(desired, reason, Appended.NONE);
+    }
+
+    /** The bytes to write. */
+    public byte[] content() {
+      return carried.onto(desired);
+    }
+
     @Override
     public <R> R accept(Visitor<R> visitor) {
       return visitor.write(this);
     }
   }
 
-  /** On disk as desired; nothing to do. */
-  record Keep(DesiredConflist desired) implements ConflistAction {
+  /**
+   * On disk as desired, with {@code appended} (another installer's entries after its own plugins,
+   * kept); nothing to do.
+   */
+  record Keep(DesiredConflist desired, Appended appended) implements ConflistAction {
+    public Keep(DesiredConflist desired) {
+      this(desired, Appended.NONE);
+    }
+
     @Override
     public <R> R accept(Visitor<R> visitor) {
       return visitor.keep(this);

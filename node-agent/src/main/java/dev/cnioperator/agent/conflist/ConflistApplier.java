@@ -9,14 +9,18 @@ import dev.cnioperator.agent.conflist.ConflistAction.Remove;
 import dev.cnioperator.agent.conflist.ConflistAction.Write;
 import dev.cnioperator.agent.host.HostFiles;
 import dev.cnioperator.agent.host.HostPaths;
+import dev.cnioperator.agent.host.ManagedFile;
 import dev.cnioperator.agent.host.Manifest;
 import dev.cnioperator.agent.host.ManifestException;
 import dev.cnioperator.agent.host.ManifestStore;
 import dev.cnioperator.api.v1alpha1.ConfigDirectory;
+import dev.cnioperator.cni.io.Sha256;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,7 +69,7 @@ public final class ConflistApplier {
       DesiredConflist d = w.desired();
       try {
         Manifest next = ConflistApplier.this.write(w, current);
-        outcomes.add(NetworkOutcome.applied(d, w.reason().isDrift()));
+        outcomes.add(NetworkOutcome.applied(d, w.reason().isDrift(), w.carried()));
         return next;
       } catch (IOException | ManifestException e) {
         LOG.warn(
@@ -83,7 +87,7 @@ public final class ConflistApplier {
 
     @Override
     public Manifest keep(Keep k) {
-      outcomes.add(NetworkOutcome.applied(k.desired(), false));
+      outcomes.add(NetworkOutcome.applied(k.desired(), false, k.appended()));
       return current;
     }
 
@@ -130,16 +134,20 @@ public final class ConflistApplier {
 
   private Manifest write(Write w, Manifest manifest) throws IOException {
     DesiredConflist d = w.desired();
-    Manifest next = manifest.withConflist(d.directory(), d.fileName(), d.sha256(), d.network());
+    byte[] content = w.content();
+    Manifest next =
+        manifest.withConflist(
+            d.directory(), d.fileName(), Sha256.hex(content), d.network(), d.content());
     store.save(next);
-    files.writeAtomically(file(d), d.bytes(), false);
+    files.writeAtomically(file(d), content, false);
     LOG.info(
-        "event=conflist-written network={} file={} directory={} sha256={} reason={}",
+        "event=conflist-written network={} file={} directory={} sha256={} reason={} carried={}",
         d.network(),
         d.fileName(),
         d.directory(),
         d.sha256(),
-        w.reason());
+        w.reason(),
+        w.carried().types());
     return next;
   }
 
@@ -180,16 +188,22 @@ public final class ConflistApplier {
     }
   }
 
-  /** The sha256 of the agent's own file on disk for {@code d}, or null. */
+  /**
+   * The sha256 of the agent's own content in its file on disk for {@code d} (the revision it holds,
+   * whatever others appended), or null.
+   */
   private String ownedSha(Manifest manifest, DesiredConflist d) {
     try {
-      String disk = files.sha256(file(d)).orElse(null);
-      return manifest
-              .conflist(d.directory(), d.fileName())
-              .filter(m -> m.isOwnVersion(disk))
-              .isPresent()
-          ? disk
-          : null;
+      byte[] disk = files.read(file(d)).orElse(null);
+      Optional<ManagedFile> owned = manifest.conflist(d.directory(), d.fileName());
+      if (disk == null || owned.isEmpty()) {
+        return null;
+      }
+      if (ConflistSync.appendedToOwn(owned.get(), disk).isPresent()) {
+        return Sha256.hex(owned.get().content().getBytes(StandardCharsets.UTF_8));
+      }
+      String sha = Sha256.hex(disk);
+      return owned.get().isOwnVersion(sha) ? sha : null;
     } catch (IOException e) {
       return null;
     }

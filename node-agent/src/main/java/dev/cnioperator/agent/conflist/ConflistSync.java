@@ -28,6 +28,10 @@ import java.util.Set;
  * and each is its own name space: a file is claimed, owned and found on disk in its directory, so a
  * network that moves from one directory to the other is written in the new one and removed from the
  * old one like any file the spec no longer lists there.
+ *
+ * <p>A file of the agent is its own when it holds what the agent wrote, or that plus plugin entries
+ * another installer appended ({@link Appended}): those are kept, and carried into a new revision.
+ * Any other change is drift, restored.
  */
 public final class ConflistSync {
 
@@ -35,13 +39,14 @@ public final class ConflistSync {
    * @param desired what the CniNode spec lists, in spec order
    * @param heldBack networks that must not be (re)written now, with the reason
    * @param manifest what the agent owns
-   * @param onDisk sha256 of every file present, by directory and file name
+   * @param onDisk the content of every file present that the spec or the manifest names, by
+   *     directory and file name
    */
   public List<ConflistAction> plan(
       List<DesiredConflist> desired,
       Map<String, String> heldBack,
       Manifest manifest,
-      Map<ConfigDirectory, Map<String, String>> onDisk) {
+      Map<ConfigDirectory, Map<String, byte[]>> onDisk) {
     List<ConflistAction> actions = new ArrayList<>();
     Map<ConfigDirectory, Set<String>> claimed = new EnumMap<>(ConfigDirectory.class);
     for (ConfigDirectory dir : ConfigDirectory.values()) {
@@ -77,15 +82,15 @@ public final class ConflistSync {
     return actions;
   }
 
-  private static Map<String, String> disk(
-      Map<ConfigDirectory, Map<String, String>> onDisk, ConfigDirectory dir) {
+  private static Map<String, byte[]> disk(
+      Map<ConfigDirectory, Map<String, byte[]>> onDisk, ConfigDirectory dir) {
     return onDisk.getOrDefault(dir, Map.of());
   }
 
   private static ConflistAction decide(
-      DesiredConflist d, Optional<ManagedFile> owned, String diskSha256) {
+      DesiredConflist d, Optional<ManagedFile> owned, byte[] disk) {
     if (owned.isEmpty()) {
-      return diskSha256 == null
+      return disk == null
           ? new Write(d, WriteReason.CREATE)
           : new Conflict(
               d,
@@ -96,21 +101,39 @@ public final class ConflistSync {
                       ? " in Multus's configuration directory"
                       : ""));
     }
-    if (diskSha256 == null) {
+    if (disk == null) {
       return new Write(d, WriteReason.RESTORE_REMOVED);
     }
-    if (!owned.get().isOwnVersion(diskSha256)) {
-      return new Write(d, WriteReason.RESTORE_CHANGED);
+    String diskSha256 = Sha256.hex(disk);
+    if (diskSha256.equals(d.sha256())) {
+      return new Keep(d);
     }
-    return diskSha256.equals(d.sha256()) ? new Keep(d) : new Write(d, WriteReason.UPDATE);
+    Optional<Appended> onCurrent = Appended.after(d.content(), disk);
+    if (onCurrent.isPresent() && !onCurrent.get().isEmpty()) {
+      // The current revision, with or without others' entries: as the agent or they left it.
+      return new Keep(d, onCurrent.get());
+    }
+    Optional<Appended> onOwned = appendedToOwn(owned.get(), disk);
+    if (owned.get().isOwnVersion(diskSha256)) {
+      return new Write(d, WriteReason.UPDATE, onOwned.orElse(Appended.NONE));
+    }
+    if (onOwned.isPresent() && !onOwned.get().isEmpty()) {
+      return new Write(d, WriteReason.UPDATE, onOwned.get());
+    }
+    return new Write(d, WriteReason.RESTORE_CHANGED);
+  }
+
+  /** What others appended to the agent's content in {@code disk}, when that is what it holds. */
+  static Optional<Appended> appendedToOwn(ManagedFile owned, byte[] disk) {
+    return owned.content() == null ? Optional.empty() : Appended.after(owned.content(), disk);
   }
 
   private static ConflistAction leave(
-      ConfigDirectory dir, String fileName, ManagedFile owned, String diskSha256) {
-    if (diskSha256 == null) {
+      ConfigDirectory dir, String fileName, ManagedFile owned, byte[] disk) {
+    if (disk == null) {
       return new Forget(dir, fileName, "already gone from disk");
     }
-    if (!owned.isOwnVersion(diskSha256)) {
+    if (!owned.isOwnVersion(Sha256.hex(disk)) && appendedToOwn(owned, disk).isEmpty()) {
       return new Forget(
           dir, fileName, "changed by someone else, so it is theirs now; left in place");
     }

@@ -9,6 +9,7 @@ import dev.cnioperator.api.v1alpha1.ConfigDirectory;
  * @param drift true when the pass restored a file someone else changed or removed
  * @param directory where the network's file is: only the runtime's directory holds a network the
  *     runtime can take for its pod network
+ * @param appended the plugin entries another installer appended to the network's file, kept
  */
 public record NetworkOutcome(
     String network,
@@ -17,10 +18,12 @@ public record NetworkOutcome(
     String appliedSha256,
     String message,
     boolean drift,
-    ConfigDirectory directory) {
+    ConfigDirectory directory,
+    Appended appended) {
 
   public NetworkOutcome {
     directory = directory == null ? ConfigDirectory.Runtime : directory;
+    appended = appended == null ? Appended.NONE : appended;
   }
 
   /** Whether the network's file is in the runtime's directory, where its pod network comes from. */
@@ -36,19 +39,37 @@ public record NetworkOutcome(
   }
 
   public static NetworkOutcome applied(DesiredConflist d, boolean drift) {
+    return applied(d, drift, Appended.NONE);
+  }
+
+  public static NetworkOutcome applied(DesiredConflist d, boolean drift, Appended appended) {
     String message =
         drift ? "restored " + d.fileName() + " after someone changed or removed it" : "";
     return new NetworkOutcome(
-        d.network(), d.fileName(), State.Applied, d.sha256(), message, drift, d.directory());
+        d.network(),
+        d.fileName(),
+        State.Applied,
+        d.sha256(),
+        message,
+        drift,
+        d.directory(),
+        appended);
   }
 
   public static NetworkOutcome failed(DesiredConflist d, String appliedSha256, String message) {
     return new NetworkOutcome(
-        d.network(), d.fileName(), State.Failed, appliedSha256, message, false, d.directory());
+        d.network(),
+        d.fileName(),
+        State.Failed,
+        appliedSha256,
+        message,
+        false,
+        d.directory(),
+        null);
   }
 
   public static NetworkOutcome conflict(DesiredConflist d, String message) {
     return new NetworkOutcome(
-        d.network(), d.fileName(), State.Conflict, null, message, false, d.directory());
+        d.network(), d.fileName(), State.Conflict, null, message, false, d.directory(), null);
   }
 }

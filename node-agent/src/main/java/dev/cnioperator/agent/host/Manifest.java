@@ -43,7 +43,16 @@ public record Manifest(
   /** This manifest with {@code fileName} of {@code directory} recorded at {@code sha256}. */
   public Manifest withConflist(
       ConfigDirectory directory, String fileName, String sha256, String network) {
-    return withConflists(directory, put(conflists(directory), fileName, sha256, network));
+    return withConflist(directory, fileName, sha256, network, null);
+  }
+
+  /**
+   * This manifest with {@code fileName} of {@code directory} recorded at {@code sha256}, the file
+   * holding {@code content} of the agent's own (see {@link ManagedFile#content()}).
+   */
+  public Manifest withConflist(
+      ConfigDirectory directory, String fileName, String sha256, String network, String content) {
+    return withConflists(directory, put(conflists(directory), fileName, sha256, network, content));
   }
 
   public Manifest withoutConflist(ConfigDirectory directory, String fileName) {
@@ -54,7 +63,7 @@ public record Manifest(
 
   /** This manifest with binary {@code name} recorded at {@code sha256}. */
   public Manifest withBinary(String name, String sha256, String source) {
-    return new Manifest(conflists, put(binaries, name, sha256, source), multusConflists);
+    return new Manifest(conflists, put(binaries, name, sha256, source, null), multusConflists);
   }
 
   private Manifest withConflists(ConfigDirectory directory, Map<String, ManagedFile> files) {
@@ -68,10 +77,14 @@ public record Manifest(
   }
 
   private static Map<String, ManagedFile> put(
-      Map<String, ManagedFile> map, String key, String sha256, String source) {
+      Map<String, ManagedFile> map, String key, String sha256, String source, String content) {
     Map<String, ManagedFile> m = new TreeMap<>(map);
     ManagedFile old = m.get(key);
-    m.put(key, old == null ? new ManagedFile(sha256, null, source) : old.next(sha256, source));
+    m.put(
+        key,
+        old == null
+            ? new ManagedFile(sha256, null, source, content)
+            : old.next(sha256, source, content));
     return m;
   }
 }

@@ -5,6 +5,7 @@ import dev.cnioperator.agent.network.NetworkHealth;
 import dev.cnioperator.agent.plugin.PluginOutcome;
 import dev.cnioperator.api.reasons.ConditionReason;
 import dev.cnioperator.api.reasons.ConditionType;
+import dev.cnioperator.api.v1alpha1.AppendedPlugins;
 import dev.cnioperator.api.v1alpha1.CniNodeStatus;
 import dev.cnioperator.api.v1alpha1.InstalledPlugin;
 import dev.cnioperator.api.v1alpha1.NetworkState;
@@ -22,6 +23,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -55,6 +57,7 @@ public final class NodeStatusBuilder {
     Map<String, NodeNetworkStatus> networks = new TreeMap<>();
     for (NetworkOutcome o : pass.networks()) {
       networks.put(o.network(), network(o, health.apply(o.network())));
+      networks.get(o.network()).setAppendedPlugins(appended(o, previous));
     }
     carryRemoved(previous, networks, pass.removedNetworks());
     List<NodeNetworkStatus> list = new ArrayList<>(networks.values());
@@ -104,6 +107,31 @@ public final class NodeStatusBuilder {
         .setLastCheckTime(h.lastCheckTime())
         .setPluginStatus(h.pluginStatus())
         .setProbe(h.probe());
+  }
+
+  /**
+   * What others appended to the network's file, keeping {@code since} from the previous status
+   * while the types stay the same.
+   */
+  private AppendedPlugins appended(NetworkOutcome o, CniNodeStatus previous) {
+    if (o.appended().isEmpty()) {
+      return null;
+    }
+    List<String> types = o.appended().types();
+    String since =
+        previousNetwork(previous, o.network())
+            .map(NodeNetworkStatus::getAppendedPlugins)
+            .filter(a -> types.equals(a.getTypes()) && o.fileName().equals(a.getFileName()))
+            .map(AppendedPlugins::getSince)
+            .orElseGet(() -> Instant.now(clock).truncatedTo(ChronoUnit.SECONDS).toString());
+    return new AppendedPlugins().setFileName(o.fileName()).setTypes(types).setSince(since);
+  }
+
+  private static Optional<NodeNetworkStatus> previousNetwork(CniNodeStatus previous, String name) {
+    if (previous == null || previous.getNetworks() == null) {
+      return Optional.empty();
+    }
+    return previous.getNetworks().stream().filter(n -> name.equals(n.getName())).findFirst();
   }
 
   private static String message(String apply, String cleanup) {

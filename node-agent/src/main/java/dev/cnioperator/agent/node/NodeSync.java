@@ -111,7 +111,7 @@ public final class NodeSync {
     // As the plugin installs left it: each saved the manifest before its rename.
     Manifest manifest = installed.manifest();
     List<ConflistAction> actions =
-        conflistSync.plan(desired, heldBack, manifest, conflistShas(desired, manifest));
+        conflistSync.plan(desired, heldBack, manifest, conflistContents(desired, manifest));
     Set<String> listed = new TreeSet<>();
     networks.forEach(n -> listed.add(n.name()));
     List<String> removed = new ArrayList<>();
@@ -175,22 +175,26 @@ public final class NodeSync {
     return installer.apply(actions, manifest);
   }
 
-  /** sha256 of the files of each directory the manifest or the spec names. */
-  private Map<ConfigDirectory, Map<String, String>> conflistShas(
+  /**
+   * The content of the files of each directory the manifest or the spec names: read whole each pass
+   * (a few kilobytes), so a rewrite of the same size within one tick of the file system's clock is
+   * seen too.
+   */
+  private Map<ConfigDirectory, Map<String, byte[]>> conflistContents(
       List<DesiredConflist> desired, Manifest manifest) throws IOException {
-    Map<ConfigDirectory, Map<String, String>> shas = new EnumMap<>(ConfigDirectory.class);
+    Map<ConfigDirectory, Map<String, byte[]>> contents = new EnumMap<>(ConfigDirectory.class);
     for (ConfigDirectory dir : ConfigDirectory.values()) {
       Set<String> names = new TreeSet<>(manifest.conflists(dir).keySet());
       desired.stream().filter(d -> d.directory() == dir).forEach(d -> names.add(d.fileName()));
-      Map<String, String> inDir = new HashMap<>();
+      Map<String, byte[]> inDir = new HashMap<>();
       for (String name : names) {
         if (ConflistFileName.problem(name).isEmpty()) {
-          files.sha256(paths.confDir(dir).resolve(name)).ifPresent(s -> inDir.put(name, s));
+          files.read(paths.confDir(dir).resolve(name)).ifPresent(c -> inDir.put(name, c));
         }
       }
-      shas.put(dir, inDir);
+      contents.put(dir, inDir);
     }
-    return shas;
+    return contents;
   }
 
   /**

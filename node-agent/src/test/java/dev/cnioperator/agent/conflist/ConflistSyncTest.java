@@ -14,6 +14,8 @@ import dev.cnioperator.agent.host.WriteReason;
 import dev.cnioperator.api.v1alpha1.ConfigDirectory;
 import dev.cnioperator.cni.io.Sha256;
 import java.nio.charset.StandardCharsets;
+import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -31,9 +33,23 @@ class ConflistSyncTest {
     return Sha256.hex(s.getBytes(StandardCharsets.UTF_8));
   }
 
+  /** {@code disk}: the content of each file on disk, by file name. */
   private List<ConflistAction> plan(
       List<DesiredConflist> desired, Manifest manifest, Map<String, String> disk) {
-    return sync.plan(desired, Map.of(), manifest, Map.of(RUNTIME, disk));
+    return sync.plan(desired, Map.of(), manifest, bytes(Map.of(RUNTIME, disk)));
+  }
+
+  private static Map<ConfigDirectory, Map<String, byte[]>> bytes(
+      Map<ConfigDirectory, Map<String, String>> contents) {
+    Map<ConfigDirectory, Map<String, byte[]>> bytes = new EnumMap<>(ConfigDirectory.class);
+    contents.forEach(
+        (dir, files) -> {
+          Map<String, byte[]> inDir = new HashMap<>();
+          files.forEach(
+              (name, content) -> inDir.put(name, content.getBytes(StandardCharsets.UTF_8)));
+          bytes.put(dir, inDir);
+        });
+    return bytes;
   }
 
   @Test
@@ -46,7 +62,7 @@ class ConflistSyncTest {
   @Test
   void foreignFileOfTheSameNameIsAConflictAndNotWritten() {
     DesiredConflist a = net("a", "{1}");
-    assertThat(plan(List.of(a), Manifest.empty(), Map.of(a.fileName(), sha("{theirs}"))))
+    assertThat(plan(List.of(a), Manifest.empty(), Map.of(a.fileName(), "{theirs}")))
         .singleElement()
         .isInstanceOf(Conflict.class);
   }
@@ -54,7 +70,7 @@ class ConflistSyncTest {
   @Test
   void foreignFileWithIdenticalBytesIsStillAConflict() {
     DesiredConflist a = net("a", "{1}");
-    assertThat(plan(List.of(a), Manifest.empty(), Map.of(a.fileName(), a.sha256())))
+    assertThat(plan(List.of(a), Manifest.empty(), Map.of(a.fileName(), a.content())))
         .singleElement()
         .isInstanceOf(Conflict.class);
   }
@@ -63,14 +79,14 @@ class ConflistSyncTest {
   void ownedFileInSyncIsKept() {
     DesiredConflist a = net("a", "{1}");
     Manifest m = Manifest.empty().withConflist(RUNTIME, a.fileName(), a.sha256(), "a");
-    assertThat(plan(List.of(a), m, Map.of(a.fileName(), a.sha256()))).containsExactly(new Keep(a));
+    assertThat(plan(List.of(a), m, Map.of(a.fileName(), a.content()))).containsExactly(new Keep(a));
   }
 
   @Test
   void ownedFileAtAnOlderVersionIsUpdated() {
     DesiredConflist a = net("a", "{2}");
     Manifest m = Manifest.empty().withConflist(RUNTIME, a.fileName(), sha("{1}"), "a");
-    assertThat(plan(List.of(a), m, Map.of(a.fileName(), sha("{1}"))))
+    assertThat(plan(List.of(a), m, Map.of(a.fileName(), "{1}")))
         .containsExactly(new Write(a, WriteReason.UPDATE));
   }
 
@@ -78,7 +94,7 @@ class ConflistSyncTest {
   void ownedFileChangedBySomeoneElseIsRestoredAsDrift() {
     DesiredConflist a = net("a", "{1}");
     Manifest m = Manifest.empty().withConflist(RUNTIME, a.fileName(), a.sha256(), "a");
-    List<ConflistAction> actions = plan(List.of(a), m, Map.of(a.fileName(), sha("{edited}")));
+    List<ConflistAction> actions = plan(List.of(a), m, Map.of(a.fileName(), "{edited}"));
     assertThat(actions).containsExactly(new Write(a, WriteReason.RESTORE_CHANGED));
     assertThat(((Write) actions.get(0)).reason().isDrift()).isTrue();
   }
@@ -99,14 +115,14 @@ class ConflistSyncTest {
         Manifest.empty()
             .withConflist(RUNTIME, a.fileName(), sha("{1}"), "a")
             .withConflist(RUNTIME, a.fileName(), a.sha256(), "a");
-    assertThat(plan(List.of(a), m, Map.of(a.fileName(), sha("{1}"))))
+    assertThat(plan(List.of(a), m, Map.of(a.fileName(), "{1}")))
         .containsExactly(new Write(a, WriteReason.UPDATE));
   }
 
   @Test
   void managedFileNoLongerListedIsRemoved() {
     Manifest m = Manifest.empty().withConflist(RUNTIME, "50-old.conflist", sha("{1}"), "old");
-    assertThat(plan(List.of(), m, Map.of("50-old.conflist", sha("{1}"))))
+    assertThat(plan(List.of(), m, Map.of("50-old.conflist", "{1}")))
         .containsExactly(new Remove(RUNTIME, "50-old.conflist"));
   }
 
@@ -122,14 +138,14 @@ class ConflistSyncTest {
   @Test
   void managedFileNoLongerListedButEditedBySomeoneElseIsLeftInPlace() {
     Manifest m = Manifest.empty().withConflist(RUNTIME, "50-old.conflist", sha("{1}"), "old");
-    assertThat(plan(List.of(), m, Map.of("50-old.conflist", sha("{edited}"))))
+    assertThat(plan(List.of(), m, Map.of("50-old.conflist", "{edited}")))
         .singleElement()
         .isInstanceOf(Forget.class);
   }
 
   @Test
   void foreignFilesNotInTheManifestAreNeverTouched() {
-    assertThat(plan(List.of(), Manifest.empty(), Map.of("10-calico.conflist", sha("x")))).isEmpty();
+    assertThat(plan(List.of(), Manifest.empty(), Map.of("10-calico.conflist", "x"))).isEmpty();
   }
 
   @Test
@@ -167,7 +183,7 @@ class ConflistSyncTest {
             List.of(a),
             Map.of("a", "plugin macvlan missing"),
             m,
-            Map.of(RUNTIME, Map.of(a.fileName(), sha("{1}"))));
+            bytes(Map.of(RUNTIME, Map.of(a.fileName(), "{1}"))));
     assertThat(actions).containsExactly(new Hold(a, "plugin macvlan missing"));
   }
 
@@ -179,7 +195,7 @@ class ConflistSyncTest {
     String why = "node n1 has no spec.podCIDR";
     List<ConflistAction> actions =
         sync.plan(
-            List.of(a), Map.of("a", why), m, Map.of(RUNTIME, Map.of(a.fileName(), sha("{1}"))));
+            List.of(a), Map.of("a", why), m, bytes(Map.of(RUNTIME, Map.of(a.fileName(), "{1}"))));
     assertThat(actions).containsExactly(new Hold(a, why));
   }
 
@@ -196,7 +212,7 @@ class ConflistSyncTest {
                 List.of(m),
                 Map.of(),
                 Manifest.empty(),
-                Map.of(RUNTIME, Map.of(m.fileName(), sha("{theirs}")))))
+                bytes(Map.of(RUNTIME, Map.of(m.fileName(), "{theirs}")))))
         .containsExactly(new Write(m, WriteReason.CREATE));
   }
 
@@ -210,9 +226,10 @@ class ConflistSyncTest {
                 List.of(m),
                 Map.of(),
                 owned,
-                Map.of(
-                    RUNTIME, Map.of(m.fileName(), sha("{theirs}")),
-                    MULTUS, Map.of(m.fileName(), sha("{theirs}")))))
+                bytes(
+                    Map.of(
+                        RUNTIME, Map.of(m.fileName(), "{theirs}"),
+                        MULTUS, Map.of(m.fileName(), "{theirs}")))))
         .first()
         .isInstanceOfSatisfying(
             Conflict.class,
@@ -232,14 +249,17 @@ class ConflistSyncTest {
                 List.of(m),
                 Map.of(),
                 owned,
-                Map.of(MULTUS, Map.of(m.fileName(), sha("{1}"), "50-old.conflist", sha("{o}")))))
+                bytes(Map.of(MULTUS, Map.of(m.fileName(), "{1}", "50-old.conflist", "{o}")))))
         .containsExactly(
             new Write(m, WriteReason.UPDATE),
             new Forget(MULTUS, "50-gone.conflist", "already gone from disk"),
             new Remove(MULTUS, "50-old.conflist"));
     assertThat(
             sync.plan(
-                List.of(m), Map.of(), owned, Map.of(MULTUS, Map.of(m.fileName(), sha("{edited}")))))
+                List.of(m),
+                Map.of(),
+                owned,
+                bytes(Map.of(MULTUS, Map.of(m.fileName(), "{edited}")))))
         .first()
         .isEqualTo(new Write(m, WriteReason.RESTORE_CHANGED));
   }
@@ -255,7 +275,7 @@ class ConflistSyncTest {
                 List.of(moved),
                 Map.of(),
                 inRuntime,
-                Map.of(RUNTIME, Map.of(runtime.fileName(), sha("{1}")))))
+                bytes(Map.of(RUNTIME, Map.of(runtime.fileName(), "{1}")))))
         .containsExactly(
             new Write(moved, WriteReason.CREATE), new Remove(RUNTIME, runtime.fileName()));
 
@@ -265,7 +285,7 @@ class ConflistSyncTest {
                 List.of(runtime),
                 Map.of(),
                 inMultus,
-                Map.of(MULTUS, Map.of(moved.fileName(), sha("{1}")))))
+                bytes(Map.of(MULTUS, Map.of(moved.fileName(), "{1}")))))
         .containsExactly(
             new Write(runtime, WriteReason.CREATE), new Remove(MULTUS, moved.fileName()));
   }
@@ -276,5 +296,85 @@ class ConflistSyncTest {
     DesiredConflist b = new DesiredConflist("b", a.fileName(), sha("{2}"), "{2}", MULTUS);
     assertThat(plan(List.of(a, b), Manifest.empty(), Map.of()))
         .containsExactly(new Write(a, WriteReason.CREATE), new Write(b, WriteReason.CREATE));
+  }
+
+  // Another installer appends its plugin to the agent's file (AppendedTest has the file forms).
+
+  private static final String OWN = AppendedTest.OWN;
+  private static final String CHAINED = AppendedTest.ISTIO_CHAINED;
+  private static final String NEXT = OWN.replace("10.22.0.0/24", "10.23.0.0/24");
+
+  private static DesiredConflist podnet(String content) {
+    return new DesiredConflist("podnet", "10-podnet.conflist", sha(content), content);
+  }
+
+  private static Manifest wrote(DesiredConflist d, String bytes) {
+    return Manifest.empty()
+        .withConflist(RUNTIME, d.fileName(), sha(bytes), d.network(), d.content());
+  }
+
+  private static Appended istio() {
+    return Appended.after(OWN, CHAINED.getBytes(StandardCharsets.UTF_8)).orElseThrow();
+  }
+
+  @Test
+  void pluginsAnotherInstallerAppendedAreKeptNotRestored() {
+    DesiredConflist d = podnet(OWN);
+    assertThat(plan(List.of(d), wrote(d, OWN), Map.of(d.fileName(), CHAINED)))
+        .containsExactly(new Keep(d, istio()));
+  }
+
+  @Test
+  void aNewRevisionCarriesTheAppendedPluginsIntoTheFile() {
+    DesiredConflist next = podnet(NEXT);
+    // The manifest names the previous revision and its content; the installer appended to it.
+    Manifest m = wrote(podnet(OWN), OWN);
+    assertThat(plan(List.of(next), m, Map.of(next.fileName(), CHAINED)))
+        .containsExactly(new Write(next, WriteReason.UPDATE, istio()));
+  }
+
+  @Test
+  void theAgentsOwnFileWithCarriedPluginsIsKeptAndCarriedAgain() {
+    DesiredConflist d = podnet(OWN);
+    String carried = new String(istio().onto(d), StandardCharsets.UTF_8);
+    assertThat(plan(List.of(d), wrote(d, carried), Map.of(d.fileName(), carried)))
+        .containsExactly(new Keep(d, istio()));
+    DesiredConflist next = podnet(NEXT);
+    assertThat(plan(List.of(next), wrote(d, carried), Map.of(d.fileName(), carried)))
+        .containsExactly(new Write(next, WriteReason.UPDATE, istio()));
+  }
+
+  @Test
+  void anOwnEntryEditedBesideAnAppendedOneIsDriftAndTheFileIsRestoredWithoutIt() {
+    DesiredConflist d = podnet(OWN);
+    String edited = CHAINED.replace("\"mtu\":1500", "\"mtu\":9000");
+    assertThat(plan(List.of(d), wrote(d, OWN), Map.of(d.fileName(), edited)))
+        .containsExactly(new Write(d, WriteReason.RESTORE_CHANGED));
+  }
+
+  @Test
+  void theOwnContentReMarshalledWithNothingAppendedIsRestoredToItsBytes() {
+    DesiredConflist d = podnet(OWN);
+    String remarshalled = CHAINED.replaceFirst(",\\{\"kubernetes\".*\\}\\]\\}", "]}");
+    assertThat(Appended.after(OWN, remarshalled.getBytes(StandardCharsets.UTF_8)))
+        .contains(Appended.NONE);
+    assertThat(plan(List.of(d), wrote(d, OWN), Map.of(d.fileName(), remarshalled)))
+        .containsExactly(new Write(d, WriteReason.RESTORE_CHANGED));
+  }
+
+  @Test
+  void aFileWithAppendedPluginsIsRemovedWithItsNetwork() {
+    DesiredConflist d = podnet(OWN);
+    assertThat(plan(List.of(), wrote(d, OWN), Map.of(d.fileName(), CHAINED)))
+        .containsExactly(new Remove(RUNTIME, d.fileName()));
+  }
+
+  @Test
+  void aManifestWithoutContentComparesWithTheCurrentRevision() {
+    // Written by an agent older than the content field: the current revision is all it knows.
+    DesiredConflist d = podnet(OWN);
+    Manifest old = Manifest.empty().withConflist(RUNTIME, d.fileName(), d.sha256(), "podnet");
+    assertThat(plan(List.of(d), old, Map.of(d.fileName(), CHAINED)))
+        .containsExactly(new Keep(d, istio()));
   }
 }

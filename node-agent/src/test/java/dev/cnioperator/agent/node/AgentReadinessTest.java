@@ -15,7 +15,7 @@ class AgentReadinessTest {
   private static final String SHA = "a".repeat(64);
   private static final Path CONF_DIR = Path.of("/etc/cni/net.d");
   private static final NetworkOutcome POD_NETWORK =
-      new NetworkOutcome("pods", "10-pods.conflist", State.Applied, SHA, "", false, Runtime);
+      new NetworkOutcome("pods", "10-pods.conflist", State.Applied, SHA, "", false, Runtime, null);
 
   @Test
   void notReadyBeforeTheFirstPass() {
@@ -29,7 +29,7 @@ class AgentReadinessTest {
         pass(
             null,
             new NetworkOutcome(
-                "held", "10-held.conflist", State.Failed, null, "x", false, Runtime));
+                "held", "10-held.conflist", State.Failed, null, "x", false, Runtime, null));
     assertThat(AgentReadiness.notReady(pass, true, notReady(), CONF_DIR)).isEmpty();
   }
 
@@ -98,7 +98,7 @@ class AgentReadinessTest {
   @Test
   void aNodeWithOnlyMultusNetworksHasNothingForTheRuntimeToLoad() {
     NetworkOutcome secondary =
-        new NetworkOutcome("sec", "50-sec.conflist", State.Applied, SHA, "", false, Multus);
+        new NetworkOutcome("sec", "50-sec.conflist", State.Applied, SHA, "", false, Multus, null);
     assertThat(AgentReadiness.notReady(pass(null, secondary), true, notReady(), CONF_DIR))
         .isEmpty();
   }
@@ -108,7 +108,7 @@ class AgentReadinessTest {
     // A foreign file in the runtime's directory names the network "sec" too: the runtime's
     // business, whatever the agent wrote into Multus's directory under that name.
     NetworkOutcome secondary =
-        new NetworkOutcome("sec", "50-sec.conflist", State.Applied, SHA, "", false, Multus);
+        new NetworkOutcome("sec", "50-sec.conflist", State.Applied, SHA, "", false, Multus, null);
     NodeSync.Result pass = pass("sec", POD_NETWORK, secondary);
     assertThat(AgentReadiness.notReady(pass, true, loaded("sec", "b".repeat(64)), CONF_DIR))
         .isEmpty();

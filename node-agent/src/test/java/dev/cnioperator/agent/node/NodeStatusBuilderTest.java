@@ -3,11 +3,13 @@ package dev.cnioperator.agent.node;
 import static dev.cnioperator.api.v1alpha1.ConfigDirectory.Runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cnioperator.agent.conflist.Appended;
 import dev.cnioperator.agent.conflist.NetworkOutcome;
 import dev.cnioperator.agent.conflist.NetworkOutcome.State;
 import dev.cnioperator.agent.network.NetworkHealth;
 import dev.cnioperator.agent.plugin.BinaryAction.Owner;
 import dev.cnioperator.agent.plugin.PluginOutcome;
+import dev.cnioperator.api.v1alpha1.AppendedPlugins;
 import dev.cnioperator.api.v1alpha1.AttachmentSummary;
 import dev.cnioperator.api.v1alpha1.CniNodeStatus;
 import dev.cnioperator.api.v1alpha1.FailingAttachment;
@@ -31,9 +33,10 @@ class NodeStatusBuilderTest {
   private static final NodeSync.Result PASS =
       new NodeSync.Result(
           List.of(
-              new NetworkOutcome("b", "60-b.conflist", State.Applied, "bb", "", false, Runtime),
               new NetworkOutcome(
-                  "a", "50-a.conflist", State.Conflict, null, "in the way", false, Runtime)),
+                  "b", "60-b.conflist", State.Applied, "bb", "", false, Runtime, null),
+              new NetworkOutcome(
+                  "a", "50-a.conflist", State.Conflict, null, "in the way", false, Runtime, null)),
           List.of(
               new PluginOutcome("host-local", "22", Owner.external, List.of("1.0.0"), null),
               new PluginOutcome("bridge", "11", Owner.agent, List.of("1.0.0"), null),
@@ -52,6 +55,34 @@ class NodeStatusBuilderTest {
     CniNodeStatus first = at("2026-01-01T00:00:00Z").build(PASS, health, null, 3L);
     CniNodeStatus second = at("2026-01-01T00:05:00Z").build(PASS, health, first, 3L);
     assertThat(second).isEqualTo(first);
+  }
+
+  @Test
+  void appendedPluginsAreReportedSinceTheyWereFirstSeen() throws Exception {
+    String own = "{\"cniVersion\":\"1.0.0\",\"name\":\"b\",\"plugins\":[{\"type\":\"bridge\"}]}";
+    Appended istio =
+        Appended.after(own, own.replace("}]}", "},{\"type\":\"istio-cni\"}]}").getBytes())
+            .orElseThrow();
+    NodeSync.Result chained =
+        new NodeSync.Result(
+            List.of(
+                new NetworkOutcome(
+                    "b", "60-b.conflist", State.Applied, "bb", "", false, Runtime, istio)),
+            List.of(),
+            List.of(),
+            "b",
+            List.of());
+    Health health = new Health();
+    CniNodeStatus first = at("2026-01-01T00:00:00Z").build(chained, health, null, 3L);
+    CniNodeStatus later = at("2026-01-01T00:05:00Z").build(chained, health, first, 3L);
+
+    AppendedPlugins a = later.network("b").orElseThrow().getAppendedPlugins();
+    assertThat(a.getTypes()).containsExactly("istio-cni");
+    assertThat(a.getFileName()).isEqualTo("60-b.conflist");
+    assertThat(a.getSince()).isEqualTo("2026-01-01T00:00:00Z");
+    assertThat(at("2026-01-01T00:09:00Z").build(PASS, health, later, 3L).network("b").orElseThrow())
+        .extracting(n -> n.getAppendedPlugins())
+        .isNull();
   }
 
   @Test
@@ -148,7 +179,8 @@ class NodeStatusBuilderTest {
     NodeSync.Result applied =
         new NodeSync.Result(
             List.of(
-                new NetworkOutcome("b", "60-b.conflist", State.Applied, "bb", "", false, Runtime)),
+                new NetworkOutcome(
+                    "b", "60-b.conflist", State.Applied, "bb", "", false, Runtime, null)),
             List.of(),
             List.of(),
             "b",

@@ -2,6 +2,7 @@ package dev.cnioperator.operator.network;
 
 import dev.cnioperator.api.reasons.ConditionReason;
 import dev.cnioperator.api.reasons.ConditionType;
+import dev.cnioperator.api.v1alpha1.AppendedPlugins;
 import dev.cnioperator.api.v1alpha1.AttachmentSummary;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNetworkDefaults;
@@ -30,12 +31,13 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Folds what the operator decided (rendering, placement, rollout, slices, a Multus network's
  * definitions) and what the agents report (CniNode status) into the whole CniNetwork status: counts
- * and every condition (Accepted, Ready, Degraded, RolledOut, AttachmentDefinitions). The one place
- * a network's status is built.
+ * and every condition (Accepted, Ready, Degraded, RolledOut, PluginsAppended,
+ * AttachmentDefinitions). The one place a network's status is built.
  */
 public final class NetworkStatusFolder {
 
@@ -134,6 +136,7 @@ public final class NetworkStatusFolder {
     in.definitions()
         .map(d -> AttachmentDefinitionsCondition.of(stamp, d))
         .ifPresent(conditions::add);
+    conditions.add(pluginsAppended(stamp, in.reports()));
     CniNetworkStatus status =
         new CniNetworkStatus()
             .setObservedGeneration(generation)
@@ -360,6 +363,40 @@ public final class NetworkStatusFolder {
           type, true, ConditionReason.ATTACHMENTS_FAILING, attachmentFailures(tally.failingPods()));
     }
     return stamp.set(type, false, ConditionReason.AS_EXPECTED, "no node reports a failure");
+  }
+
+  /**
+   * Whether another installer appended plugins to the network's file on some node (a mesh's CNI
+   * chaining in): not a failure, so not Degraded, but a user must be able to see who else runs in
+   * the network's chain.
+   */
+  private static Condition pluginsAppended(Stamp stamp, List<NodeReport> reports) {
+    Map<String, List<String>> nodesByTypes = new TreeMap<>();
+    for (NodeReport r : reports) {
+      AppendedPlugins a = r.report() == null ? null : r.report().getAppendedPlugins();
+      if (a != null && a.getTypes() != null && !a.getTypes().isEmpty()) {
+        nodesByTypes
+            .computeIfAbsent(String.join(", ", a.getTypes()), k -> new ArrayList<>())
+            .add(r.node());
+      }
+    }
+    ConditionType type = ConditionType.PLUGINS_APPENDED;
+    if (nodesByTypes.isEmpty()) {
+      return stamp.set(
+          type,
+          false,
+          ConditionReason.OWN_PLUGINS_ONLY,
+          "no node reports plugins another installer appended to this network's file");
+    }
+    List<String> lines = new ArrayList<>();
+    nodesByTypes.forEach((types, nodes) -> lines.add(types + " on " + CappedList.names(nodes)));
+    return stamp.set(
+        type,
+        true,
+        ConditionReason.PLUGINS_APPENDED,
+        "another installer appended plugins after this network's own in its file; they are kept,"
+            + " and carried into each new revision: "
+            + CappedList.lines(lines));
   }
 
   private static boolean holds(NodeReport r, RenderedConfig accepted) {

@@ -4,6 +4,7 @@ import static dev.cnioperator.operator.TestNetworks.network;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cnioperator.api.reasons.ConditionReason;
+import dev.cnioperator.api.v1alpha1.AppendedPlugins;
 import dev.cnioperator.api.v1alpha1.AttachmentSummary;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNetworkStatus;
@@ -120,6 +121,32 @@ class NetworkStatusFolderTest {
     assertThat(condition(s, "Degraded").getStatus()).isEqualTo("False");
     assertThat(s.getNodes().getReady()).isEqualTo("2/2");
     assertThat(s.getObservedGeneration()).isEqualTo(3L);
+  }
+
+  @Test
+  void pluginsAnotherInstallerAppendedAreNamedWithoutDegradingTheNetwork() {
+    NodeReport n1 = proven("n1", SHA);
+    n1.report()
+        .setAppendedPlugins(
+            new AppendedPlugins()
+                .setFileName("50-dbnet.conflist")
+                .setTypes(List.of("istio-cni"))
+                .setSince(T0.toString()));
+    CniNetworkStatus s =
+        status(
+            fold(network, accepted, rendered, List.of(n1, proven("n2", SHA)), Map.of(), null, T0));
+
+    Condition appended = condition(s, "PluginsAppended");
+    assertThat(appended.getStatus()).isEqualTo("True");
+    assertThat(appended.getReason()).isEqualTo("PluginsAppended");
+    assertThat(appended.getMessage()).endsWith(": istio-cni on n1");
+    assertThat(condition(s, "Ready").getStatus()).isEqualTo("True");
+    assertThat(condition(s, "Degraded").getStatus()).isEqualTo("False");
+
+    CniNetworkStatus own =
+        status(fold(network, accepted, rendered, List.of(proven("n2", SHA)), Map.of(), null, T0));
+    assertThat(condition(own, "PluginsAppended").getStatus()).isEqualTo("False");
+    assertThat(condition(own, "PluginsAppended").getReason()).isEqualTo("OwnPluginsOnly");
   }
 
   @Test

@@ -1,0 +1,123 @@
+package dev.cnioperator.agent.conflist;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cnioperator.cni.config.CanonicalJson;
+import dev.cnioperator.cni.io.CniJson;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Plugin entries another installer appended after the agent's own chain in one of its conflists:
+ * what Istio's {@code install-cni}, {@code linkerd-cni} and other chaining installers do to the pod
+ * network's file (they read it, add their entry at the end of {@code plugins} and write it back,
+ * re-marshalled). Such a file is the agent's content plus theirs, not drift: the agent keeps the
+ * entries and carries them into each new revision it writes, so the file never lacks them.
+ *
+ * <p>Compared as JSON values, not bytes: an installer that re-marshals the file (Go sorts the keys
+ * of a map, drops the indent, writes {@code 1.0} as {@code 1}) changes no entry. The agent's own
+ * entries must be there unchanged and in order, and every top-level field but {@code plugins}
+ * unchanged; anything else (an own entry edited, reordered, removed, a plugin put before or between
+ * them) is drift.
+ *
+ * @param plugins the appended entries, in file order; empty when nothing was appended
+ */
+public record Appended(List<JsonNode> plugins) {
+  public static final Appended NONE = new Appended(List.of());
+
+  public Appended {
+    plugins = List.copyOf(plugins);
+  }
+
+  public boolean isEmpty() {
+    return plugins.isEmpty();
+  }
+
+  /** The {@code type} of each appended entry, in file order ({@code "?"} where it has none). */
+  public List<String> types() {
+    return plugins.stream()
+        .map(p -> p.path("type"))
+        .map(t -> t.isTextual() ? t.textValue() : "?")
+        .toList();
+  }
+
+  /**
+   * What was appended to {@code own} (a conflist the agent wrote) to make {@code disk}; empty when
+   * {@code disk} is not {@code own} plus appended entries, or is not JSON at all.
+   */
+  public static Optional<Appended> after(String own, byte[] disk) {
+    Optional<ObjectNode> ours = object(own.getBytes(StandardCharsets.UTF_8));
+    Optional<ObjectNode> found = object(disk);
+    if (ours.isEmpty() || found.isEmpty()) {
+      return Optional.empty();
+    }
+    JsonNode ownPlugins = ours.get().get("plugins");
+    JsonNode diskPlugins = found.get().get("plugins");
+    if (!(ownPlugins instanceof ArrayNode mine)
+        || !(diskPlugins instanceof ArrayNode theirs)
+        || theirs.size() < mine.size()
+        || !sameFieldsBesidesPlugins(ours.get(), found.get())) {
+      return Optional.empty();
+    }
+    for (int i = 0; i < mine.size(); i++) {
+      if (!same(mine.get(i), theirs.get(i))) {
+        return Optional.empty();
+      }
+    }
+    List<JsonNode> tail = new ArrayList<>();
+    for (int i = mine.size(); i < theirs.size(); i++) {
+      tail.add(theirs.get(i));
+    }
+    return Optional.of(new Appended(tail));
+  }
+
+  /** The bytes of {@code desired} with these entries after its own plugins. */
+  public byte[] onto(DesiredConflist desired) {
+    if (plugins.isEmpty()) {
+      return desired.bytes();
+    }
+    ObjectNode list =
+        object(desired.bytes())
+            .orElseThrow(
+                () -> new IllegalArgumentException(desired.fileName() + " is not a JSON object"));
+    ArrayNode own = list.withArray("plugins");
+    plugins.forEach(p -> own.add(p.deepCopy()));
+    return CanonicalJson.render(list);
+  }
+
+  private static boolean sameFieldsBesidesPlugins(ObjectNode a, ObjectNode b) {
+    if (a.size() != b.size()) {
+      return false;
+    }
+    Iterator<Map.Entry<String, JsonNode>> fields = a.fields();
+    while (fields.hasNext()) {
+      Map.Entry<String, JsonNode> f = fields.next();
+      if (!f.getKey().equals("plugins") && !same(f.getValue(), b.get(f.getKey()))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Equal as JSON values: key order, whitespace and the form of a number do not count. */
+  private static boolean same(JsonNode a, JsonNode b) {
+    return b != null && Arrays.equals(CanonicalJson.render(a), CanonicalJson.render(b));
+  }
+
+  private static Optional<ObjectNode> object(byte[] json) {
+    try {
+      return CniJson.MAPPER.readTree(json) instanceof ObjectNode o
+          ? Optional.of(o)
+          : Optional.empty();
+    } catch (IOException | RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+}
