@@ -52,11 +52,13 @@ public sealed interface ConflistAction {
 
   /**
    * On disk as desired, with {@code appended} (another installer's entries after its own plugins,
-   * kept); nothing to do.
+   * kept); nothing to do. {@code fileSha256} is the sha256 of the file as it is, what the runtime
+   * loads.
    */
-  record Keep(DesiredConflist desired, Appended appended) implements ConflistAction {
+  record Keep(DesiredConflist desired, Appended appended, String fileSha256)
+      implements ConflistAction {
     public Keep(DesiredConflist desired) {
-      this(desired, Appended.NONE);
+      this(desired, Appended.NONE, desired.sha256());
     }
 
     @Override

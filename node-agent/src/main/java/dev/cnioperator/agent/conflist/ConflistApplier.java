@@ -69,7 +69,8 @@ public final class ConflistApplier {
       DesiredConflist d = w.desired();
       try {
         Manifest next = ConflistApplier.this.write(w, current);
-        outcomes.add(NetworkOutcome.applied(d, w.reason().isDrift(), w.carried()));
+        String fileSha256 = next.conflist(d.directory(), d.fileName()).orElseThrow().sha256();
+        outcomes.add(NetworkOutcome.applied(d, w.reason().isDrift(), w.carried(), fileSha256));
         return next;
       } catch (IOException | ManifestException e) {
         LOG.warn(
@@ -87,7 +88,7 @@ public final class ConflistApplier {
 
     @Override
     public Manifest keep(Keep k) {
-      outcomes.add(NetworkOutcome.applied(k.desired(), false, k.appended()));
+      outcomes.add(NetworkOutcome.applied(k.desired(), false, k.appended(), k.fileSha256()));
       return current;
     }
 

@@ -111,7 +111,7 @@ public final class ConflistSync {
     Optional<Appended> onCurrent = Appended.after(d.content(), disk);
     if (onCurrent.isPresent() && !onCurrent.get().isEmpty()) {
       // The current revision, with or without others' entries: as the agent or they left it.
-      return new Keep(d, onCurrent.get());
+      return new Keep(d, onCurrent.get(), diskSha256);
     }
     Optional<Appended> onOwned = appendedToOwn(owned.get(), disk);
     if (owned.get().isOwnVersion(diskSha256)) {

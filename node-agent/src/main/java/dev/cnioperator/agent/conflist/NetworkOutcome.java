@@ -10,6 +10,8 @@ import dev.cnioperator.api.v1alpha1.ConfigDirectory;
  * @param directory where the network's file is: only the runtime's directory holds a network the
  *     runtime can take for its pod network
  * @param appended the plugin entries another installer appended to the network's file, kept
+ * @param fileSha256 the sha256 of the network's file as it is on disk, what the runtime loads: the
+ *     revision's own ({@code appliedSha256}) unless entries were appended; null when not applied
  */
 public record NetworkOutcome(
     String network,
@@ -19,11 +21,13 @@ public record NetworkOutcome(
     String message,
     boolean drift,
     ConfigDirectory directory,
-    Appended appended) {
+    Appended appended,
+    String fileSha256) {
 
   public NetworkOutcome {
     directory = directory == null ? ConfigDirectory.Runtime : directory;
     appended = appended == null ? Appended.NONE : appended;
+    fileSha256 = fileSha256 == null && appended.isEmpty() ? appliedSha256 : fileSha256;
   }
 
   /** Whether the network's file is in the runtime's directory, where its pod network comes from. */
@@ -39,10 +43,11 @@ public record NetworkOutcome(
   }
 
   public static NetworkOutcome applied(DesiredConflist d, boolean drift) {
-    return applied(d, drift, Appended.NONE);
+    return applied(d, drift, Appended.NONE, d.sha256());
   }
 
-  public static NetworkOutcome applied(DesiredConflist d, boolean drift, Appended appended) {
+  public static NetworkOutcome applied(
+      DesiredConflist d, boolean drift, Appended appended, String fileSha256) {
     String message =
         drift ? "restored " + d.fileName() + " after someone changed or removed it" : "";
     return new NetworkOutcome(
@@ -53,7 +58,8 @@ public record NetworkOutcome(
         message,
         drift,
         d.directory(),
-        appended);
+        appended,
+        fileSha256);
   }
 
   public static NetworkOutcome failed(DesiredConflist d, String appliedSha256, String message) {
@@ -65,11 +71,12 @@ public record NetworkOutcome(
         message,
         false,
         d.directory(),
+        null,
         null);
   }
 
   public static NetworkOutcome conflict(DesiredConflist d, String message) {
     return new NetworkOutcome(
-        d.network(), d.fileName(), State.Conflict, null, message, false, d.directory(), null);
+        d.network(), d.fileName(), State.Conflict, null, message, false, d.directory(), null, null);
   }
 }

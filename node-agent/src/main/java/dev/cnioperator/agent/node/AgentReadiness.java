@@ -74,7 +74,7 @@ public final class AgentReadiness {
     }
     NetworkOutcome d = ours.get();
     if (Objects.equals(runtime.getLoadedNetwork(), d.network())
-        && Objects.equals(runtime.getLoadedSha256(), d.appliedSha256())) {
+        && Objects.equals(runtime.getLoadedSha256(), d.fileSha256())) {
       return Optional.empty();
     }
     return Optional.of(
@@ -84,6 +84,6 @@ public final class AgentReadiness {
                 runtime.getLoadedSha256(),
                 d.network(),
                 d.fileName(),
-                d.appliedSha256()));
+                d.fileSha256()));
   }
 }

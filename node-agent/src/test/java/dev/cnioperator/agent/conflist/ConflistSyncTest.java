@@ -321,7 +321,7 @@ class ConflistSyncTest {
   void pluginsAnotherInstallerAppendedAreKeptNotRestored() {
     DesiredConflist d = podnet(OWN);
     assertThat(plan(List.of(d), wrote(d, OWN), Map.of(d.fileName(), CHAINED)))
-        .containsExactly(new Keep(d, istio()));
+        .containsExactly(new Keep(d, istio(), sha(CHAINED)));
   }
 
   @Test
@@ -338,7 +338,7 @@ class ConflistSyncTest {
     DesiredConflist d = podnet(OWN);
     String carried = new String(istio().onto(d), StandardCharsets.UTF_8);
     assertThat(plan(List.of(d), wrote(d, carried), Map.of(d.fileName(), carried)))
-        .containsExactly(new Keep(d, istio()));
+        .containsExactly(new Keep(d, istio(), sha(carried)));
     DesiredConflist next = podnet(NEXT);
     assertThat(plan(List.of(next), wrote(d, carried), Map.of(d.fileName(), carried)))
         .containsExactly(new Write(next, WriteReason.UPDATE, istio()));
@@ -375,6 +375,6 @@ class ConflistSyncTest {
     DesiredConflist d = podnet(OWN);
     Manifest old = Manifest.empty().withConflist(RUNTIME, d.fileName(), d.sha256(), "podnet");
     assertThat(plan(List.of(d), old, Map.of(d.fileName(), CHAINED)))
-        .containsExactly(new Keep(d, istio()));
+        .containsExactly(new Keep(d, istio(), sha(CHAINED)));
   }
 }

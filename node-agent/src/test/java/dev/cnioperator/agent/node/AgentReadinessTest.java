@@ -4,6 +4,7 @@ import static dev.cnioperator.api.v1alpha1.ConfigDirectory.Multus;
 import static dev.cnioperator.api.v1alpha1.ConfigDirectory.Runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cnioperator.agent.conflist.Appended;
 import dev.cnioperator.agent.conflist.NetworkOutcome;
 import dev.cnioperator.agent.conflist.NetworkOutcome.State;
 import dev.cnioperator.api.v1alpha1.RuntimeNetwork;
@@ -15,7 +16,8 @@ class AgentReadinessTest {
   private static final String SHA = "a".repeat(64);
   private static final Path CONF_DIR = Path.of("/etc/cni/net.d");
   private static final NetworkOutcome POD_NETWORK =
-      new NetworkOutcome("pods", "10-pods.conflist", State.Applied, SHA, "", false, Runtime, null);
+      new NetworkOutcome(
+          "pods", "10-pods.conflist", State.Applied, SHA, "", false, Runtime, null, null);
 
   @Test
   void notReadyBeforeTheFirstPass() {
@@ -29,7 +31,7 @@ class AgentReadinessTest {
         pass(
             null,
             new NetworkOutcome(
-                "held", "10-held.conflist", State.Failed, null, "x", false, Runtime, null));
+                "held", "10-held.conflist", State.Failed, null, "x", false, Runtime, null, null));
     assertThat(AgentReadiness.notReady(pass, true, notReady(), CONF_DIR)).isEmpty();
   }
 
@@ -96,9 +98,27 @@ class AgentReadinessTest {
   }
 
   @Test
+  void withPluginsAppendedTheRuntimeLoadsTheFileAsItIsNotTheRevisionAlone() {
+    String own = "{\"cniVersion\":\"1.0.0\",\"name\":\"pods\",\"plugins\":[{\"type\":\"bridge\"}]}";
+    Appended istio =
+        Appended.after(own, own.replace("}]}", "},{\"type\":\"istio-cni\"}]}").getBytes())
+            .orElseThrow();
+    String file = "c".repeat(64);
+    NodeSync.Result pass =
+        pass(
+            "pods",
+            new NetworkOutcome(
+                "pods", "10-pods.conflist", State.Applied, SHA, "", false, Runtime, istio, file));
+    assertThat(AgentReadiness.notReady(pass, true, loaded("pods", file), CONF_DIR)).isEmpty();
+    assertThat(AgentReadiness.notReady(pass, true, loaded("pods", SHA), CONF_DIR))
+        .hasValueSatisfying(r -> assertThat(r).contains("sha256 " + file));
+  }
+
+  @Test
   void aNodeWithOnlyMultusNetworksHasNothingForTheRuntimeToLoad() {
     NetworkOutcome secondary =
-        new NetworkOutcome("sec", "50-sec.conflist", State.Applied, SHA, "", false, Multus, null);
+        new NetworkOutcome(
+            "sec", "50-sec.conflist", State.Applied, SHA, "", false, Multus, null, null);
     assertThat(AgentReadiness.notReady(pass(null, secondary), true, notReady(), CONF_DIR))
         .isEmpty();
   }
@@ -108,7 +128,8 @@ class AgentReadinessTest {
     // A foreign file in the runtime's directory names the network "sec" too: the runtime's
     // business, whatever the agent wrote into Multus's directory under that name.
     NetworkOutcome secondary =
-        new NetworkOutcome("sec", "50-sec.conflist", State.Applied, SHA, "", false, Multus, null);
+        new NetworkOutcome(
+            "sec", "50-sec.conflist", State.Applied, SHA, "", false, Multus, null, null);
     NodeSync.Result pass = pass("sec", POD_NETWORK, secondary);
     assertThat(AgentReadiness.notReady(pass, true, loaded("sec", "b".repeat(64)), CONF_DIR))
         .isEmpty();

@@ -34,9 +34,17 @@ class NodeStatusBuilderTest {
       new NodeSync.Result(
           List.of(
               new NetworkOutcome(
-                  "b", "60-b.conflist", State.Applied, "bb", "", false, Runtime, null),
+                  "b", "60-b.conflist", State.Applied, "bb", "", false, Runtime, null, null),
               new NetworkOutcome(
-                  "a", "50-a.conflist", State.Conflict, null, "in the way", false, Runtime, null)),
+                  "a",
+                  "50-a.conflist",
+                  State.Conflict,
+                  null,
+                  "in the way",
+                  false,
+                  Runtime,
+                  null,
+                  null)),
           List.of(
               new PluginOutcome("host-local", "22", Owner.external, List.of("1.0.0"), null),
               new PluginOutcome("bridge", "11", Owner.agent, List.of("1.0.0"), null),
@@ -67,7 +75,7 @@ class NodeStatusBuilderTest {
         new NodeSync.Result(
             List.of(
                 new NetworkOutcome(
-                    "b", "60-b.conflist", State.Applied, "bb", "", false, Runtime, istio)),
+                    "b", "60-b.conflist", State.Applied, "bb", "", false, Runtime, istio, "cc")),
             List.of(),
             List.of(),
             "b",
@@ -180,7 +188,7 @@ class NodeStatusBuilderTest {
         new NodeSync.Result(
             List.of(
                 new NetworkOutcome(
-                    "b", "60-b.conflist", State.Applied, "bb", "", false, Runtime, null)),
+                    "b", "60-b.conflist", State.Applied, "bb", "", false, Runtime, null, null)),
             List.of(),
             List.of(),
             "b",
