@@ -8,6 +8,12 @@ public enum NetworkState {
   Failed,
   /** A file of that name exists that the agent did not write; it is left alone. */
   Conflict,
+  /**
+   * The agent's file was taken away (renamed, removed or changed) again after each of its last
+   * restores, as by an installer that takes the directory over: not restored for a while; message
+   * says what was seen and until when.
+   */
+  Contested,
   /** The network was taken off the node and the agent deleted its file. */
   Removed
 }

@@ -22,6 +22,8 @@ public sealed interface ConflistAction {
 
     R hold(Hold action);
 
+    R contested(Contested action);
+
     R remove(Remove action);
 
     R forget(Forget action);
@@ -91,6 +93,17 @@ public sealed interface ConflistAction {
     @Override
     public <R> R accept(Visitor<R> visitor) {
       return visitor.hold(this);
+    }
+  }
+
+  /**
+   * The file was taken away again after each of the agent's last restores ({@link ContestedFiles}):
+   * not restored now, reported with what was seen.
+   */
+  record Contested(DesiredConflist desired, String message) implements ConflistAction {
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.contested(this);
     }
   }
 

@@ -118,6 +118,18 @@ public final class ConflistApplier {
     }
 
     @Override
+    public Manifest contested(ConflistAction.Contested c) {
+      LOG.warn(
+          "event=conflist-contested network={} file={} directory={} reason=\"{}\"",
+          c.desired().network(),
+          c.desired().fileName(),
+          c.desired().directory(),
+          c.message());
+      outcomes.add(NetworkOutcome.contested(c.desired(), c.message()));
+      return current;
+    }
+
+    @Override
     public Manifest remove(Remove r) {
       return ConflistApplier.this.remove(r.directory(), r.fileName(), current);
     }

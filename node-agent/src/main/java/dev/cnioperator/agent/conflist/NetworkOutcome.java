@@ -39,7 +39,8 @@ public record NetworkOutcome(
   public enum State {
     Applied,
     Failed,
-    Conflict
+    Conflict,
+    Contested
   }
 
   public static NetworkOutcome applied(DesiredConflist d, boolean drift) {
@@ -68,6 +69,19 @@ public record NetworkOutcome(
         d.fileName(),
         State.Failed,
         appliedSha256,
+        message,
+        false,
+        d.directory(),
+        null,
+        null);
+  }
+
+  public static NetworkOutcome contested(DesiredConflist d, String message) {
+    return new NetworkOutcome(
+        d.network(),
+        d.fileName(),
+        State.Contested,
+        null,
         message,
         false,
         d.directory(),

@@ -3,10 +3,14 @@ package dev.cnioperator.agent.node;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cnioperator.agent.conflist.ConflistAction;
+import dev.cnioperator.agent.conflist.ConflistAction.Contested;
+import dev.cnioperator.agent.conflist.ConflistAction.Keep;
 import dev.cnioperator.agent.conflist.ConflistAction.Remove;
+import dev.cnioperator.agent.conflist.ConflistAction.Write;
 import dev.cnioperator.agent.conflist.ConflistApplier;
 import dev.cnioperator.agent.conflist.ConflistFileName;
 import dev.cnioperator.agent.conflist.ConflistSync;
+import dev.cnioperator.agent.conflist.ContestedFiles;
 import dev.cnioperator.agent.conflist.DesiredConflist;
 import dev.cnioperator.agent.conflist.NetworkOutcome;
 import dev.cnioperator.agent.conflist.UnparsableFiles;
@@ -15,6 +19,7 @@ import dev.cnioperator.agent.host.HostPaths;
 import dev.cnioperator.agent.host.ManagedFile;
 import dev.cnioperator.agent.host.Manifest;
 import dev.cnioperator.agent.host.ManifestStore;
+import dev.cnioperator.agent.host.WriteReason;
 import dev.cnioperator.agent.network.ManagedNetwork;
 import dev.cnioperator.agent.plugin.BinaryAction;
 import dev.cnioperator.agent.plugin.PluginBinarySync;
@@ -26,6 +31,9 @@ import dev.cnioperator.api.v1alpha1.ConfigDirectory;
 import dev.cnioperator.api.v1alpha1.UnparsableFile;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -52,6 +60,8 @@ public final class NodeSync {
   private final PluginVersions versions;
   private final ConflistSync conflistSync = new ConflistSync();
   private final PluginBinarySync binarySync = new PluginBinarySync();
+  private final ContestedFiles contested = new ContestedFiles();
+  private final Clock clock;
 
   public NodeSync(
       HostPaths paths,
@@ -59,6 +69,17 @@ public final class NodeSync {
       ManifestStore store,
       PluginInstaller installer,
       PluginVersions versions) {
+    this(paths, files, store, installer, versions, Clock.systemUTC());
+  }
+
+  public NodeSync(
+      HostPaths paths,
+      HostFiles files,
+      ManifestStore store,
+      PluginInstaller installer,
+      PluginVersions versions,
+      Clock clock) {
+    this.clock = clock;
     this.paths = paths;
     this.files = files;
     this.store = store;
@@ -111,7 +132,9 @@ public final class NodeSync {
     // As the plugin installs left it: each saved the manifest before its rename.
     Manifest manifest = installed.manifest();
     List<ConflistAction> actions =
-        conflistSync.plan(desired, heldBack, manifest, conflistContents(desired, manifest));
+        contest(
+            conflistSync.plan(desired, heldBack, manifest, conflistContents(desired, manifest)),
+            manifest);
     Set<String> listed = new TreeSet<>();
     networks.forEach(n -> listed.add(n.name()));
     List<String> removed = new ArrayList<>();
@@ -128,6 +151,66 @@ public final class NodeSync {
     List<NetworkOutcome> outcomes =
         new ConflistApplier(files, store, paths).apply(actions, manifest);
     return new Result(outcomes, plugins, removed, defaultNetwork(), unparsableMultusFiles());
+  }
+
+  /**
+   * Holds back the restores of files someone takes away again after each restore ({@link
+   * ContestedFiles}), and tells it which files were found as the agent wrote them.
+   */
+  private List<ConflistAction> contest(List<ConflistAction> planned, Manifest manifest)
+      throws IOException {
+    Instant now = clock.instant();
+    List<ConflistAction> actions = new ArrayList<>();
+    for (ConflistAction a : planned) {
+      if (a instanceof Write w && w.reason().isDrift()) {
+        DesiredConflist d = w.desired();
+        ContestedFiles.Key key = new ContestedFiles.Key(d.directory(), d.fileName());
+        String seen = seen(w, manifest);
+        Optional<ContestedFiles.Contest> c = contested.restore(key, seen, now);
+        actions.add(c.isPresent() ? new Contested(d, describe(d, c.get())) : a);
+      } else {
+        if (a instanceof Keep k) {
+          contested.found(
+              new ContestedFiles.Key(k.desired().directory(), k.desired().fileName()), now);
+        } else if (a instanceof Remove r) {
+          contested.forget(new ContestedFiles.Key(r.directory(), r.fileName()));
+        }
+        actions.add(a);
+      }
+    }
+    return actions;
+  }
+
+  /** What happened to the file a drift write restores: removed, renamed (to what), or changed. */
+  private String seen(Write w, Manifest manifest) throws IOException {
+    if (w.reason() != WriteReason.RESTORE_REMOVED) {
+      return "changed";
+    }
+    DesiredConflist d = w.desired();
+    Optional<ManagedFile> owned = manifest.conflist(d.directory(), d.fileName());
+    Path dir = paths.confDir(d.directory());
+    for (String name : files.list(dir)) {
+      if (!name.equals(d.fileName())
+          && owned.isPresent()
+          && owned.get().isOwnVersion(files.sha256(dir.resolve(name)).orElse(null))) {
+        return "renamed to " + name;
+      }
+    }
+    return "removed";
+  }
+
+  private static String describe(DesiredConflist d, ContestedFiles.Contest c) {
+    return d.fileName()
+        + " was "
+        + c.seen()
+        + " again soon after each of the agent's last "
+        + c.restores()
+        + " restores (since "
+        + c.since().truncatedTo(ChronoUnit.SECONDS)
+        + "): another installer takes the directory over; not restored before "
+        + c.until().truncatedTo(ChronoUnit.SECONDS)
+        + ", at once if it comes back. Cilium renames every other configuration to *.cilium_bak"
+        + " unless installed with cni.exclusive=false";
   }
 
   /**

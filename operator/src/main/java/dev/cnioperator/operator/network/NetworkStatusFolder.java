@@ -410,7 +410,8 @@ public final class NetworkStatusFolder {
   private static boolean failedApply(NodeReport r) {
     return r.report() != null
         && (r.report().getState() == NetworkState.Failed
-            || r.report().getState() == NetworkState.Conflict);
+            || r.report().getState() == NetworkState.Conflict
+            || r.report().getState() == NetworkState.Contested);
   }
 
   /** The agent's probe of the content the node holds ended with {@code result}. */

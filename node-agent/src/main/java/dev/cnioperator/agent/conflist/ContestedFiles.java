@@ -1,0 +1,122 @@
+package dev.cnioperator.agent.conflist;
+
+import dev.cnioperator.api.v1alpha1.ConfigDirectory;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Remembers the agent's restores of each of its files, so that it stops fighting a party that takes
+ * a file away again after each restore: Cilium with {@code cni.exclusive=true} (its default)
+ * renames every other configuration of the directory to {@code *.cilium_bak} on every change it
+ * sees, and would otherwise rename the agent's file as often as the agent restores it.
+ *
+ * <p>After {@link #RESTORES} restores of one file within {@link #WINDOW}, the file is contested: it
+ * is not restored again until a pause has passed (first {@link #FIRST_PAUSE}, doubled after each
+ * further restore that is taken away too, up to {@link #MAX_PAUSE}). Once a pause has passed the
+ * agent restores the file once more; when that restore stays (no restore needed for a whole {@link
+ * #WINDOW}), the history is forgotten and the file is the agent's as before. A file that comes back
+ * by itself (the other party renames it back) is found in place and the contest ends at once.
+ *
+ * <p>In memory only: an agent restart forgets the contest and tries again, {@link #RESTORES} times
+ * at most, which bounds what a crash-looping agent can do to the other party's directory.
+ */
+public final class ContestedFiles {
+  static final int RESTORES = 3;
+  static final Duration WINDOW = Duration.ofMinutes(10);
+  static final Duration FIRST_PAUSE = Duration.ofMinutes(5);
+  static final Duration MAX_PAUSE = Duration.ofHours(1);
+
+  /** One file of one directory. */
+  public record Key(ConfigDirectory directory, String fileName) {}
+
+  /**
+   * Why a file is contested now.
+   *
+   * @param seen what happened to it after the last restores ("renamed to x.cilium_bak")
+   * @param restores how many times it was restored within the window
+   * @param since the first restore counted
+   * @param until when the agent restores it once more
+   */
+  public record Contest(String seen, int restores, Instant since, Instant until) {}
+
+  private static final class History {
+    final Deque<Instant> restores = new ArrayDeque<>();
+    Duration pause = Duration.ZERO;
+    Instant pausedUntil;
+    String seen;
+  }
+
+  private final Map<Key, History> files = new HashMap<>();
+
+  /**
+   * Whether the agent may restore {@code file} at {@code now}; empty when it may (and the restore
+   * is counted), the contest when it must not.
+   *
+   * @param seen what the pass found: the file removed, renamed (to which name), or changed
+   */
+  public synchronized Optional<Contest> restore(Key file, String seen, Instant now) {
+    History h = files.computeIfAbsent(file, k -> new History());
+    h.seen = seen;
+    drop(h, now);
+    if (h.pausedUntil != null && now.isBefore(h.pausedUntil)) {
+      return Optional.of(contest(h));
+    }
+    if (h.restores.size() >= RESTORES) {
+      h.pause = h.pause.isZero() ? FIRST_PAUSE : min(h.pause.multipliedBy(2), MAX_PAUSE);
+      h.pausedUntil = now.plus(h.pause);
+      // The restore after this pause counts as one more in the window.
+      h.restores.removeFirst();
+      return Optional.of(contest(h));
+    }
+    h.restores.addLast(now);
+    return Optional.empty();
+  }
+
+  /** The file was found as the agent wrote it: a contest ends once a whole window went by. */
+  public synchronized void found(Key file, Instant now) {
+    History h = files.get(file);
+    if (h == null) {
+      return;
+    }
+    boolean paused = h.pausedUntil != null && now.isBefore(h.pausedUntil);
+    drop(h, now);
+    if (paused || h.restores.isEmpty()) {
+      // Back while paused: the other party gave it back. Or no restore for a whole window.
+      files.remove(file);
+    }
+  }
+
+  /** The agent no longer owns the file: nothing to remember. */
+  public synchronized void forget(Key file) {
+    files.remove(file);
+  }
+
+  /** The contest of {@code file} now, if it is contested. */
+  public synchronized Optional<Contest> contest(Key file, Instant now) {
+    History h = files.get(file);
+    return h != null && h.pausedUntil != null && now.isBefore(h.pausedUntil)
+        ? Optional.of(contest(h))
+        : Optional.empty();
+  }
+
+  private static void drop(History h, Instant now) {
+    Instant cutoff = now.minus(WINDOW);
+    while (!h.restores.isEmpty() && h.restores.peekFirst().isBefore(cutoff)) {
+      h.restores.removeFirst();
+    }
+  }
+
+  private static Contest contest(History h) {
+    Instant since = h.restores.isEmpty() ? h.pausedUntil.minus(h.pause) : h.restores.peekFirst();
+    return new Contest(h.seen, h.restores.size() + 1, since, h.pausedUntil);
+  }
+
+  private static Duration min(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
+  }
+}
