@@ -11,7 +11,9 @@ public enum EventReason {
   /** Warning on a Pod: the agent's CNI CHECK of one of its attachments failed. */
   CNI_CHECK_FAILED("CniCheckFailed"),
   /** Warning on a CniNode: Multus cannot parse a file in its directory, and stops there. */
-  UNPARSABLE_MULTUS_CONFIG("UnparsableMultusConfig");
+  UNPARSABLE_MULTUS_CONFIG("UnparsableMultusConfig"),
+  /** Warning on a CniNode: a network's file is taken away after each restore; restores pause. */
+  FILE_CONTESTED("FileContested");
 
   private final String wire;
 

@@ -62,7 +62,8 @@ class WireValuesTest {
   @Test
   void eventReasonsAreTheOnesInTheDocs() {
     assertThat(Arrays.stream(EventReason.values()).map(EventReason::wire))
-        .containsExactly("RemovalTimedOut", "CniCheckFailed", "UnparsableMultusConfig");
+        .containsExactly(
+            "RemovalTimedOut", "CniCheckFailed", "UnparsableMultusConfig", "FileContested");
   }
 
   @Test

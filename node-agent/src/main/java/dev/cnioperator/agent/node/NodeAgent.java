@@ -8,6 +8,7 @@ import dev.cnioperator.agent.observe.AgentMetrics;
 import dev.cnioperator.agent.observe.AgentMetrics.NodePass;
 import dev.cnioperator.agent.observe.AgentMetrics.Restored;
 import dev.cnioperator.agent.plugin.PluginOutcome;
+import dev.cnioperator.api.reasons.EventReason;
 import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.CniNodeStatus;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
@@ -76,6 +77,9 @@ public final class NodeAgent implements AutoCloseable {
 
   // Everything below belongs to the loop's thread.
   private final UnparsableFileAlerts unparsable = new UnparsableFileAlerts();
+
+  /** The networks told of as Contested; only the pass thread touches it. */
+  private Set<String> contested = Set.of();
 
   /** The CniNode the watch delivered last; null before the first event and after a delete. */
   private CniNode delivered;
@@ -254,6 +258,7 @@ public final class NodeAgent implements AutoCloseable {
       String uid = seen.getMetadata().getUid();
       unparsable.update(
           result.unparsableFiles(), (reason, message) -> events.warnCniNode(uid, reason, message));
+      tellContested(result, uid);
       Set<String> asked =
           networks.applied(reconcile, current, applied(current, result), probeReports(seen));
       if (pending.asked(reconcile, asked)) {
@@ -334,6 +339,23 @@ public final class NodeAgent implements AutoCloseable {
         .filter(PluginOutcome::restored)
         .forEach(p -> metrics.fileRestored(Restored.BINARY));
     metrics.unparsableFiles(result.unparsableFiles().size());
+  }
+
+  /**
+   * A Warning Event on the CniNode for each network that became Contested in this pass: once per
+   * contest, not once per pass (the status says it all the while).
+   */
+  private void tellContested(NodeSync.Result result, String uid) {
+    Set<String> now = new HashSet<>();
+    for (NetworkOutcome o : result.networks()) {
+      if (o.state() == NetworkOutcome.State.Contested) {
+        now.add(o.network());
+        if (!contested.contains(o.network())) {
+          events.warnCniNode(uid, EventReason.FILE_CONTESTED, o.network() + ": " + o.message());
+        }
+      }
+    }
+    contested = now;
   }
 
   /** Writes the status when it differs from the one the API server holds. */

@@ -1,0 +1,125 @@
+package dev.cnioperator.agent.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.cnioperator.api.v1alpha1.CniNode;
+import dev.cnioperator.api.v1alpha1.NetworkState;
+import dev.cnioperator.api.v1alpha1.NodeNetwork;
+import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
+import dev.cnioperator.testkit.LocalControlPlane;
+import dev.cnioperator.testkit.ToolPaths;
+import io.fabric8.kubernetes.api.model.Event;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 42.3: an installer that takes the directory over (a reproduction of Cilium's {@code
+ * cni.exclusive} rename, {@link ExclusiveOwner}) is not fought: the agent restores its file a
+ * bounded number of times, then reports the network Contested with the name the file was renamed
+ * to, a Warning Event and the metric the alert reads, stops restoring, and resumes at once when the
+ * file is given back.
+ */
+class ContestedFileIT {
+  private static final Duration CONVERGE = Duration.ofSeconds(30);
+  private static final Pattern RESTORED =
+      Pattern.compile("event=conflist-written .*reason=RESTORE_REMOVED");
+
+  private CniNodes cniNodes;
+  private SimulatedNode node;
+  private AgentProcess agent;
+  private ExclusiveOwner cilium;
+
+  @BeforeEach
+  void setUp() throws IOException {
+    cniNodes = new CniNodes(LocalControlPlane.shared());
+    node = new SimulatedNode("contested", ToolPaths.pluginDir());
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    if (cilium != null) {
+      cilium.close();
+    }
+    if (agent != null) {
+      agent.close();
+    }
+    cniNodes.delete(node.name);
+    node.close();
+  }
+
+  @Test
+  void aFileRenamedAwayAfterEachRestoreIsReportedContestedAndNotFought() throws Exception {
+    NodeNetwork net = CniNodes.network("secondary", 50, 33, "1.0.0");
+    cniNodes.put(node.name, List.of(net));
+    agent =
+        AgentProcess.start(
+            node.name, node.paths, cniNodes.controlPlane.kubeconfigFile(), node.log());
+    Path file = node.conflist(net);
+    Path backup = file.resolveSibling(net.getFileName() + ".cilium_bak");
+    await().atMost(CONVERGE).until(() -> Files.exists(file));
+
+    cilium = new ExclusiveOwner(node.paths.confDir(), "05-cilium.conflist");
+    NodeNetworkStatus contested = awaitState(net, NetworkState.Contested);
+    assertThat(contested.getMessage())
+        .contains("renamed to " + backup.getFileName())
+        .contains("cni.exclusive=false");
+    int restores = restores();
+    assertThat(restores).as("restores before the agent stopped").isEqualTo(3);
+
+    // No more restores however many passes (every 2 s here) and events go by.
+    agent.awaitOkPasses(5);
+    assertThat(restores()).isEqualTo(restores);
+    assertThat(Files.exists(file)).isFalse();
+    // The file as first written, then after each restore.
+    assertThat(cilium.renames.get()).isEqualTo(restores + 1);
+    assertThat(agent.scrape()).contains("cni_agent_networks{state=\"Contested\"} 1.0");
+    await().atMost(CONVERGE).until(() -> contestedEvents().size() == 1);
+    assertThat(contestedEvents().get(0).getMessage()).startsWith("secondary: ");
+
+    // The other party stops and gives the file back: the agent takes it as its own at once.
+    cilium.close();
+    cilium = null;
+    Files.move(backup, file);
+    awaitState(net, NetworkState.Applied);
+    agent.awaitOkPasses(2);
+    assertThat(restores()).isEqualTo(restores);
+    assertThat(agent.scrape()).contains("cni_agent_networks{state=\"Contested\"} 0.0");
+  }
+
+  private NodeNetworkStatus awaitState(NodeNetwork net, NetworkState state) {
+    return await()
+        .atMost(CONVERGE)
+        .ignoreExceptions()
+        .until(
+            () -> cniNodes.get(node.name).getStatus().network(net.getName()).orElseThrow(),
+            s -> s.getState() == state);
+  }
+
+  private int restores() throws IOException {
+    Matcher m = RESTORED.matcher(agent.log());
+    int n = 0;
+    while (m.find()) {
+      n++;
+    }
+    return n;
+  }
+
+  private List<Event> contestedEvents() {
+    CniNode cr = cniNodes.get(node.name);
+    return cniNodes.client.v1().events().inNamespace("default").list().getItems().stream()
+        .filter(e -> "CniNode".equals(e.getInvolvedObject().getKind()))
+        .filter(e -> node.name.equals(e.getInvolvedObject().getName()))
+        .filter(e -> cr.getMetadata().getUid().equals(e.getInvolvedObject().getUid()))
+        .filter(e -> "FileContested".equals(e.getReason()))
+        .toList();
+  }
+}
