@@ -17,6 +17,7 @@ import dev.cnioperator.agent.loop.NetworkLoops;
 import dev.cnioperator.agent.loop.NetworkWork;
 import dev.cnioperator.agent.network.AttachmentRuntimes;
 import dev.cnioperator.agent.network.HostLocalReservations;
+import dev.cnioperator.agent.network.ManagedNetwork;
 import dev.cnioperator.agent.network.ProbeIdentity;
 import dev.cnioperator.agent.network.SandboxNetns;
 import dev.cnioperator.agent.node.AgentReadiness;
@@ -164,7 +165,8 @@ public final class AgentProgram implements AutoCloseable {
                         ? new CriSandboxNetns(cri)
                         : s.criSocket() == null
                             ? SandboxNetns.NONE
-                            : SandboxNetns.noSocketAt(s.criSocket())),
+                            : SandboxNetns.noSocketAt(s.criSocket()),
+                    network -> fileOf(files, paths, network)),
                 new StaleAttachmentCleaner(
                     attachments,
                     hostLocal,
@@ -295,6 +297,18 @@ public final class AgentProgram implements AutoCloseable {
     client.close();
     if (cri != null) {
       cri.close();
+    }
+  }
+
+  /** The network's file as it is on disk now, or null when it cannot be read. */
+  private static byte[] fileOf(DiskHostFiles files, HostPaths paths, ManagedNetwork network) {
+    try {
+      return files
+          .read(
+              paths.confDir(network.conflist().directory()).resolve(network.conflist().fileName()))
+          .orElse(null);
+    } catch (java.io.IOException e) {
+      return null;
     }
   }
 }

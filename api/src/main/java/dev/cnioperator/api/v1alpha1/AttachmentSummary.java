@@ -25,6 +25,15 @@ public class AttachmentSummary {
       "Why some attachments were not checked, and what would let the agent check them.")
   private String uncheckedReason;
 
+  @JsonPropertyDescription(
+      "Attachments added with another chain than the network's file holds now (an older revision, or without a plugin another installer chained in since): they keep it until their pod is created again.")
+  private Integer olderChain;
+
+  @JsonPropertyDescription(
+      "The first attachments on an older chain, by namespace and pod, capped at 10: the pods to restart.")
+  @Size(max = 10)
+  private List<OlderChainPod> olderChainPods;
+
   @JsonPropertyDescription("Attachments whose last CHECK failed, capped at 20.")
   @Size(max = 20)
   private List<FailingAttachment> failing;

@@ -11,6 +11,7 @@ import dev.cnioperator.agent.observe.NetworkMetrics;
 import dev.cnioperator.api.reasons.EventReason;
 import dev.cnioperator.api.v1alpha1.AttachmentSummary;
 import dev.cnioperator.api.v1alpha1.FailingAttachment;
+import dev.cnioperator.api.v1alpha1.OlderChainPod;
 import dev.cnioperator.cni.CniException;
 import dev.cnioperator.cni.cache.CachedAttachment;
 import dev.cnioperator.cni.config.NetworkConfigList;
@@ -26,6 +27,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,22 +40,29 @@ public final class AttachmentChecker {
   /** The status lists at most this many failing attachments per network. */
   public static final int FAILING_CAP = 20;
 
+  /** The status names at most this many attachments on an older chain per network. */
+  public static final int OLDER_CHAIN_CAP = 10;
+
   private static final Logger LOG = LoggerFactory.getLogger(AttachmentChecker.class);
 
   private final AttachmentRuntimes runtimes;
   private final ExecutorService workers;
   private final AgentEvents events;
   private final SandboxNetns sandboxNetns;
+  private final Function<ManagedNetwork, byte[]> fileNow;
 
   /**
    * @param runtimes the runtime each network's attachments are cached by, which CHECKs them
    * @param sandboxNetns where to find the netns of an entry that caches none
+   * @param fileNow the network's file as it is on disk, null when it cannot be read
    */
   public AttachmentChecker(
       AttachmentRuntimes runtimes,
       ExecutorService workers,
       AgentEvents events,
-      SandboxNetns sandboxNetns) {
+      SandboxNetns sandboxNetns,
+      Function<ManagedNetwork, byte[]> fileNow) {
+    this.fileNow = fileNow;
     this.runtimes = runtimes;
     this.workers = workers;
     this.events = events;
@@ -114,7 +123,8 @@ public final class AttachmentChecker {
         Comparator.comparing(FailingAttachment::getContainerId)
             .thenComparing(FailingAttachment::getIfName));
     announceNewFailures(network.name(), failing, reported);
-    metrics.checkPass(healthy, failing.size(), unchecked.size());
+    List<OlderChainPod> older = olderChains(network, entries);
+    metrics.checkPass(healthy, failing.size(), unchecked.size(), older.size());
     LOG.info(
         "event=check-pass network={} total={} healthy={} failing={} unchecked={}",
         network.name(),
@@ -127,7 +137,33 @@ public final class AttachmentChecker {
         .setHealthy(healthy)
         .setUnchecked(unchecked.isEmpty() ? null : unchecked.size())
         .setUncheckedReason(uncheckedReason(unchecked))
+        .setOlderChain(older.isEmpty() ? null : older.size())
+        .setOlderChainPods(
+            older.isEmpty()
+                ? null
+                : List.copyOf(older.subList(0, Math.min(OLDER_CHAIN_CAP, older.size()))))
         .setFailing(List.copyOf(failing.subList(0, Math.min(FAILING_CAP, failing.size()))));
+  }
+
+  /**
+   * The attachments that run another chain than the network's file holds now, by namespace and pod:
+   * an older revision, or the chain before another installer appended a plugin.
+   */
+  private List<OlderChainPod> olderChains(
+      ManagedNetwork network, List<AttachmentRuntimes.Cached> entries) {
+    byte[] file = fileNow.apply(network);
+    List<OlderChainPod> older = new ArrayList<>();
+    for (AttachmentRuntimes.Cached c : entries) {
+      String why = AttachmentChain.of(c.entry().config(), network.conflist().content(), file).why();
+      if (why != null) {
+        PodRef pod = PodRef.of(c.entry().cniArgs());
+        older.add(new OlderChainPod().setNamespace(pod.namespace()).setPod(pod.name()).setWhy(why));
+      }
+    }
+    older.sort(
+        Comparator.comparing(OlderChainPod::getNamespace, Comparator.nullsLast(String::compareTo))
+            .thenComparing(OlderChainPod::getPod, Comparator.nullsLast(String::compareTo)));
+    return older;
   }
 
   /**

@@ -34,6 +34,7 @@ public final class AgentMetrics implements AutoCloseable {
   static final String CHECK_PASSES = "cni_agent_check_passes";
   static final String FAILING = "cni_agent_failing_attachments";
   static final String UNCHECKED = "cni_agent_unchecked_attachments";
+  static final String OLDER_CHAIN = "cni_agent_attachments_on_older_chain";
   static final String STALE = "cni_agent_ipam_stale_reservations";
   static final String RECLAIMED = "cni_agent_ipam_reclaimed";
   static final String CLEANUP_PASSES = "cni_agent_ipam_cleanup_passes";

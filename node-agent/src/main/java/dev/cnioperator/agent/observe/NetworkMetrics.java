@@ -34,6 +34,7 @@ public final class NetworkMetrics implements AutoCloseable {
   private final AtomicInteger failing = new AtomicInteger();
   private final AtomicInteger unchecked = new AtomicInteger();
   private final AtomicInteger stale = new AtomicInteger();
+  private final AtomicInteger olderChain = new AtomicInteger();
   private Counter healthyChecks;
   private Counter failingChecks;
   private Counter uncheckedChecks;
@@ -54,6 +55,14 @@ public final class NetworkMetrics implements AutoCloseable {
    * CniNode status, which changes only with a result.
    */
   public synchronized void checkPass(int healthy, int failing, int unchecked) {
+    checkPass(healthy, failing, unchecked, 0);
+  }
+
+  /**
+   * One CHECK pass, with the attachments it found on an older chain than the network's file holds
+   * (an older revision, or without a plugin chained in since).
+   */
+  public synchronized void checkPass(int healthy, int failing, int unchecked, int olderChain) {
     if (closed) {
       return;
     }
@@ -72,6 +81,10 @@ public final class NetworkMetrics implements AutoCloseable {
           AgentMetrics.UNCHECKED,
           this.unchecked,
           "Attachments the last CHECK pass could not check (their netns unknown)");
+      gauge(
+          AgentMetrics.OLDER_CHAIN,
+          this.olderChain,
+          "Attachments added with an older chain than the network's file holds now");
     }
     healthyChecks.increment(healthy);
     failingChecks.increment(failing);
@@ -79,6 +92,7 @@ public final class NetworkMetrics implements AutoCloseable {
     checkPasses.increment();
     this.failing.set(failing);
     this.unchecked.set(unchecked);
+    this.olderChain.set(olderChain);
   }
 
   /**

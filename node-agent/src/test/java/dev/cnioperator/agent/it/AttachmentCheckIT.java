@@ -8,6 +8,7 @@ import dev.cnioperator.api.v1alpha1.FailingAttachment;
 import dev.cnioperator.api.v1alpha1.NetworkCheck;
 import dev.cnioperator.api.v1alpha1.NodeNetwork;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
+import dev.cnioperator.api.v1alpha1.OlderChainPod;
 import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.Commands;
 import dev.cnioperator.testkit.LocalControlPlane;
@@ -166,6 +167,57 @@ class AttachmentCheckIT {
         "quiet-node check-interval=%ds check-passes=%d status-writes=%s%n",
         QUIET_INTERVAL_SECONDS, passes, before.equals(after) ? "0" : "some");
     assertThat(after).as("the CniNode's resourceVersion across the CHECK passes").isEqualTo(before);
+  }
+
+  /**
+   * Issue 42.4: pods added before another installer chained a plugin into the network's file run
+   * the chain without it until they are created again; the CniNode counts and names them, and a pod
+   * added again leaves the list.
+   */
+  @Test
+  void podsAddedBeforeAPluginWasChainedInAreNamedUntilTheyAreAddedAgain() throws Exception {
+    startWithTwoHealthyAttachments();
+    // The other installer brings its plugin's binary and chains it in, as a mesh's does.
+    Files.copy(ToolPaths.pluginDir().resolve("tuning"), node.paths.binDir().resolve("tuning"));
+    try (ChainingInstaller installer =
+        new ChainingInstaller(node.paths.confDir(), "{\"type\":\"tuning\"}")) {
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .ignoreExceptions()
+          .untilAsserted(
+              () -> {
+                AttachmentSummary a = networkStatus().getAttachments();
+                assertThat(a.getOlderChain()).isEqualTo(2);
+                assertThat(a.getOlderChainPods())
+                    .extracting(OlderChainPod::getPod)
+                    .containsExactlyInAnyOrder(
+                        p1.getMetadata().getName(), p2.getMetadata().getName());
+                assertThat(a.getOlderChainPods())
+                    .extracting(OlderChainPod::getWhy)
+                    .containsOnly("added without tuning, which the file now chains");
+                assertThat(a.getHealthy()).isEqualTo(2);
+              });
+
+      // p2 "restarted": deleted and added again from the file, tuning included.
+      cnitool("del", ns2, p2).orThrow("cnitool del");
+      cnitool("add", ns2, p2).orThrow("cnitool add");
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .ignoreExceptions()
+          .untilAsserted(
+              () -> {
+                AttachmentSummary a = networkStatus().getAttachments();
+                assertThat(a.getOlderChain()).isEqualTo(1);
+                assertThat(a.getOlderChainPods())
+                    .singleElement()
+                    .extracting(OlderChainPod::getPod)
+                    .isEqualTo(p1.getMetadata().getName());
+                assertThat(a.getHealthy()).isEqualTo(2);
+              });
+      assertThat(agent.scrape())
+          .contains("cni_agent_attachments_on_older_chain{network=\"" + spec.getName() + "\"} 1.0");
+      assertThat(installer.writes).hasValue(1);
+    }
   }
 
   /** The agent, two attachments of live pods (library and cnitool), both CHECKed healthy. */

@@ -66,6 +66,7 @@ class AgentMetricsTest {
                 Map.entry("cni_agent_check_passes_total", "counter"),
                 Map.entry("cni_agent_failing_attachments", "gauge"),
                 Map.entry("cni_agent_unchecked_attachments", "gauge"),
+                Map.entry("cni_agent_attachments_on_older_chain", "gauge"),
                 Map.entry("cni_agent_ipam_stale_reservations", "gauge"),
                 Map.entry("cni_agent_ipam_reclaimed_total", "counter"),
                 Map.entry("cni_agent_ipam_cleanup_passes_total", "counter")));

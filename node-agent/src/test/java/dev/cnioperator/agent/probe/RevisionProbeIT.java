@@ -103,7 +103,8 @@ class RevisionProbeIT {
             new AttachmentRuntimes(runtime, runtime),
             workers,
             new AgentEvents(null, "probe-node", Clock.systemUTC(), AgentProgram.API_CALL_DEADLINE),
-            SandboxNetns.NONE);
+            SandboxNetns.NONE,
+            network -> null);
     ReportedFailures reported = new ReportedFailures();
     NetworkMetrics metrics =
         new AgentMetrics(Duration.ofSeconds(30), Clock.systemUTC()).network("probe");
