@@ -133,6 +133,17 @@ public final class ToolPaths {
     return dir;
   }
 
+  /**
+   * Istio's CNI node installer {@code install-cni} and its plugin {@code istio-cni}, built from the
+   * Go module proxy at the pinned commit, static.
+   */
+  public static Path istioDir() {
+    Path dir = Path.of(value("CNI_OPERATOR_ISTIO"));
+    Prerequisites.requireExecutable(dir.resolve("install-cni"), "Istio's install-cni");
+    Prerequisites.requireExecutable(dir.resolve("istio-cni"), "Istio's istio-cni plugin");
+    return dir;
+  }
+
   /** The whereabouts IPAM plugin built from the Go module proxy at the pinned release. */
   public static Path whereabouts() {
     return Prerequisites.requireExecutable(
