@@ -110,7 +110,7 @@ public final class ConflistSync {
     }
     Optional<Appended> onCurrent = Appended.after(d.content(), disk);
     if (onCurrent.isPresent() && !onCurrent.get().isEmpty()) {
-      // The current revision, with or without others' entries: as the agent or they left it.
+      // The current revision with others' entries after its own: as the agent or they left it.
       return new Keep(d, onCurrent.get(), diskSha256);
     }
     Optional<Appended> onOwned = appendedToOwn(owned.get(), disk);
