@@ -118,8 +118,21 @@ final class AgentProcess implements AutoCloseable {
     return process.isAlive();
   }
 
+  private static final Pattern CONFLIST_WRITTEN =
+      Pattern.compile("event=conflist-written .*reason=(\\w+)");
+
   String log() throws IOException {
     return Files.readString(log);
+  }
+
+  /** The reason of each conflist the agent wrote so far, in order (CREATE, UPDATE, RESTORE_...). */
+  List<String> conflistWrites() throws IOException {
+    List<String> reasons = new ArrayList<>();
+    Matcher m = CONFLIST_WRITTEN.matcher(log());
+    while (m.find()) {
+      reasons.add(m.group(1));
+    }
+    return reasons;
   }
 
   /**

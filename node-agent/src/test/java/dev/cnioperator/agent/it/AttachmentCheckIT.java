@@ -10,7 +10,6 @@ import dev.cnioperator.api.v1alpha1.NodeNetwork;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
 import dev.cnioperator.api.v1alpha1.OlderChainPod;
 import dev.cnioperator.testkit.CommandResult;
-import dev.cnioperator.testkit.Commands;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.NetworkNamespace;
 import dev.cnioperator.testkit.TestNames;
@@ -19,11 +18,11 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -100,21 +99,7 @@ class AttachmentCheckIT {
   }
 
   private CommandResult cnitool(String verb, NetworkNamespace ns, Pod pod, Path confDir) {
-    String args =
-        Attachments.podArgs(pod).stream()
-            .map(a -> a.key() + "=" + a.value())
-            .collect(Collectors.joining(";"));
-    return Commands.run(
-        List.of(ToolPaths.cnitool().toString(), verb, network, ns.path().toString()),
-        Map.of(
-            "NETCONFPATH",
-            confDir.toString(),
-            "CNI_PATH",
-            node.paths.binDir().toString(),
-            "CNI_ARGS",
-            args),
-        null,
-        Duration.ofMinutes(1));
+    return Attachments.cnitool(verb, network, ns, pod, confDir, node.paths.binDir());
   }
 
   @Test
@@ -178,46 +163,45 @@ class AttachmentCheckIT {
   void podsAddedBeforeAPluginWasChainedInAreNamedUntilTheyAreAddedAgain() throws Exception {
     startWithTwoHealthyAttachments();
     // The other installer brings its plugin's binary and chains it in, as a mesh's does.
-    Files.copy(ToolPaths.pluginDir().resolve("tuning"), node.paths.binDir().resolve("tuning"));
+    Files.copy(
+        ToolPaths.pluginDir().resolve("tuning"),
+        node.paths.binDir().resolve("tuning"),
+        StandardCopyOption.COPY_ATTRIBUTES);
     try (ChainingInstaller installer =
         new ChainingInstaller(node.paths.confDir(), "{\"type\":\"tuning\"}")) {
-      await()
-          .atMost(Duration.ofSeconds(30))
-          .ignoreExceptions()
-          .untilAsserted(
-              () -> {
-                AttachmentSummary a = networkStatus().getAttachments();
-                assertThat(a.getOlderChain()).isEqualTo(2);
-                assertThat(a.getOlderChainPods())
-                    .extracting(OlderChainPod::getPod)
-                    .containsExactlyInAnyOrder(
-                        p1.getMetadata().getName(), p2.getMetadata().getName());
-                assertThat(a.getOlderChainPods())
-                    .extracting(OlderChainPod::getWhy)
-                    .containsOnly("added without tuning, which the file now chains");
-                assertThat(a.getHealthy()).isEqualTo(2);
-              });
+      awaitOlderChain(p1, p2);
 
       // p2 "restarted": deleted and added again from the file, tuning included.
       cnitool("del", ns2, p2).orThrow("cnitool del");
       cnitool("add", ns2, p2).orThrow("cnitool add");
-      await()
-          .atMost(Duration.ofSeconds(30))
-          .ignoreExceptions()
-          .untilAsserted(
-              () -> {
-                AttachmentSummary a = networkStatus().getAttachments();
-                assertThat(a.getOlderChain()).isEqualTo(1);
-                assertThat(a.getOlderChainPods())
-                    .singleElement()
-                    .extracting(OlderChainPod::getPod)
-                    .isEqualTo(p1.getMetadata().getName());
-                assertThat(a.getHealthy()).isEqualTo(2);
-              });
+      awaitOlderChain(p1);
       assertThat(agent.scrape())
           .contains("cni_agent_attachments_on_older_chain{network=\"" + spec.getName() + "\"} 1.0");
       assertThat(installer.writes).hasValue(1);
     }
+  }
+
+  /**
+   * The network's status comes to count exactly {@code pods} on an older chain, each added without
+   * the tuning plugin chained in since, and both attachments healthy.
+   */
+  private void awaitOlderChain(Pod... pods) {
+    List<String> names = Stream.of(pods).map(p -> p.getMetadata().getName()).toList();
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .ignoreExceptions()
+        .untilAsserted(
+            () -> {
+              AttachmentSummary a = networkStatus().getAttachments();
+              assertThat(a.getOlderChain()).isEqualTo(pods.length);
+              assertThat(a.getOlderChainPods())
+                  .extracting(OlderChainPod::getPod)
+                  .containsExactlyInAnyOrderElementsOf(names);
+              assertThat(a.getOlderChainPods())
+                  .extracting(OlderChainPod::getWhy)
+                  .containsOnly("added without tuning, which the file now chains");
+              assertThat(a.getHealthy()).isEqualTo(2);
+            });
   }
 
   /** The agent, two attachments of live pods (library and cnitool), both CHECKed healthy. */

@@ -6,13 +6,9 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.nio.file.ClosedWatchServiceException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardWatchEventKinds;
-import java.nio.file.WatchKey;
-import java.nio.file.WatchService;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -33,43 +29,18 @@ final class ChainingInstaller implements AutoCloseable {
 
   private final Path confDir;
   private final ObjectNode entry;
-  private final WatchService watch;
-  private final Thread thread;
+  private final DirectoryReaction reaction;
   final AtomicInteger writes = new AtomicInteger();
   final AtomicInteger foundWithout = new AtomicInteger();
 
   ChainingInstaller(Path confDir, String entryJson) throws IOException {
     this.confDir = confDir;
     this.entry = (ObjectNode) GO_LIKE.readTree(entryJson);
-    this.watch = confDir.getFileSystem().newWatchService();
-    confDir.register(
-        watch,
-        StandardWatchEventKinds.ENTRY_CREATE,
-        StandardWatchEventKinds.ENTRY_MODIFY,
-        StandardWatchEventKinds.ENTRY_DELETE);
-    insert();
-    this.thread = new Thread(this::run, "chaining-installer");
-    thread.setDaemon(true);
-    thread.start();
+    this.reaction = new DirectoryReaction(confDir, "chaining-installer", this::insert);
   }
 
   String type() {
     return entry.get("type").asText();
-  }
-
-  private void run() {
-    try {
-      while (true) {
-        WatchKey key = watch.take();
-        key.pollEvents();
-        key.reset();
-        insert();
-      }
-    } catch (InterruptedException | ClosedWatchServiceException e) {
-      // closed
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
   }
 
   private synchronized void insert() throws IOException {
@@ -128,8 +99,6 @@ final class ChainingInstaller implements AutoCloseable {
 
   @Override
   public void close() throws Exception {
-    watch.close();
-    thread.interrupt();
-    thread.join(5000);
+    reaction.close();
   }
 }

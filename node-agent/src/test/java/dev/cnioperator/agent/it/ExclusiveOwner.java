@@ -1,13 +1,9 @@
 package dev.cnioperator.agent.it;
 
 import java.io.IOException;
-import java.nio.file.ClosedWatchServiceException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardWatchEventKinds;
-import java.nio.file.WatchKey;
-import java.nio.file.WatchService;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
@@ -24,41 +20,16 @@ import java.util.stream.Stream;
 final class ExclusiveOwner implements AutoCloseable {
   private final Path confDir;
   private final String own;
-  private final WatchService watch;
-  private final Thread thread;
+  private final DirectoryReaction reaction;
   final AtomicInteger renames = new AtomicInteger();
 
   ExclusiveOwner(Path confDir, String ownFileName) throws IOException {
     this.confDir = confDir;
     this.own = ownFileName;
-    this.watch = confDir.getFileSystem().newWatchService();
-    confDir.register(
-        watch,
-        StandardWatchEventKinds.ENTRY_CREATE,
-        StandardWatchEventKinds.ENTRY_MODIFY,
-        StandardWatchEventKinds.ENTRY_DELETE);
     Files.writeString(
         confDir.resolve(own),
         "{\"cniVersion\":\"0.3.1\",\"name\":\"cilium\",\"plugins\":[{\"type\":\"cilium-cni\"}]}");
-    cleanup();
-    this.thread = new Thread(this::run, "exclusive-owner");
-    thread.setDaemon(true);
-    thread.start();
-  }
-
-  private void run() {
-    try {
-      while (true) {
-        WatchKey key = watch.take();
-        key.pollEvents();
-        key.reset();
-        cleanup();
-      }
-    } catch (InterruptedException | ClosedWatchServiceException e) {
-      // closed
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
+    this.reaction = new DirectoryReaction(confDir, "exclusive-owner", this::cleanup);
   }
 
   private void cleanup() throws IOException {
@@ -91,8 +62,6 @@ final class ExclusiveOwner implements AutoCloseable {
 
   @Override
   public void close() throws Exception {
-    watch.close();
-    thread.interrupt();
-    thread.join(5000);
+    reaction.close();
   }
 }

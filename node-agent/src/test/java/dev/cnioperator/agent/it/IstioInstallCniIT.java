@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cnioperator.api.v1alpha1.NodeNetwork;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
 import dev.cnioperator.testkit.CommandResult;
-import dev.cnioperator.testkit.Commands;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.NetworkNamespace;
 import dev.cnioperator.testkit.TestNames;
@@ -25,10 +24,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -44,7 +39,6 @@ import org.junit.jupiter.api.Test;
 class IstioInstallCniIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration CONVERGE = Duration.ofSeconds(30);
-  private static final Pattern WRITTEN = Pattern.compile("event=conflist-written .*reason=(\\w+)");
   private static final String SA_NAMESPACE = "istio-system";
   private static final String SA = "istio-cni";
 
@@ -150,7 +144,7 @@ class IstioInstallCniIT {
 
     // Resyncs every 2 s: before, each restored the file and install-cni put its entry back.
     agent.awaitOkPasses(15);
-    assertThat(writeReasons()).as("the agent's writes").containsExactly("CREATE");
+    assertThat(agent.conflistWrites()).as("the agent's writes").containsExactly("CREATE");
     assertThat(istio.writes()).as("install-cni's writes").isEqualTo(1);
     NodeNetworkStatus reported = awaitAppended();
     assertThat(reported.getAppliedSha256()).isEqualTo(v1.getSha256());
@@ -170,12 +164,12 @@ class IstioInstallCniIT {
         .isEqualTo("10.200.67.0/24");
     assertThat(types(node.conflist(v2))).containsExactly("ptp", "istio-cni");
     agent.awaitOkPasses(5);
-    assertThat(writeReasons()).containsExactly("CREATE", "UPDATE");
+    assertThat(agent.conflistWrites()).containsExactly("CREATE", "UPDATE");
     assertThat(istio.writes()).as("install-cni had nothing to re-insert").isEqualTo(1);
     assertRedirected(addPod("after"));
     System.out.printf(
         "istio-install-cni agent-writes=%s install-cni-writes=%d passes>=20%n",
-        writeReasons(), istio.writes());
+        agent.conflistWrites(), istio.writes());
   }
 
   private NodeNetworkStatus awaitAppended() {
@@ -223,36 +217,13 @@ class IstioInstallCniIT {
   }
 
   private CommandResult cnitool(String verb, NetworkNamespace ns, Pod pod) {
-    String args =
-        Attachments.podArgs(pod).stream()
-            .map(a -> a.key() + "=" + a.value())
-            .collect(Collectors.joining(";"));
-    return Commands.run(
-        List.of(ToolPaths.cnitool().toString(), verb, "podnet", ns.path().toString()),
-        Map.of(
-            "NETCONFPATH",
-            node.paths.confDir().toString(),
-            "CNI_PATH",
-            node.paths.binDir().toString(),
-            "CNI_ARGS",
-            args),
-        null,
-        Duration.ofMinutes(2));
+    return Attachments.cnitool(verb, "podnet", ns, pod, node.paths.confDir(), node.paths.binDir());
   }
 
   /** Istio's NAT chains are in the pod's netns, in the iptables backend the plugin chose. */
   private static void assertRedirected(NetworkNamespace ns) throws Exception {
     String rules = ns.exec("iptables-nft-save") + ns.exec("iptables-legacy-save");
     assertThat(rules).contains("ISTIO_REDIRECT").contains("ISTIO_INBOUND").contains("ISTIO_OUTPUT");
-  }
-
-  private List<String> writeReasons() throws IOException {
-    List<String> reasons = new ArrayList<>();
-    Matcher m = WRITTEN.matcher(agent.log());
-    while (m.find()) {
-      reasons.add(m.group(1));
-    }
-    return reasons;
   }
 
   private static List<String> types(Path file) throws IOException {

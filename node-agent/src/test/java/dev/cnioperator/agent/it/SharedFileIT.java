@@ -16,8 +16,6 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -31,7 +29,6 @@ import org.junit.jupiter.api.Test;
 class SharedFileIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration CONVERGE = Duration.ofSeconds(30);
-  private static final Pattern WRITTEN = Pattern.compile("event=conflist-written .*reason=(\\w+)");
   private static final String ISTIO_ENTRY =
       "{\"type\":\"istio-cni\",\"log_level\":\"info\","
           + "\"kubernetes\":{\"kubeconfig\":\"/etc/cni/net.d/ZZZ-istio-cni-kubeconfig\","
@@ -72,7 +69,9 @@ class SharedFileIT {
     installer = new ChainingInstaller(node.paths.confDir(), ISTIO_ENTRY);
     // Many resyncs (every 2 s here): each used to restore the file, and the installer re-insert.
     agent.awaitOkPasses(10);
-    assertThat(writeReasons()).as("the agent's writes of the file").containsExactly("CREATE");
+    assertThat(agent.conflistWrites())
+        .as("the agent's writes of the file")
+        .containsExactly("CREATE");
     assertThat(installer.writes).as("the installer's writes").hasValue(1);
     assertThat(types(node.conflist(v1))).containsExactly("bridge", "istio-cni");
     assertThat(agent.scrape()).contains("cni_agent_files_restored_total{kind=\"conflist\"} 0.0");
@@ -102,7 +101,7 @@ class SharedFileIT {
     assertThat(onDisk.at("/plugins/0/ipam/subnet").asText()).isEqualTo("10.200.32.0/24");
     assertThat(onDisk.at("/plugins/1")).isEqualTo(JSON.readTree(ISTIO_ENTRY));
     agent.awaitOkPasses(3);
-    assertThat(writeReasons()).containsExactly("CREATE", "UPDATE");
+    assertThat(agent.conflistWrites()).containsExactly("CREATE", "UPDATE");
     assertThat(agent.log()).contains("carried=[istio-cni]");
     assertThat(installer.foundWithout)
         .as("times the installer found the file without it")
@@ -115,11 +114,11 @@ class SharedFileIT {
     // re-inserts.
     String edited = Files.readString(node.conflist(v2)).replace("cb32", "cb99");
     Files.writeString(node.conflist(v2), edited);
-    await().atMost(CONVERGE).until(() -> writeReasons().contains("RESTORE_CHANGED"));
+    await().atMost(CONVERGE).until(() -> agent.conflistWrites().contains("RESTORE_CHANGED"));
     await().atMost(CONVERGE).until(() -> installer.writes.get() == 2);
     agent.awaitOkPasses(3);
     assertThat(types(node.conflist(v2))).containsExactly("bridge", "istio-cni");
-    assertThat(writeReasons()).containsExactly("CREATE", "UPDATE", "RESTORE_CHANGED");
+    assertThat(agent.conflistWrites()).containsExactly("CREATE", "UPDATE", "RESTORE_CHANGED");
 
     // The network leaves the node: its file goes, the installer's entry with it.
     cniNodes.put(node.name, List.of());
@@ -135,15 +134,6 @@ class SharedFileIT {
             s ->
                 s.getAppendedPlugins() != null
                     && List.of("istio-cni").equals(s.getAppendedPlugins().getTypes()));
-  }
-
-  private List<String> writeReasons() throws IOException {
-    List<String> reasons = new ArrayList<>();
-    Matcher m = WRITTEN.matcher(agent.log());
-    while (m.find()) {
-      reasons.add(m.group(1));
-    }
-    return reasons;
   }
 
   private static List<String> types(java.nio.file.Path file) throws IOException {
