@@ -10,8 +10,6 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -188,9 +186,9 @@ public final class LocalControlPlane implements AutoCloseable {
     try {
       LocalPki pki =
           LocalPki.create(Files.createDirectory(workDir.resolve("pki")), serverAddresses);
-      int etcdPort = freeLoopbackPort();
-      int peerPort = freeLoopbackPort();
-      int apiPort = freeLoopbackPort();
+      int etcdPort = FreePorts.onLoopback();
+      int peerPort = FreePorts.onLoopback();
+      int apiPort = FreePorts.onLoopback();
       etcd = startLogged(workDir, etcdCommand(pinned, workDir, etcdPort, peerPort), "etcd");
       awaitServing("etcd", etcd, workDir.resolve("etcd.log"), () -> etcdHealthy(etcdPort));
       apiServer =
@@ -338,12 +336,6 @@ public final class LocalControlPlane implements AutoCloseable {
   }
 
   /** A port on 127.0.0.1 that nothing listens on now; the server started next binds it. */
-  private static int freeLoopbackPort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
-  }
-
   private static boolean etcdHealthy(int port) {
     HttpRequest request =
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health"))

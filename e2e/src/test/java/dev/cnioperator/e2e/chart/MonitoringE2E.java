@@ -12,6 +12,7 @@ import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.RolloutPhase;
 import dev.cnioperator.e2e.ClusterNetworks;
 import dev.cnioperator.e2e.Helm;
+import dev.cnioperator.testkit.FreePorts;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.TestNames;
 import dev.cnioperator.testkit.ToolPaths;
@@ -21,7 +22,6 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -524,10 +524,7 @@ class MonitoringE2E {
     Path configFile = dir.resolve("prometheus.yml");
     YAML.writeValue(configFile.toFile(), config);
 
-    int port;
-    try (ServerSocket socket = new ServerSocket(0)) {
-      port = socket.getLocalPort();
-    }
+    int port = FreePorts.onLoopback();
     Path binary = ToolPaths.promtool().resolveSibling("prometheus");
     prometheus =
         new ProcessBuilder(

@@ -2,12 +2,12 @@ package dev.cnioperator.testkit.images;
 
 import dev.cnioperator.testkit.Await;
 import dev.cnioperator.testkit.Commands;
+import dev.cnioperator.testkit.FreePorts;
 import dev.cnioperator.testkit.Prerequisites;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -103,8 +103,8 @@ public final class LocalRegistry implements AutoCloseable {
   }
 
   private static int freePort(String address) {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName(address))) {
-      return s.getLocalPort();
+    try {
+      return FreePorts.on(InetAddress.getByName(address));
     } catch (IOException e) {
       throw new UncheckedIOException("no free port on " + address, e);
     }
