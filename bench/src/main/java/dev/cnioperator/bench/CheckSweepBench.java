@@ -125,7 +125,10 @@ public final class CheckSweepBench {
         new AttachmentRuntimes(runtime, runtime),
         workers,
         new AgentEvents(client, "bench-node", Clock.systemUTC(), AgentProgram.API_CALL_DEADLINE),
-        SandboxNetns.NONE);
+        SandboxNetns.NONE,
+        // The network's file as the agent wrote it: each attachment is compared with it, as on a
+        // node (where it is read from disk once a round).
+        network -> network.conflist().bytes());
   }
 
   /** Events go to pods of failing attachments only; every attachment here is healthy. */
