@@ -1,6 +1,8 @@
 package dev.cnioperator.agent.check;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cnioperator.agent.conflist.Appended;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -41,24 +43,39 @@ public sealed interface AttachmentChain {
   }
 
   /**
-   * The chain of an attachment whose cached configuration is {@code cached}, when the network's
-   * revision is {@code revision} and its file holds {@code file} (null when it cannot be read: then
-   * only the revision is compared).
+   * The network's revision and what its file appends now, parsed once for a CHECK round: each
+   * attachment then costs one parse, of its own cached configuration.
    */
-  static AttachmentChain of(byte[] cached, String revision, byte[] file) {
-    Optional<Appended> added = Appended.after(revision, cached);
-    if (added.isEmpty()) {
-      return new OlderRevision();
+  final class Judge {
+    private final Optional<ObjectNode> revision;
+    private final Optional<Appended> now;
+
+    /**
+     * @param revision the network's revision as the agent renders it
+     * @param file the network's file as it is on disk; null when it cannot be read, and then only
+     *     the revision is compared
+     */
+    public Judge(String revision, byte[] file) {
+      this.revision = Appended.parse(revision.getBytes(StandardCharsets.UTF_8));
+      this.now =
+          file == null ? Optional.empty() : Appended.after(this.revision, Appended.parse(file));
     }
-    Optional<Appended> now = file == null ? Optional.empty() : Appended.after(revision, file);
-    if (now.isEmpty() || now.get().types().equals(added.get().types())) {
-      return new Current();
+
+    /** The chain of an attachment whose cached configuration is {@code cached}. */
+    public AttachmentChain of(byte[] cached) {
+      Optional<Appended> added = Appended.after(revision, Appended.parse(cached));
+      if (added.isEmpty()) {
+        return new OlderRevision();
+      }
+      if (now.isEmpty() || now.get().types().equals(added.get().types())) {
+        return new Current();
+      }
+      List<String> missing = new ArrayList<>(now.get().types());
+      added.get().types().forEach(missing::remove);
+      if (!missing.isEmpty() && now.get().types().containsAll(added.get().types())) {
+        return new WithoutPlugins(missing);
+      }
+      return new OtherPlugins(added.get().types(), now.get().types());
     }
-    List<String> missing = new ArrayList<>(now.get().types());
-    added.get().types().forEach(missing::remove);
-    if (!missing.isEmpty() && now.get().types().containsAll(added.get().types())) {
-      return new WithoutPlugins(missing);
-    }
-    return new OtherPlugins(added.get().types(), now.get().types());
   }
 }

@@ -151,10 +151,11 @@ public final class AttachmentChecker {
    */
   private List<OlderChainPod> olderChains(
       ManagedNetwork network, List<AttachmentRuntimes.Cached> entries) {
-    byte[] file = fileNow.apply(network);
+    AttachmentChain.Judge chains =
+        new AttachmentChain.Judge(network.conflist().content(), fileNow.apply(network));
     List<OlderChainPod> older = new ArrayList<>();
     for (AttachmentRuntimes.Cached c : entries) {
-      String why = AttachmentChain.of(c.entry().config(), network.conflist().content(), file).why();
+      String why = chains.of(c.entry().config()).why();
       if (why != null) {
         PodRef pod = PodRef.of(c.entry().cniArgs());
         older.add(new OlderChainPod().setNamespace(pod.namespace()).setPod(pod.name()).setWhy(why));

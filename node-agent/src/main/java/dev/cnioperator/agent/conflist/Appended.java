@@ -53,17 +53,24 @@ public record Appended(List<JsonNode> plugins) {
    * {@code disk} is not {@code own} plus appended entries, or is not JSON at all.
    */
   public static Optional<Appended> after(String own, byte[] disk) {
-    Optional<ObjectNode> ours = object(own.getBytes(StandardCharsets.UTF_8));
-    Optional<ObjectNode> found = object(disk);
-    if (ours.isEmpty() || found.isEmpty()) {
+    return after(parse(own.getBytes(StandardCharsets.UTF_8)), parse(disk));
+  }
+
+  /**
+   * As {@link #after(String, byte[])}, on conflists already parsed with {@link #parse}: a caller
+   * that compares one file with many (the CHECK round, each attachment's cached chain against the
+   * network's file) parses each once.
+   */
+  public static Optional<Appended> after(Optional<ObjectNode> own, Optional<ObjectNode> disk) {
+    if (own.isEmpty() || disk.isEmpty()) {
       return Optional.empty();
     }
-    JsonNode ownPlugins = ours.get().get("plugins");
-    JsonNode diskPlugins = found.get().get("plugins");
+    JsonNode ownPlugins = own.get().get("plugins");
+    JsonNode diskPlugins = disk.get().get("plugins");
     if (!(ownPlugins instanceof ArrayNode mine)
         || !(diskPlugins instanceof ArrayNode theirs)
         || theirs.size() < mine.size()
-        || !sameFieldsBesidesPlugins(ours.get(), found.get())) {
+        || !sameFieldsBesidesPlugins(own.get(), disk.get())) {
       return Optional.empty();
     }
     for (int i = 0; i < mine.size(); i++) {
@@ -84,7 +91,7 @@ public record Appended(List<JsonNode> plugins) {
       return desired.bytes();
     }
     ObjectNode list =
-        object(desired.bytes())
+        parse(desired.bytes())
             .orElseThrow(
                 () -> new IllegalArgumentException(desired.fileName() + " is not a JSON object"));
     ArrayNode own = list.withArray("plugins");
@@ -111,7 +118,11 @@ public record Appended(List<JsonNode> plugins) {
     return b != null && Arrays.equals(CanonicalJson.render(a), CanonicalJson.render(b));
   }
 
-  private static Optional<ObjectNode> object(byte[] json) {
+  /** {@code json} as a JSON object; empty when it is none (or null). */
+  public static Optional<ObjectNode> parse(byte[] json) {
+    if (json == null) {
+      return Optional.empty();
+    }
     try {
       return CniJson.MAPPER.readTree(json) instanceof ObjectNode o
           ? Optional.of(o)

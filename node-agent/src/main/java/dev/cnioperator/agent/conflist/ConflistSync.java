@@ -1,5 +1,6 @@
 package dev.cnioperator.agent.conflist;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cnioperator.agent.conflist.ConflistAction.Conflict;
 import dev.cnioperator.agent.conflist.ConflistAction.Forget;
 import dev.cnioperator.agent.conflist.ConflistAction.Hold;
@@ -12,6 +13,7 @@ import dev.cnioperator.agent.host.Manifest;
 import dev.cnioperator.agent.host.WriteReason;
 import dev.cnioperator.api.v1alpha1.ConfigDirectory;
 import dev.cnioperator.cni.io.Sha256;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashSet;
@@ -108,12 +110,17 @@ public final class ConflistSync {
     if (diskSha256.equals(d.sha256())) {
       return new Keep(d);
     }
-    Optional<Appended> onCurrent = Appended.after(d.content(), disk);
+    Optional<ObjectNode> found = Appended.parse(disk);
+    Optional<Appended> onCurrent = Appended.after(Appended.parse(d.bytes()), found);
     if (onCurrent.isPresent() && !onCurrent.get().isEmpty()) {
       // The current revision with others' entries after its own: as the agent or they left it.
       return new Keep(d, onCurrent.get(), diskSha256);
     }
-    Optional<Appended> onOwned = appendedToOwn(owned.get(), disk);
+    Optional<Appended> onOwned =
+        owned.get().content() == null
+            ? Optional.empty()
+            : Appended.after(
+                Appended.parse(owned.get().content().getBytes(StandardCharsets.UTF_8)), found);
     if (owned.get().isOwnVersion(diskSha256)) {
       return new Write(d, WriteReason.UPDATE, onOwned.orElse(Appended.NONE));
     }

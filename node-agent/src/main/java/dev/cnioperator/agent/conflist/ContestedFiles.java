@@ -38,8 +38,8 @@ public final class ContestedFiles {
    * Why a file is contested now.
    *
    * @param seen what happened to it after the last restores ("renamed to x.cilium_bak")
-   * @param restores how many times it was restored within the window
-   * @param since the first restore counted
+   * @param restores how many times the agent restored it since {@code since}, each taken away again
+   * @param since the first of those restores
    * @param until when the agent restores it once more
    */
   public record Contest(String seen, int restores, Instant since, Instant until) {}
@@ -49,6 +49,8 @@ public final class ContestedFiles {
     Duration pause = Duration.ZERO;
     Instant pausedUntil;
     String seen;
+    int restored;
+    Instant firstRestore;
   }
 
   private final Map<Key, History> files = new HashMap<>();
@@ -74,6 +76,8 @@ public final class ContestedFiles {
       return Optional.of(contest(h));
     }
     h.restores.addLast(now);
+    h.restored++;
+    h.firstRestore = h.firstRestore == null ? now : h.firstRestore;
     return Optional.empty();
   }
 
@@ -112,8 +116,7 @@ public final class ContestedFiles {
   }
 
   private static Contest contest(History h) {
-    Instant since = h.restores.isEmpty() ? h.pausedUntil.minus(h.pause) : h.restores.peekFirst();
-    return new Contest(h.seen, h.restores.size() + 1, since, h.pausedUntil);
+    return new Contest(h.seen, h.restored, h.firstRestore, h.pausedUntil);
   }
 
   private static Duration min(Duration a, Duration b) {

@@ -27,7 +27,6 @@ public record NetworkOutcome(
   public NetworkOutcome {
     directory = directory == null ? ConfigDirectory.Runtime : directory;
     appended = appended == null ? Appended.NONE : appended;
-    fileSha256 = fileSha256 == null && appended.isEmpty() ? appliedSha256 : fileSha256;
   }
 
   /** Whether the network's file is in the runtime's directory, where its pod network comes from. */

@@ -20,34 +20,36 @@ class AttachmentChainTest {
 
   @Test
   void anAttachmentAddedWithTheFileAsItIsRunsTheCurrentChain() {
-    assertThat(AttachmentChain.of(b(V1), V1, b(V1))).isInstanceOf(AttachmentChain.Current.class);
-    assertThat(AttachmentChain.of(b(withIstio(V1)), V1, b(withIstio(V1))).why()).isNull();
+    assertThat(new AttachmentChain.Judge(V1, b(V1)).of(b(V1)))
+        .isInstanceOf(AttachmentChain.Current.class);
+    assertThat(new AttachmentChain.Judge(V1, b(withIstio(V1))).of(b(withIstio(V1))).why()).isNull();
   }
 
   @Test
   void anAttachmentOfAnOlderRevisionIsNamedSo() {
-    assertThat(AttachmentChain.of(b(V1), V2, b(V2)).why())
+    assertThat(new AttachmentChain.Judge(V2, b(V2)).of(b(V1)).why())
         .isEqualTo("added with an older revision of the network");
-    assertThat(AttachmentChain.of(b(withIstio(V1)), V2, b(withIstio(V2))))
+    assertThat(new AttachmentChain.Judge(V2, b(withIstio(V2))).of(b(withIstio(V1))))
         .isInstanceOf(AttachmentChain.OlderRevision.class);
   }
 
   @Test
   void aPodCreatedBeforeAMeshChainedInLacksItsPlugin() {
-    assertThat(AttachmentChain.of(b(V1), V1, b(withIstio(V1))).why())
+    assertThat(new AttachmentChain.Judge(V1, b(withIstio(V1))).of(b(V1)).why())
         .isEqualTo("added without istio-cni, which the file now chains");
   }
 
   @Test
   void aPodAddedWithAPluginTheFileNoLongerChainsRunsAnotherChain() {
-    assertThat(AttachmentChain.of(b(withIstio(V1)), V1, b(V1)))
+    assertThat(new AttachmentChain.Judge(V1, b(V1)).of(b(withIstio(V1))))
         .isInstanceOf(AttachmentChain.OtherPlugins.class);
   }
 
   @Test
   void whenTheFileCannotBeReadOnlyTheRevisionCounts() {
-    assertThat(AttachmentChain.of(b(V1), V1, null)).isInstanceOf(AttachmentChain.Current.class);
-    assertThat(AttachmentChain.of(b(V1), V1, b("{half")))
+    assertThat(new AttachmentChain.Judge(V1, null).of(b(V1)))
+        .isInstanceOf(AttachmentChain.Current.class);
+    assertThat(new AttachmentChain.Judge(V1, b("{half")).of(b(V1)))
         .isInstanceOf(AttachmentChain.Current.class);
   }
 }

@@ -17,7 +17,7 @@ class AgentReadinessTest {
   private static final Path CONF_DIR = Path.of("/etc/cni/net.d");
   private static final NetworkOutcome POD_NETWORK =
       new NetworkOutcome(
-          "pods", "10-pods.conflist", State.Applied, SHA, "", false, Runtime, null, null);
+          "pods", "10-pods.conflist", State.Applied, SHA, "", false, Runtime, null, SHA);
 
   @Test
   void notReadyBeforeTheFirstPass() {
@@ -118,7 +118,7 @@ class AgentReadinessTest {
   void aNodeWithOnlyMultusNetworksHasNothingForTheRuntimeToLoad() {
     NetworkOutcome secondary =
         new NetworkOutcome(
-            "sec", "50-sec.conflist", State.Applied, SHA, "", false, Multus, null, null);
+            "sec", "50-sec.conflist", State.Applied, SHA, "", false, Multus, null, SHA);
     assertThat(AgentReadiness.notReady(pass(null, secondary), true, notReady(), CONF_DIR))
         .isEmpty();
   }
@@ -129,7 +129,7 @@ class AgentReadinessTest {
     // business, whatever the agent wrote into Multus's directory under that name.
     NetworkOutcome secondary =
         new NetworkOutcome(
-            "sec", "50-sec.conflist", State.Applied, SHA, "", false, Multus, null, null);
+            "sec", "50-sec.conflist", State.Applied, SHA, "", false, Multus, null, SHA);
     NodeSync.Result pass = pass("sec", POD_NETWORK, secondary);
     assertThat(AgentReadiness.notReady(pass, true, loaded("sec", "b".repeat(64)), CONF_DIR))
         .isEmpty();

@@ -34,7 +34,7 @@ class NodeStatusBuilderTest {
       new NodeSync.Result(
           List.of(
               new NetworkOutcome(
-                  "b", "60-b.conflist", State.Applied, "bb", "", false, Runtime, null, null),
+                  "b", "60-b.conflist", State.Applied, "bb", "", false, Runtime, null, "bb"),
               new NetworkOutcome(
                   "a",
                   "50-a.conflist",
@@ -188,7 +188,7 @@ class NodeStatusBuilderTest {
         new NodeSync.Result(
             List.of(
                 new NetworkOutcome(
-                    "b", "60-b.conflist", State.Applied, "bb", "", false, Runtime, null, null)),
+                    "b", "60-b.conflist", State.Applied, "bb", "", false, Runtime, null, "bb")),
             List.of(),
             List.of(),
             "b",
