@@ -31,6 +31,12 @@ import lombok.Data;
         "spec.networkName of a Multus network names its NetworkAttachmentDefinitions, so it must be a DNS subdomain: lower-case letters, digits, '-' and '.'",
     reason = "FieldValueInvalid",
     fieldPath = ".networkName")
+@ValidationRule(
+    value = "!has(self.appendTo) || (!has(self.attachment) && !has(self.networkName))",
+    message =
+        "spec.appendTo appends plugins to another product's network in the runtime's directory: it cannot be combined with spec.attachment or spec.networkName",
+    reason = "FieldValueInvalid",
+    fieldPath = ".appendTo")
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @Data
 public class CniNetworkSpec {
@@ -40,6 +46,12 @@ public class CniNetworkSpec {
   @Pattern(NetworkNames.PATTERN)
   @Size(min = 1, max = NetworkNames.MAX_LENGTH)
   private String networkName;
+
+  @JsonPropertyDescription(
+      "Declares spec.plugins as entries to append to another product's network on the selected nodes (flannel's cbr0, Calico's k8s-pod-network), named by its CNI name, never by file: the agent finds that network's file in the runtime's directory as libcni does (the first .conflist in byte order whose name matches, then .conf and .json), appends one entry per plugin after its chain, puts them back within a second when the other product rewrites its file, and takes them out when this network goes. No file of its own is written: spec.priority and spec.disableGC do not apply. A target file that is not valid JSON, or any configuration file before it that is not, is never edited: the agent waits and says why.")
+  @Pattern(NetworkNames.PATTERN)
+  @Size(min = 1, max = NetworkNames.MAX_LENGTH)
+  private String appendTo;
 
   @JsonPropertyDescription(
       "The CNI specification version of the rendered configuration list and of every plugin in it.")
@@ -98,6 +110,12 @@ public class CniNetworkSpec {
   @JsonPropertyDescription(
       "Cuts one subnet shared by the nodes into a disjoint slice per node, for a node-local IPAM (host-local) on one L2 segment: each node's slice is the per-node value $(node.slice), and $(node.slice.rangeStart) and $(node.slice.rangeEnd) are the first and last addresses host-local may hand out of it (the subnet's network address and IPv4 broadcast address left out). No lock is taken when a pod starts: each node's host-local allocates from its own slice. A node without a slice does not get the network and says why: waiting for one (for a moment, while the operator assigns it), or \"no free /<prefixLength> slice left in <subnet>: all <N> are held by other nodes\", also in the Ready condition, until a node leaves or the subnet grows.")
   private NodeSlices nodeSlices;
+
+  /** Whether this network's plugins are appended to another product's network. */
+  @JsonIgnore
+  public boolean isAppended() {
+    return appendTo != null;
+  }
 
   /** Whether this is a Multus secondary network. */
   @JsonIgnore

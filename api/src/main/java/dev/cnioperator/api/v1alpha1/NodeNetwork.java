@@ -28,7 +28,8 @@ public class NodeNetwork {
           + " failures already reported) afresh.")
   private String uid;
 
-  @JsonPropertyDescription("File name in the CNI configuration directory.")
+  @JsonPropertyDescription(
+      "File name in the CNI configuration directory. For a network with appendTo, the name its own file would have: nothing is written under it, the entries go into the file of the network appendTo names.")
   @Required
   @Pattern("^[0-9]{2}-[a-zA-Z0-9][a-zA-Z0-9_.\\-]*\\.conflist$")
   private String fileName;
@@ -64,6 +65,11 @@ public class NodeNetwork {
   @JsonPropertyDescription(
       "How the agent proves a new content before the operator counts the node as updated, with defaults filled in.")
   private RolloutProbe probe;
+
+  @JsonPropertyDescription(
+      "The CNI name of another product's network this network's plugins are appended to (CniNetwork spec.appendTo); content is then a configuration list named so, whose plugins are the entries to append, and whose cniVersion is the one they were validated for.")
+  @Pattern(NetworkNames.PATTERN)
+  private String appendTo;
 
   @JsonPropertyDescription(
       "The configuration directory the file goes to: Runtime (the container runtime's, the default) or Multus (Multus's own, read for config-less NetworkAttachmentDefinitions).")

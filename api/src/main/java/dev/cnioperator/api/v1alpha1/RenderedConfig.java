@@ -17,6 +17,10 @@ public class RenderedConfig {
   @JsonPropertyDescription("The network name inside content.")
   private String networkName;
 
+  @JsonPropertyDescription(
+      "The network this revision's plugins are appended to (spec.appendTo), whose name content then carries; absent for a network of its own.")
+  private String appendTo;
+
   @JsonPropertyDescription("The cniVersion inside content.")
   private SpecVersion cniVersion;
 
