@@ -12,12 +12,30 @@ import java.nio.charset.StandardCharsets;
  * @param content the rendered conflist
  * @param directory the configuration directory it goes to: the runtime's, or Multus's for a
  *     secondary network
+ * @param appendTo the CNI name of another product's network its plugins are appended to, instead of
+ *     a file of its own ({@code content} is then a list of that name holding the entries); null for
+ *     a network of its own
  */
 public record DesiredConflist(
-    String network, String fileName, String sha256, String content, ConfigDirectory directory) {
+    String network,
+    String fileName,
+    String sha256,
+    String content,
+    ConfigDirectory directory,
+    String appendTo) {
 
   public DesiredConflist {
     directory = directory == null ? ConfigDirectory.Runtime : directory;
+  }
+
+  public DesiredConflist(
+      String network, String fileName, String sha256, String content, ConfigDirectory directory) {
+    this(network, fileName, sha256, content, directory, null);
+  }
+
+  /** Whether its plugins go into another product's file rather than a file of its own. */
+  public boolean appended() {
+    return appendTo != null;
   }
 
   /** A conflist of the runtime's directory. */

@@ -62,6 +62,30 @@ public record NetworkOutcome(
         fileSha256);
   }
 
+  /**
+   * A network's entries held in another product's {@code fileName} (sha256 {@code fileSha256} as it
+   * is now); {@code reapplied} when the pass put them back after that product rewrote its file.
+   */
+  public static NetworkOutcome appendedTo(
+      DesiredConflist d, String fileName, String fileSha256, boolean reapplied) {
+    String message =
+        "plugins appended to network "
+            + d.appendTo()
+            + " in "
+            + fileName
+            + (reapplied ? "; put back after its product rewrote the file without them" : "");
+    return new NetworkOutcome(
+        d.network(),
+        fileName,
+        State.Applied,
+        d.sha256(),
+        message,
+        reapplied,
+        d.directory(),
+        null,
+        fileSha256);
+  }
+
   public static NetworkOutcome failed(DesiredConflist d, String appliedSha256, String message) {
     return new NetworkOutcome(
         d.network(),

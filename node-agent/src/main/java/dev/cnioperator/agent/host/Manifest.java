@@ -1,5 +1,6 @@
 package dev.cnioperator.agent.host;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.cnioperator.api.v1alpha1.ConfigDirectory;
 import java.util.Collections;
@@ -9,22 +10,50 @@ import java.util.TreeMap;
 
 /**
  * What this agent wrote on the node: conflists by file name, one map per configuration directory,
- * and plugin binaries by name. Anything not listed here is not the agent's, and the agent never
- * modifies or deletes it.
+ * plugin binaries by name, and the entries it appended to other products' files by network.
+ * Anything not listed here is not the agent's, and the agent never modifies or deletes it.
  */
 public record Manifest(
     @JsonProperty("conflists") Map<String, ManagedFile> conflists,
     @JsonProperty("binaries") Map<String, ManagedFile> binaries,
-    @JsonProperty("multusConflists") Map<String, ManagedFile> multusConflists) {
+    @JsonProperty("multusConflists") Map<String, ManagedFile> multusConflists,
+    @JsonProperty("chains") Map<String, AppendedChain> chains) {
 
+  @JsonCreator
   public Manifest {
     conflists = sorted(conflists);
     binaries = sorted(binaries);
     multusConflists = sorted(multusConflists);
+    chains = Collections.unmodifiableMap(new TreeMap<>(chains == null ? Map.of() : chains));
+  }
+
+  public Manifest(
+      Map<String, ManagedFile> conflists,
+      Map<String, ManagedFile> binaries,
+      Map<String, ManagedFile> multusConflists) {
+    this(conflists, binaries, multusConflists, Map.of());
   }
 
   public static Manifest empty() {
     return new Manifest(Map.of(), Map.of(), Map.of());
+  }
+
+  /** The entries network {@code network} appended to another product's file, if any. */
+  public Optional<AppendedChain> chain(String network) {
+    return Optional.ofNullable(chains.get(network));
+  }
+
+  /** This manifest with {@code chain} recorded for {@code network}. */
+  public Manifest withChain(String network, AppendedChain chain) {
+    Map<String, AppendedChain> m = new TreeMap<>(chains);
+    m.put(network, chain);
+    return new Manifest(conflists, binaries, multusConflists, m);
+  }
+
+  public Manifest withoutChain(String network) {
+    Map<String, AppendedChain> m = new TreeMap<>(chains);
+    m.remove(network);
+    return new Manifest(conflists, binaries, multusConflists, m);
   }
 
   /** The conflists the agent wrote into {@code directory}, by file name. */
@@ -63,13 +92,14 @@ public record Manifest(
 
   /** This manifest with binary {@code name} recorded at {@code sha256}. */
   public Manifest withBinary(String name, String sha256, String source) {
-    return new Manifest(conflists, put(binaries, name, sha256, source, null), multusConflists);
+    return new Manifest(
+        conflists, put(binaries, name, sha256, source, null), multusConflists, chains);
   }
 
   private Manifest withConflists(ConfigDirectory directory, Map<String, ManagedFile> files) {
     return directory == ConfigDirectory.Multus
-        ? new Manifest(conflists, binaries, files)
-        : new Manifest(files, binaries, multusConflists);
+        ? new Manifest(conflists, binaries, files, chains)
+        : new Manifest(files, binaries, multusConflists, chains);
   }
 
   private static Map<String, ManagedFile> sorted(Map<String, ManagedFile> files) {

@@ -51,11 +51,32 @@ public record ManagedNetwork(
 
   /** Whether and how stale IPAM reservations of this network are released. */
   public record CleanupSettings(
-      boolean enabled, Duration gracePeriod, boolean dryRun, double maxDeleteFraction) {}
+      boolean enabled, Duration gracePeriod, boolean dryRun, double maxDeleteFraction) {
+    /** No cleanup. */
+    public static final CleanupSettings OFF = new CleanupSettings(false, Duration.ZERO, true, 0);
+  }
 
-  /** CHECK runs only for enabled, valid networks of 0.4.0 or newer that do not disable it. */
+  /** Whether its plugins are appended to another product's network (spec.appendTo). */
+  public boolean appended() {
+    return conflist.appended();
+  }
+
+  /**
+   * This network as the runtime runs it when its plugins are appended to another product's file:
+   * {@code list} is that file's chain, the other product's plugins and its own. The probe proves
+   * that chain; the declared one alone is not a chain any runtime runs.
+   */
+  public ManagedNetwork runningAs(NetworkConfigList running) {
+    return new ManagedNetwork(conflist, uid, running, invalid, plugins, check, cleanup, proof);
+  }
+
+  /**
+   * CHECK runs only for enabled, valid networks of 0.4.0 or newer that do not disable it, and not
+   * for networks appended to another product's: their attachments are that product's pods.
+   */
   public boolean checkable() {
-    return check.enabled()
+    return !appended()
+        && check.enabled()
         && list != null
         && list.cniVersion().supportsCheck()
         && !list.disableCheck();

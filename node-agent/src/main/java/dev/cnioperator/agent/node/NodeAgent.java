@@ -1,6 +1,7 @@
 package dev.cnioperator.agent.node;
 
 import dev.cnioperator.agent.conflist.NetworkOutcome;
+import dev.cnioperator.agent.host.ConfDirWatch;
 import dev.cnioperator.agent.kube.AgentEvents;
 import dev.cnioperator.agent.network.ManagedNetwork;
 import dev.cnioperator.agent.observe.AgentLiveness;
@@ -13,6 +14,8 @@ import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.CniNodeStatus;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
 import dev.cnioperator.api.v1alpha1.ProbeReport;
+import dev.cnioperator.cni.CniException;
+import dev.cnioperator.cni.config.NetworkConfigList;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
@@ -102,6 +105,7 @@ public final class NodeAgent implements AutoCloseable {
 
   private boolean retryPending;
   private SharedIndexInformer<CniNode> informer;
+  private final ConfDirWatch confDirWatch;
 
   public NodeAgent(
       OwnCniNode api,
@@ -122,6 +126,15 @@ public final class NodeAgent implements AutoCloseable {
     this.liveness = liveness;
     this.events = events;
     this.resync = resync;
+    this.confDirWatch = new ConfDirWatch(sync.runtimeConfDir(), this::directoryChanged);
+  }
+
+  /**
+   * A file of the runtime's directory changed while a network is appended to another product's: a
+   * reconcile of the CniNode last seen, without reading it again.
+   */
+  private void directoryChanged() {
+    onLoop(this::reconcileWanted);
   }
 
   /** Prepares the directories, runs a first reconcile and starts watching. */
@@ -249,6 +262,7 @@ public final class NodeAgent implements AutoCloseable {
         known = KnownStatus.read(seen);
       }
       List<ManagedNetwork> current = reader.networks(seen.getSpec());
+      confDirWatch.active(current.stream().anyMatch(ManagedNetwork::appended));
       NodeSync.Result result = sync.sync(current, reader.plugins(seen.getSpec()));
       long reconcile = pending.reconciled(result.removedNetworks());
       lastReconcile =
@@ -324,7 +338,30 @@ public final class NodeAgent implements AutoCloseable {
     result.networks().stream()
         .filter(o -> o.state() == NetworkOutcome.State.Applied)
         .forEach(o -> ok.add(o.network()));
-    return all.stream().filter(n -> ok.contains(n.name())).toList();
+    return all.stream()
+        .filter(n -> ok.contains(n.name()))
+        .map(n -> n.appended() ? runningAs(n, result.chains().get(n.name())) : n)
+        .toList();
+  }
+
+  /**
+   * A network appended to another product's: as the runtime runs it, the chain of the file that
+   * holds its entries; as declared when that file cannot be parsed as a conflist.
+   */
+  private static ManagedNetwork runningAs(ManagedNetwork n, byte[] file) {
+    if (file == null) {
+      return n;
+    }
+    try {
+      return n.runningAs(NetworkConfigList.parse(file, n.conflist().appendTo()));
+    } catch (CniException e) {
+      LOG.warn(
+          "event=chain-unparsable network={} target={} error=\"{}\"",
+          n.name(),
+          n.conflist().appendTo(),
+          e.getMessage());
+      return n;
+    }
   }
 
   private void record(NodeSync.Result result) {
@@ -426,6 +463,7 @@ public final class NodeAgent implements AutoCloseable {
   /** Stops watching and finishes the reconcile under way; the node's files stay as they are. */
   @Override
   public void close() throws InterruptedException {
+    confDirWatch.close();
     if (informer != null) {
       informer.close();
     }

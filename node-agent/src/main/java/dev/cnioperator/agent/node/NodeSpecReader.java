@@ -55,7 +55,13 @@ public final class NodeSpecReader {
   private static ManagedNetwork network(NodeNetwork n) {
     String content = n.getContent() == null ? "" : n.getContent();
     DesiredConflist conflist =
-        new DesiredConflist(n.getName(), n.getFileName(), n.getSha256(), content, n.getDirectory());
+        new DesiredConflist(
+            n.getName(),
+            n.getFileName(),
+            n.getSha256(),
+            content,
+            n.getDirectory(),
+            n.getAppendTo());
     NetworkConfigList list = null;
     String invalid = null;
     List<String> types = List.of();
@@ -86,7 +92,8 @@ public final class NodeSpecReader {
         invalid,
         new NetworkPlugins(n.getName(), version, types),
         check(n.getCheck()),
-        cleanup(n.getIpamCleanup()),
+        // Never a DEL for attachments of a network the product does not own.
+        conflist.appended() ? ManagedNetwork.CleanupSettings.OFF : cleanup(n.getIpamCleanup()),
         proof(n.getProbe()));
   }
 

@@ -2,6 +2,8 @@ package dev.cnioperator.agent.node;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cnioperator.agent.conflist.ChainApplier;
+import dev.cnioperator.agent.conflist.ChainSync;
 import dev.cnioperator.agent.conflist.ConflistAction;
 import dev.cnioperator.agent.conflist.ConflistAction.Contested;
 import dev.cnioperator.agent.conflist.ConflistAction.Keep;
@@ -22,6 +24,7 @@ import dev.cnioperator.agent.host.ManifestStore;
 import dev.cnioperator.agent.host.WriteReason;
 import dev.cnioperator.agent.network.ManagedNetwork;
 import dev.cnioperator.agent.plugin.BinaryAction;
+import dev.cnioperator.agent.plugin.NetworkPlugins;
 import dev.cnioperator.agent.plugin.PluginBinarySync;
 import dev.cnioperator.agent.plugin.PluginInstaller;
 import dev.cnioperator.agent.plugin.PluginOutcome;
@@ -42,6 +45,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -59,6 +64,7 @@ public final class NodeSync {
   private final PluginInstaller installer;
   private final PluginVersions versions;
   private final ConflistSync conflistSync = new ConflistSync();
+  private final ChainSync chainSync = new ChainSync();
   private final PluginBinarySync binarySync = new PluginBinarySync();
   private final ContestedFiles contested = new ContestedFiles();
   private final Clock clock;
@@ -93,13 +99,31 @@ public final class NodeSync {
    * @param defaultNetwork the network of the runtime's directory the runtime takes by default
    * @param unparsableFiles the files of Multus's directory that are not the agent's and that Multus
    *     cannot parse, in the order Multus reads them
+   * @param chains for each network appended to another product's network, the content of the file
+   *     that holds its entries now
    */
   public record Result(
       List<NetworkOutcome> networks,
       List<PluginOutcome> plugins,
       List<String> removedNetworks,
       String defaultNetwork,
-      List<UnparsableFile> unparsableFiles) {}
+      List<UnparsableFile> unparsableFiles,
+      Map<String, byte[]> chains) {
+
+    public Result(
+        List<NetworkOutcome> networks,
+        List<PluginOutcome> plugins,
+        List<String> removedNetworks,
+        String defaultNetwork,
+        List<UnparsableFile> unparsableFiles) {
+      this(networks, plugins, removedNetworks, defaultNetwork, unparsableFiles, Map.of());
+    }
+  }
+
+  /** The runtime's configuration directory, where other products' networks are. */
+  public java.nio.file.Path runtimeConfDir() {
+    return paths.confDir();
+  }
 
   /**
    * Prepares the directories and removes temporary files a killed agent left behind. Multus's
@@ -123,7 +147,18 @@ public final class NodeSync {
 
     Map<String, String> heldBack = new LinkedHashMap<>();
     List<DesiredConflist> desired = new ArrayList<>();
+    List<DesiredConflist> chained = new ArrayList<>();
+    Map<String, ManagedNetwork> byNetwork = new HashMap<>();
     for (ManagedNetwork n : networks) {
+      byNetwork.put(n.name(), n);
+      if (n.appended()) {
+        // Its plugins' versions are checked against the target's cniVersion, found on disk.
+        chained.add(n.conflist());
+        if (n.invalid() != null) {
+          heldBack.put(n.name(), n.invalid());
+        }
+        continue;
+      }
       desired.add(n.conflist());
       Optional<String> problem =
           n.invalid() != null ? Optional.of(n.invalid()) : n.plugins().problem(byName);
@@ -149,8 +184,38 @@ public final class NodeSync {
       }
     }
     List<NetworkOutcome> outcomes =
-        new ConflistApplier(files, store, paths).apply(actions, manifest);
-    return new Result(outcomes, plugins, removed, defaultNetwork(), unparsableMultusFiles());
+        new ArrayList<>(new ConflistApplier(files, store, paths).apply(actions, manifest));
+    Manifest afterFiles = store.load();
+    ChainApplier.Applied chains =
+        new ChainApplier(files, store, paths)
+            .apply(
+                chainSync.plan(
+                    chained,
+                    heldBack,
+                    (d, version) ->
+                        new NetworkPlugins(
+                                d.network(), version, byNetwork.get(d.network()).plugins().types())
+                            .problem(byName),
+                    afterFiles,
+                    runtimeConfigurations()),
+                afterFiles);
+    outcomes.addAll(chains.outcomes());
+    return new Result(
+        outcomes, plugins, removed, defaultNetwork(), unparsableMultusFiles(), chains.chains());
+  }
+
+  /**
+   * Every configuration file of the runtime's directory, read whole: where another product's
+   * network is looked up by name, as libcni does.
+   */
+  private SortedMap<String, byte[]> runtimeConfigurations() throws IOException {
+    SortedMap<String, byte[]> found = new TreeMap<>();
+    for (String name : files.list(paths.confDir())) {
+      if (name.endsWith(".conflist") || name.endsWith(".conf") || name.endsWith(".json")) {
+        files.read(paths.confDir().resolve(name)).ifPresent(c -> found.put(name, c));
+      }
+    }
+    return found;
   }
 
   /**

@@ -1,0 +1,80 @@
+package dev.cnioperator.agent.conflist;
+
+/** One step {@link ChainSync} decided for a network appended to another product's file. */
+public sealed interface ChainAction {
+
+  /** One method per kind of action: a new kind does not compile until every visitor handles it. */
+  interface Visitor<R> {
+    R append(Append action);
+
+    R inPlace(InPlace action);
+
+    R waiting(Waiting action);
+
+    R unappend(Unappend action);
+
+    R drop(Drop action);
+  }
+
+  <R> R accept(Visitor<R> visitor);
+
+  /**
+   * Write {@code content} to {@code fileName}: the other product's file as read (sha256 {@code
+   * readSha256}) with the declared entries appended. Not written when the file changed since it was
+   * read: the next pass reads it again.
+   *
+   * @param entries the appended entries (a JSON array), recorded to take them out later
+   * @param reapplied true when the file held the entries before and was rewritten without them
+   */
+  record Append(
+      DesiredConflist desired,
+      String fileName,
+      String readSha256,
+      byte[] content,
+      String entries,
+      boolean reapplied)
+      implements ChainAction {
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.append(this);
+    }
+  }
+
+  /** The file holds the declared entries already; {@code file} is its content, what runs. */
+  record InPlace(DesiredConflist desired, String fileName, byte[] file, String entries)
+      implements ChainAction {
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.inPlace(this);
+    }
+  }
+
+  /** Nothing can be appended now, for {@code why}; whatever is there stays. */
+  record Waiting(DesiredConflist desired, String why) implements ChainAction {
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.waiting(this);
+    }
+  }
+
+  /**
+   * Take the entries the agent appended out of {@code fileName} again (the declaration went, or the
+   * network moved to another file): write {@code content}, unless the file changed since it was
+   * read.
+   */
+  record Unappend(String network, String fileName, String readSha256, byte[] content)
+      implements ChainAction {
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.unappend(this);
+    }
+  }
+
+  /** Forget the record of {@code network}'s entries: they are no longer in any file. */
+  record Drop(String network, String why) implements ChainAction {
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.drop(this);
+    }
+  }
+}

@@ -1,0 +1,187 @@
+package dev.cnioperator.agent.conflist;
+
+import dev.cnioperator.agent.conflist.ChainAction.Append;
+import dev.cnioperator.agent.conflist.ChainAction.Drop;
+import dev.cnioperator.agent.conflist.ChainAction.InPlace;
+import dev.cnioperator.agent.conflist.ChainAction.Unappend;
+import dev.cnioperator.agent.conflist.ChainAction.Waiting;
+import dev.cnioperator.agent.host.AppendedChain;
+import dev.cnioperator.agent.host.HostFiles;
+import dev.cnioperator.agent.host.HostPaths;
+import dev.cnioperator.agent.host.Manifest;
+import dev.cnioperator.agent.host.ManifestException;
+import dev.cnioperator.agent.host.ManifestStore;
+import dev.cnioperator.cni.io.Sha256;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Carries out {@link ChainSync}'s actions on other products' files. The manifest is saved before a
+ * file is renamed into place, so a kill at any point leaves the entries recorded and taken out
+ * later. The file is read again just before the write and left alone when it changed since the pass
+ * read it (its product is writing it): the next pass starts over from what is there.
+ */
+public final class ChainApplier {
+  private static final Logger LOG = LoggerFactory.getLogger(ChainApplier.class);
+
+  private final HostFiles files;
+  private final ManifestStore store;
+  private final HostPaths paths;
+
+  public ChainApplier(HostFiles files, ManifestStore store, HostPaths paths) {
+    this.files = files;
+    this.store = store;
+    this.paths = paths;
+  }
+
+  /**
+   * What the pass did.
+   *
+   * @param outcomes one per desired network
+   * @param chains by network, the content of the file that holds its entries now: what the runtime
+   *     runs for pods of the network, and what the probe proves
+   */
+  public record Applied(List<NetworkOutcome> outcomes, Map<String, byte[]> chains) {}
+
+  public Applied apply(List<ChainAction> actions, Manifest manifest) {
+    Step step = new Step(manifest);
+    actions.forEach(a -> step.current = a.accept(step));
+    return new Applied(step.outcomes, step.chains);
+  }
+
+  private final class Step implements ChainAction.Visitor<Manifest> {
+    Manifest current;
+    final List<NetworkOutcome> outcomes = new ArrayList<>();
+    final Map<String, byte[]> chains = new HashMap<>();
+
+    Step(Manifest current) {
+      this.current = current;
+    }
+
+    @Override
+    public Manifest append(Append a) {
+      DesiredConflist d = a.desired();
+      try {
+        Optional<String> changed = changedSince(a.fileName(), a.readSha256());
+        if (changed.isPresent()) {
+          outcomes.add(NetworkOutcome.failed(d, null, changed.get()));
+          return current;
+        }
+        String sha = Sha256.hex(a.content());
+        Manifest next =
+            current.withChain(d.network(), new AppendedChain(a.fileName(), a.entries(), sha));
+        store.save(next);
+        files.writeAtomically(file(a.fileName()), a.content(), false);
+        LOG.info(
+            "event=chain-appended network={} target={} file={} sha256={} reapplied={}",
+            d.network(),
+            d.appendTo(),
+            a.fileName(),
+            sha,
+            a.reapplied());
+        outcomes.add(NetworkOutcome.appendedTo(d, a.fileName(), sha, a.reapplied()));
+        chains.put(d.network(), a.content());
+        return next;
+      } catch (IOException | ManifestException e) {
+        LOG.warn(
+            "event=chain-append-failed network={} file={} error=\"{}\"",
+            d.network(),
+            a.fileName(),
+            e.getMessage());
+        outcomes.add(
+            NetworkOutcome.failed(d, null, "cannot write " + a.fileName() + ": " + e.getMessage()));
+        return current;
+      }
+    }
+
+    @Override
+    public Manifest inPlace(InPlace p) {
+      DesiredConflist d = p.desired();
+      String sha = Sha256.hex(p.file());
+      outcomes.add(NetworkOutcome.appendedTo(d, p.fileName(), sha, false));
+      chains.put(d.network(), p.file());
+      Optional<AppendedChain> recorded = current.chain(d.network());
+      AppendedChain now = new AppendedChain(p.fileName(), p.entries(), sha);
+      // Found in place without a record (a manifest lost, or the entries already there): record
+      // them, so that they come out when the declaration goes.
+      return recorded.isPresent() && recorded.get().equals(now)
+          ? current
+          : saved(current.withChain(d.network(), now));
+    }
+
+    @Override
+    public Manifest waiting(Waiting w) {
+      LOG.info(
+          "event=chain-waiting network={} target={} reason=\"{}\"",
+          w.desired().network(),
+          w.desired().appendTo(),
+          w.why());
+      outcomes.add(NetworkOutcome.failed(w.desired(), null, w.why()));
+      return current;
+    }
+
+    @Override
+    public Manifest unappend(Unappend u) {
+      try {
+        if (changedSince(u.fileName(), u.readSha256()).isPresent()) {
+          return current;
+        }
+        files.writeAtomically(file(u.fileName()), u.content(), false);
+      } catch (IOException e) {
+        LOG.warn(
+            "event=chain-remove-failed network={} file={} error=\"{}\"",
+            u.network(),
+            u.fileName(),
+            e.getMessage());
+        return current;
+      }
+      LOG.info("event=chain-removed network={} file={}", u.network(), u.fileName());
+      return forgetUnlessMoved(u.network(), u.fileName());
+    }
+
+    @Override
+    public Manifest drop(Drop d) {
+      LOG.info("event=chain-forgotten network={} reason=\"{}\"", d.network(), d.why());
+      return saved(current.withoutChain(d.network()));
+    }
+
+    /** After the entries left {@code fileName}: the record goes unless it names another file. */
+    private Manifest forgetUnlessMoved(String network, String fileName) {
+      Optional<AppendedChain> recorded = current.chain(network);
+      return recorded.isPresent() && recorded.get().fileName().equals(fileName)
+          ? saved(current.withoutChain(network))
+          : current;
+    }
+
+    private Manifest saved(Manifest next) {
+      try {
+        store.save(next);
+        return next;
+      } catch (ManifestException e) {
+        LOG.warn("event=manifest-write-failed error=\"{}\"", e.getMessage());
+        return current;
+      }
+    }
+  }
+
+  /** Why {@code fileName} is not written now: it changed since it was read. */
+  private Optional<String> changedSince(String fileName, String readSha256) throws IOException {
+    Optional<byte[]> now = files.read(file(fileName));
+    if (now.isPresent() && Sha256.hex(now.get()).equals(readSha256)) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        fileName + " changed while the agent was appending to it; read again on the next pass");
+  }
+
+  private Path file(String fileName) {
+    return paths.confDir().resolve(fileName);
+  }
+}
