@@ -120,7 +120,9 @@ class DeclaredChainIT {
         .until(() -> types().equals(List.of("ptp", "tuning", "bandwidth")));
     long backMillis = (System.nanoTime() - started) / 1_000_000;
     await().atMost(CONVERGE).until(() -> agent.log().contains("reapplied=true"));
-    assertThat(agent.log()).as("woken by the directory, not the resync").contains("event=confdir-watch-started");
+    assertThat(agent.log())
+        .as("woken by the directory, not the resync")
+        .contains("event=confdir-watch-started");
     assertChained(addPod("after-restart"));
 
     // Half-written (cp truncates, then writes): never edited, said so; then complete, appended.
