@@ -187,18 +187,22 @@ public final class NodeSync {
         new ArrayList<>(new ConflistApplier(files, store, paths).apply(actions, manifest));
     Manifest afterFiles = store.load();
     ChainApplier.Applied chains =
-        new ChainApplier(files, store, paths)
-            .apply(
-                chainSync.plan(
-                    chained,
-                    heldBack,
-                    (d, version) ->
-                        new NetworkPlugins(
-                                d.network(), version, byNetwork.get(d.network()).plugins().types())
-                            .problem(byName),
-                    afterFiles,
-                    runtimeConfigurations()),
-                afterFiles);
+        chained.isEmpty() && afterFiles.chains().isEmpty()
+            ? new ChainApplier.Applied(List.of(), Map.of())
+            : new ChainApplier(files, store, paths)
+                .apply(
+                    chainSync.plan(
+                        chained,
+                        heldBack,
+                        (d, version) ->
+                            new NetworkPlugins(
+                                    d.network(),
+                                    version,
+                                    byNetwork.get(d.network()).plugins().types())
+                                .problem(byName),
+                        afterFiles,
+                        runtimeConfigurations()),
+                    afterFiles);
     outcomes.addAll(chains.outcomes());
     return new Result(
         outcomes, plugins, removed, defaultNetwork(), unparsableMultusFiles(), chains.chains());
