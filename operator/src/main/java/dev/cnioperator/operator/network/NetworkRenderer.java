@@ -23,24 +23,37 @@ import dev.cnioperator.operator.slices.SubnetSlicing;
 import dev.cnioperator.operator.template.NodeTemplate;
 import dev.cnioperator.operator.template.NodeValues;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Turns a CniNetwork spec into the configuration list nodes get (deterministic bytes and sha256),
  * or into the list of problems that refuse it, each named by its field under "spec.".
+ *
+ * <p>An appended network (spec.appendTo) renders the same way, as a list named after the network it
+ * appends to, whose plugins are the entries the agent appends to that network's file; its file name
+ * is only the agent's key for it, nothing is written under it.
  */
 public final class NetworkRenderer {
 
   /** Linux NAME_MAX. */
   private static final int MAX_FILE_NAME_BYTES = 255;
 
-  /** The rule this class checks beyond the configuration list's own. */
+  /** The rules this class checks beyond the configuration list's own. */
   private enum Rule implements ConfigRule {
-    FILE_NAME_LENGTH;
+    FILE_NAME_LENGTH("file-name-length"),
+    /** A field that an appended network cannot set: it belongs to the other product's list. */
+    NOT_FOR_APPENDED("not-for-appended");
+
+    private final String id;
+
+    Rule(String id) {
+      this.id = id;
+    }
 
     @Override
     public String id() {
-      return "file-name-length";
+      return id;
     }
   }
 
@@ -67,10 +80,10 @@ public final class NetworkRenderer {
     if (problems.isEmpty()) {
       problems = ConfigValidator.validate(checked);
     }
-    if (!problems.isEmpty()) {
-      return new Rendering.Refused(
-          ConditionReason.INVALID_CONFIGURATION,
-          problems.stream().map(p -> underSpec(p, spec)).toList());
+    List<ConfigProblem> refused = new ArrayList<>(notForAppended(spec));
+    problems.stream().map(p -> underSpec(p, spec)).forEach(refused::add);
+    if (!refused.isEmpty()) {
+      return new Rendering.Refused(ConditionReason.INVALID_CONFIGURATION, refused);
     }
     NetworkConfigList list = NetworkConfigList.fromJson(checked);
     byte[] content = template ? CanonicalJson.render(conflist) : list.render();
@@ -81,15 +94,17 @@ public final class NetworkRenderer {
           ConditionReason.INVALID_CONFIGURATION,
           List.of(
               new ConfigProblem(
-                  spec.getNetworkName() == null ? "metadata.name" : "spec.networkName",
+                  nameField(spec),
                   Rule.FILE_NAME_LENGTH,
                   "the file name \""
                       + fileName
-                      + "\" would be longer than 255 bytes; use a shorter spec.networkName")));
+                      + "\" would be longer than 255 bytes"
+                      + (spec.isAppended() ? "" : "; use a shorter spec.networkName"))));
     }
     RenderedConfig rendered =
         new RenderedConfig()
             .setNetworkName(list.name())
+            .setAppendTo(spec.getAppendTo())
             .setCniVersion(SpecVersion.of(list.cniVersion()))
             .setNodeSelector(spec.getNodeSelector())
             .setFileName(fileName)
@@ -135,11 +150,12 @@ public final class NetworkRenderer {
       ArrayNode versions = list.putArray("cniVersions");
       spec.getCniVersions().forEach(v -> versions.add(v.text()));
     }
-    list.put("name", network.networkName());
+    list.put("name", conflistName(network));
     if (spec.getDisableCheck() != null) {
       list.put("disableCheck", spec.getDisableCheck());
     }
-    if (spec.getDisableGC() != null) {
+    // An appended network's disableGC is refused (notForAppended), not validated a second time.
+    if (spec.getDisableGC() != null && !spec.isAppended()) {
       list.put("disableGC", spec.getDisableGC());
     }
     ArrayNode plugins = list.putArray("plugins");
@@ -151,6 +167,43 @@ public final class NetworkRenderer {
     return list;
   }
 
+  /**
+   * The configuration list's "name": for an appended network spec.appendTo, the network its plugins
+   * join, so that two CniNetworks appending to one network clash on its name ({@link
+   * dev.cnioperator.operator.placement.NodePlacement}); else the network's own name.
+   */
+  static String conflistName(CniNetwork network) {
+    String appendTo = network.getSpec() == null ? null : network.getSpec().getAppendTo();
+    return appendTo != null ? appendTo : network.networkName();
+  }
+
+  /** The CniNetwork field the configuration list's "name" comes from ({@link #conflistName}). */
+  private static String nameField(CniNetworkSpec spec) {
+    if (spec.isAppended()) {
+      return "spec.appendTo";
+    }
+    return spec.getNetworkName() == null ? "metadata.name" : "spec.networkName";
+  }
+
+  /**
+   * The fields an appended network sets that belong to the whole list it appends to, the other
+   * product's: disableGC. Not spec.ipamCleanup.enabled, though the agent never cleans up an
+   * appended network's attachments: the API server fills in true for every spec that leaves it out,
+   * so a true written on purpose cannot be told from the default; {@link
+   * dev.cnioperator.operator.node.DesiredNodeSpec} turns cleanup off for the node instead.
+   */
+  private static List<ConfigProblem> notForAppended(CniNetworkSpec spec) {
+    if (!spec.isAppended() || spec.getDisableGC() == null) {
+      return List.of();
+    }
+    return List.of(
+        new ConfigProblem(
+            "spec.disableGC",
+            Rule.NOT_FOR_APPENDED,
+            "disableGC is a field of a whole configuration list, and spec.appendTo appends plugins"
+                + " to another product's list, whose disableGC is its own; remove spec.disableGC"));
+  }
+
   /** A problem of the configuration list, named by the CniNetwork field it came from. */
   private static ConfigProblem underSpec(ConfigProblem p, CniNetworkSpec spec) {
     String path = p.path();
@@ -158,7 +211,7 @@ public final class NetworkRenderer {
     if (path.isEmpty()) {
       field = "spec";
     } else if (path.equals("name")) {
-      field = spec.getNetworkName() == null ? "metadata.name" : "spec.networkName";
+      field = nameField(spec);
     } else {
       field = "spec." + path;
     }

@@ -140,7 +140,10 @@ public final class NetworkStatusFolder {
     CniNetworkStatus status =
         new CniNetworkStatus()
             .setObservedGeneration(generation)
-            .setNetworkName(accepted != null ? accepted.getNetworkName() : network.networkName())
+            .setNetworkName(
+                accepted != null
+                    ? accepted.getNetworkName()
+                    : NetworkRenderer.conflistName(network))
             .setRendered(accepted)
             .setRollout(in.rollout())
             .setNodes(
@@ -187,7 +190,14 @@ public final class NetworkStatusFolder {
         type,
         true,
         ConditionReason.ACCEPTED,
-        "rendered " + accepted.getFileName() + " (sha256 " + shortSha(accepted) + ")");
+        "rendered " + renderedWhat(accepted) + " (sha256 " + shortSha(accepted) + ")");
+  }
+
+  /** What a revision is: its file, or for an appended one no file but entries of another's. */
+  private static String renderedWhat(RenderedConfig accepted) {
+    return accepted.getAppendTo() == null
+        ? accepted.getFileName()
+        : "plugins to append to network \"" + accepted.getAppendTo() + "\"";
   }
 
   private static Condition ready(

@@ -6,6 +6,7 @@ import dev.cnioperator.api.v1alpha1.CniNetworkSpec;
 import dev.cnioperator.api.v1alpha1.CniNodeSpec;
 import dev.cnioperator.api.v1alpha1.CniPlugin;
 import dev.cnioperator.api.v1alpha1.ConfigDirectory;
+import dev.cnioperator.api.v1alpha1.IpamCleanup;
 import dev.cnioperator.api.v1alpha1.NodeNetwork;
 import dev.cnioperator.api.v1alpha1.NodePlugin;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
@@ -113,11 +114,24 @@ public final class DesiredNodeSpec {
         // The API server fills these defaults too; filling them here keeps the spec explicit for
         // the agent and equal to what the server stores, so an unchanged network causes no write.
         .setCheck(CniNetworkDefaults.check(spec.getCheck()))
-        .setIpamCleanup(CniNetworkDefaults.ipamCleanup(spec.getIpamCleanup()))
+        .setIpamCleanup(ipamCleanup(revision.rendered(), spec))
         .setRevision(revision.rendered().getSha256())
         .setProbe(probe(revision, resource, held))
+        // From the revision the node gets, which may be the stable one while a rollout holds it.
+        .setAppendTo(revision.rendered().getAppendTo())
         // Absent for other networks: the runtime's directory is the default.
         .setDirectory(spec.isMultus() ? ConfigDirectory.Multus : null);
+  }
+
+  /**
+   * The spec's cleanup settings with defaults filled in, and cleanup off for a revision appended to
+   * another product's network: the attachments of that network are the product's, so the agent must
+   * never drive DEL for them, whatever the spec says (see NetworkRenderer on why an explicit
+   * spec.ipamCleanup.enabled cannot be refused).
+   */
+  private static IpamCleanup ipamCleanup(RenderedConfig revision, CniNetworkSpec spec) {
+    IpamCleanup cleanup = CniNetworkDefaults.ipamCleanup(spec.getIpamCleanup());
+    return revision.getAppendTo() == null ? cleanup : cleanup.setEnabled(false);
   }
 
   /**

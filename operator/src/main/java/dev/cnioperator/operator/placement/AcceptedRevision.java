@@ -134,4 +134,9 @@ public record AcceptedRevision(String resource, String createdAt, RenderedConfig
   public String fileName() {
     return rendered.getFileName();
   }
+
+  /** Whether this revision's plugins are appended to another product's network (appendTo). */
+  public boolean appended() {
+    return rendered.getAppendTo() != null;
+  }
 }

@@ -7,6 +7,7 @@ import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.FailingAttachment;
 import dev.cnioperator.api.v1alpha1.NodeNetwork;
+import dev.cnioperator.operator.TestNetworks;
 import dev.cnioperator.testkit.CommandResult;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.time.Duration;
@@ -172,6 +173,40 @@ class CniNetworkLifecycleIT {
 
     // The owner reference does this, through kube-controller-manager's garbage collector.
     await().atMost(ClusterFixture.WAIT).until(() -> cluster.cniNode(a) == null);
+  }
+
+  /**
+   * An appended network reaches its nodes named after the network it appends to, with cleanup off
+   * though the API server stored the default ipamCleanup.enabled true in its spec.
+   */
+  @Test
+  void anAppendedNetworkReachesItsNodesNamedForItsTargetWithCleanupOff() {
+    String a = cluster.node("append");
+    String name = "shaping-" + cluster.pool;
+    cluster
+        .apply(
+            name,
+            "  appendTo: cbr0\n  nodeSelector: {matchLabels: {\""
+                + ClusterFixture.POOL
+                + "\": "
+                + cluster.pool
+                + "}}\n  plugins:\n  - type: bandwidth\n    capabilities: {bandwidth: true}\n")
+        .orThrow("apply");
+
+    await().atMost(ClusterFixture.WAIT).until(() -> cluster.networksOn(a).contains(name));
+    NodeNetwork onNode = cluster.specOf(a).get(0);
+    assertThat(onNode.getAppendTo()).isEqualTo("cbr0");
+    assertThat(onNode.getFileName()).isEqualTo("50-cbr0.conflist");
+    assertThat(TestNetworks.object(onNode.getContent()).get("name").textValue()).isEqualTo("cbr0");
+    assertThat(onNode.getIpamCleanup().getEnabled()).isFalse();
+    CniNetwork network = cluster.network(name);
+    assertThat(network.getSpec().getIpamCleanup().getEnabled()).isTrue();
+    assertThat(network.getStatus().getNetworkName()).isEqualTo("cbr0");
+    assertThat(cluster.condition(name, "Accepted"))
+        .get()
+        .extracting(Condition::getMessage)
+        .asString()
+        .startsWith("rendered plugins to append to network \"cbr0\"");
   }
 
   @Test

@@ -90,6 +90,14 @@ class InvalidCniNetworksIT {
             "versions-without-version",
             "  cniVersion: \"1.0.0\"\n  cniVersions: [\"1.1.0\"]\n  plugins:\n" + bridge,
             "spec\\.cniVersions: Invalid value: .*spec\\.cniVersions must include spec\\.cniVersion"),
+        doorMatching(
+            "append-multus",
+            "  appendTo: cbr0\n  attachment: {multus: {namespaces: [shop]}}\n  plugins:\n  - type: bandwidth\n",
+            "spec\\.appendTo: Invalid value: .*"
+                + Pattern.quote(
+                    "spec.appendTo appends plugins to another product's network in the runtime's"
+                        + " directory: it cannot be combined with spec.attachment or"
+                        + " spec.networkName")),
         door(
             "empty-plugins",
             "  plugins: []\n",
@@ -125,6 +133,11 @@ class InvalidCniNetworksIT {
             "  cniVersion: \"1.0.0\"\n  disableGC: true\n  plugins:\n" + bridge,
             "InvalidConfiguration",
             "spec.disableGC"),
+        operator(
+            "append-disable-gc",
+            "  appendTo: cbr0\n  cniVersion: \"1.1.0\"\n  disableGC: true\n  plugins:\n  - type: bandwidth\n",
+            "InvalidConfiguration",
+            "spec.disableGC: disableGC is a field of a whole configuration list"),
         operator(
             "check-needs-0.4",
             "  cniVersion: \"0.3.1\"\n  disableCheck: true\n  plugins:\n" + bridge,

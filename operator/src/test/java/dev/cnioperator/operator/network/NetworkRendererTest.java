@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cnioperator.api.reasons.ConditionReason;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
+import dev.cnioperator.api.v1alpha1.IpamCleanup;
 import dev.cnioperator.api.v1alpha1.NodeSlices;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
 import dev.cnioperator.api.v1alpha1.SpecVersion;
@@ -15,6 +16,14 @@ import org.junit.jupiter.api.Test;
 
 class NetworkRendererTest {
   private final NetworkRenderer renderer = new NetworkRenderer();
+
+  /** Asserts that {@code n} is refused for {@code reason} with exactly {@code message}. */
+  private void assertRefused(CniNetwork n, ConditionReason reason, String message) {
+    Rendering.Refused refused = (Rendering.Refused) renderer.render(n);
+
+    assertThat(refused.reason()).isEqualTo(reason);
+    assertThat(refused.message()).isEqualTo(message);
+  }
 
   @Test
   void rendersTheConflistWithDefaultsAndFileName() {
@@ -90,12 +99,10 @@ class NetworkRendererTest {
                 .endMatchExpression()
                 .build());
 
-    Rendering.Refused refused = (Rendering.Refused) renderer.render(n);
-
-    assertThat(refused.reason()).isEqualTo(ConditionReason.INVALID_NODE_SELECTOR);
-    assertThat(refused.message())
-        .isEqualTo(
-            "spec.nodeSelector.matchExpressions[0].values: operator In needs at least one value");
+    assertRefused(
+        n,
+        ConditionReason.INVALID_NODE_SELECTOR,
+        "spec.nodeSelector.matchExpressions[0].values: operator In needs at least one value");
   }
 
   @Test
@@ -103,14 +110,12 @@ class NetworkRendererTest {
     CniNetwork n = network("sl", "{\"type\":\"bridge\"}");
     n.getSpec().setNodeSlices(new NodeSlices().setSubnet("10.200.16.7/24").setPrefixLength(24));
 
-    Rendering.Refused refused = (Rendering.Refused) renderer.render(n);
-
-    assertThat(refused.reason()).isEqualTo(ConditionReason.INVALID_NODE_SLICES);
-    assertThat(refused.message())
-        .isEqualTo(
-            "spec.nodeSlices.subnet: 10.200.16.7/24 has host bits set: the subnet it lies in is"
-                + " 10.200.16.0/24; write that; spec.nodeSlices.prefixLength: 24 must be longer"
-                + " than the subnet's /24, so that the subnet holds a slice for each node");
+    assertRefused(
+        n,
+        ConditionReason.INVALID_NODE_SLICES,
+        "spec.nodeSlices.subnet: 10.200.16.7/24 has host bits set: the subnet it lies in is"
+            + " 10.200.16.0/24; write that; spec.nodeSlices.prefixLength: 24 must be longer"
+            + " than the subnet's /24, so that the subnet holds a slice for each node");
   }
 
   @Test
@@ -127,5 +132,67 @@ class NetworkRendererTest {
                 .rendered()
                 .getNodeSlices())
         .isNull();
+  }
+
+  /** A network whose plugins are appended to flannel's cbr0, with a per-node value. */
+  private static CniNetwork appendedToCbr0() {
+    CniNetwork n = network("bandwidth", "{\"type\":\"bandwidth\",\"node\":\"$(node.name)\"}");
+    n.getSpec().setAppendTo("cbr0");
+    return n;
+  }
+
+  @Test
+  void anAppendedNetworkIsNamedAfterTheNetworkItAppendsTo() {
+    RenderedConfig r = ((Rendering.Accepted) renderer.render(appendedToCbr0())).rendered();
+
+    assertThat(r.getNetworkName()).isEqualTo("cbr0");
+    assertThat(r.getAppendTo()).isEqualTo("cbr0");
+    assertThat(r.getFileName()).isEqualTo("50-cbr0.conflist");
+    assertThat(r.getPluginBinaries()).containsExactly("bandwidth");
+    // The per-node value stays a template, rendered for each node.
+    assertThat(object(r.getContent()))
+        .isEqualTo(
+            object(
+                "{\"cniVersion\":\"1.0.0\",\"name\":\"cbr0\",\"plugins\":[{\"type\":\"bandwidth\",\"node\":\"$(node.name)\"}]}"));
+    assertThat(
+            ((Rendering.Accepted) renderer.render(network("own", "{\"type\":\"bridge\"}")))
+                .rendered()
+                .getAppendTo())
+        .isNull();
+  }
+
+  @Test
+  void anAppendedNetworkCannotSetDisableGcOfTheListItAppendsTo() {
+    CniNetwork n = appendedToCbr0();
+    n.getSpec().setDisableGC(false);
+
+    assertRefused(
+        n,
+        ConditionReason.INVALID_CONFIGURATION,
+        "spec.disableGC: disableGC is a field of a whole configuration list, and spec.appendTo"
+            + " appends plugins to another product's list, whose disableGC is its own; remove"
+            + " spec.disableGC");
+  }
+
+  @Test
+  void aProblemOfTheNameOfAnAppendedNetworkNamesAppendTo() {
+    CniNetwork n = appendedToCbr0();
+    n.getSpec().setAppendTo("cbr/0");
+
+    Rendering.Refused refused = (Rendering.Refused) renderer.render(n);
+
+    assertThat(refused.problems()).extracting(ConfigProblem::path).containsExactly("spec.appendTo");
+  }
+
+  /**
+   * Not refused: the API server writes ipamCleanup.enabled true into every spec that leaves it out,
+   * so a true written on purpose looks the same; the node gets cleanup off (DesiredNodeSpecTest).
+   */
+  @Test
+  void anAppendedNetworkWithCleanupEnabledIsAccepted() {
+    CniNetwork n = appendedToCbr0();
+    n.getSpec().setIpamCleanup(new IpamCleanup().setEnabled(true));
+
+    assertThat(renderer.render(n)).isInstanceOf(Rendering.Accepted.class);
   }
 }

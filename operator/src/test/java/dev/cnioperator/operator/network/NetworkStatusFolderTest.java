@@ -267,6 +267,50 @@ class NetworkStatusFolderTest {
     assertThat(s.getRendered().getGeneration()).isEqualTo(2L);
   }
 
+  /** An appended network has no file: Accepted and status.networkName name the network it joins. */
+  @Test
+  void anAppendedNetworkIsAcceptedAsPluginsToAppendToItsTarget() {
+    CniNetwork shaping = network("shaping", "{\"type\":\"bandwidth\"}");
+    shaping.getSpec().setAppendTo("cbr0");
+    RenderedConfig appended =
+        new RenderedConfig()
+            .setNetworkName("cbr0")
+            .setAppendTo("cbr0")
+            .setFileName("50-cbr0.conflist")
+            .setSha256(SHA)
+            .setGeneration(3L);
+
+    CniNetworkStatus s =
+        status(
+            fold(
+                shaping,
+                new Rendering.Accepted(appended),
+                appended,
+                List.of(),
+                Map.of(),
+                null,
+                T0));
+    CniNetworkStatus refused =
+        status(
+            fold(
+                shaping,
+                new Rendering.Refused(
+                    ConditionReason.INVALID_CONFIGURATION,
+                    List.of(
+                        new ConfigProblem(
+                            "spec.plugins[0].type", ConflistRule.UNSAFE_TYPE, "bad"))),
+                null,
+                List.of(),
+                Map.of(),
+                null,
+                T0));
+
+    assertThat(condition(s, "Accepted").getMessage())
+        .isEqualTo("rendered plugins to append to network \"cbr0\" (sha256 aaaaaaaaaaaa)");
+    assertThat(s.getNetworkName()).isEqualTo("cbr0");
+    assertThat(refused.getNetworkName()).isEqualTo("cbr0");
+  }
+
   @Test
   void clashIsAConflictNamingTheHolderAndNodes() {
     CniNetworkStatus s =

@@ -11,6 +11,7 @@ import dev.cnioperator.api.v1alpha1.CniNodeSpec;
 import dev.cnioperator.api.v1alpha1.CniPlugin;
 import dev.cnioperator.api.v1alpha1.CniPluginSpec;
 import dev.cnioperator.api.v1alpha1.ConfigDirectory;
+import dev.cnioperator.api.v1alpha1.IpamCleanup;
 import dev.cnioperator.api.v1alpha1.MultusAttachment;
 import dev.cnioperator.api.v1alpha1.NetworkAttachment;
 import dev.cnioperator.api.v1alpha1.NodeNetwork;
@@ -224,5 +225,83 @@ class DesiredNodeSpecTest {
     JsonNode range = TestNetworks.object(given.getContent()).at("/plugins/0/ipam/ranges/0/0");
     assertThat(range.get("rangeStart").textValue()).isEqualTo("10.200.16.64");
     assertThat(range.get("rangeEnd").textValue()).isEqualTo("10.200.16.127");
+  }
+
+  /** An accepted network whose plugins are appended to the network {@code target}. */
+  private static CniNetwork appended(String name, String created, String target) {
+    CniNetwork n = network(name, "{\"type\":\"bandwidth\"}");
+    n.getMetadata().setCreationTimestamp(created);
+    n.getSpec().setAppendTo(target);
+    var rendered = ((Rendering.Accepted) new NetworkRenderer().render(n)).rendered();
+    n.setStatus(new CniNetworkStatus().setRendered(rendered));
+    return n;
+  }
+
+  /**
+   * An appended network's attachments are the other product's: the agent gets cleanup off, even
+   * when the spec turns it on, and the other cleanup settings as the spec has them.
+   */
+  @Test
+  void anAppendedNetworkNamesItsTargetAndHasCleanupOffWhateverTheSpecSays() {
+    CniNetwork n = appended("shaping", "2026-01-01T00:00:00Z", "cbr0");
+    n.getSpec().setIpamCleanup(new IpamCleanup().setEnabled(true).setGracePeriodSeconds(30));
+
+    NodeNetwork onNode =
+        DesiredNodeSpec.compute(NODE, List.of(n), List.of(), null).getNetworks().get(0);
+
+    assertThat(onNode.getName()).isEqualTo("shaping");
+    assertThat(onNode.getAppendTo()).isEqualTo("cbr0");
+    assertThat(onNode.getFileName()).isEqualTo("50-cbr0.conflist");
+    assertThat(onNode.getDirectory()).isNull();
+    assertThat(TestNetworks.object(onNode.getContent()).get("name").textValue()).isEqualTo("cbr0");
+    assertThat(onNode.getIpamCleanup().getEnabled()).isFalse();
+    assertThat(onNode.getIpamCleanup().getGracePeriodSeconds()).isEqualTo(30);
+    assertThat(n.getSpec().getIpamCleanup().getEnabled()).as("the spec is left as it is").isTrue();
+  }
+
+  /** Whether a node appends follows the revision it holds, not the spec being rolled out. */
+  @Test
+  void aNodeHeldBackOnAnAppendedStableRevisionStillAppends() {
+    CniNetwork before = appended("net", "2026-01-01T00:00:00Z", "cbr0");
+    CniNodeSpec held = DesiredNodeSpec.compute(NODE, List.of(before), List.of(), null);
+    RenderedConfig stable = before.getStatus().getRendered();
+
+    CniNetwork edited = accepted("net", "2026-01-01T00:00:00Z", 50, "{\"type\":\"bridge\"}");
+    edited
+        .getStatus()
+        .setRollout(
+            new RolloutStatus()
+                .setRevision(edited.getStatus().getRendered().getSha256())
+                .setStableRevision(stable.getSha256())
+                .setStable(stable)
+                .setPhase(RolloutPhase.Progressing)
+                .setBatch(List.of("canary")));
+
+    NodeNetwork heldBack =
+        DesiredNodeSpec.compute(NODE, List.of(edited), List.of(), held).getNetworks().get(0);
+    assertThat(heldBack).isEqualTo(held.getNetworks().get(0));
+    assertThat(heldBack.getAppendTo()).isEqualTo("cbr0");
+    assertThat(heldBack.getIpamCleanup().getEnabled()).isFalse();
+
+    edited.getStatus().getRollout().setBatch(List.of("canary", NODE.getMetadata().getName()));
+    NodeNetwork admitted =
+        DesiredNodeSpec.compute(NODE, List.of(edited), List.of(), held).getNetworks().get(0);
+    assertThat(admitted.getAppendTo()).isNull();
+    assertThat(admitted.getIpamCleanup().getEnabled()).isTrue();
+  }
+
+  /** One network takes the plugins of one CniNetwork: the older keeps it, the newer is left off. */
+  @Test
+  void ofTwoNetworksAppendingToOneTheOlderIsPlaced() {
+    CniNetwork older = appended("shaping", "2026-01-01T00:00:00Z", "cbr0");
+    CniNetwork newer = appended("tuning", "2026-01-02T00:00:00Z", "cbr0");
+    CniNetwork elsewhere = appended("calico-extra", "2026-01-03T00:00:00Z", "k8s-pod-network");
+
+    CniNodeSpec spec =
+        DesiredNodeSpec.compute(NODE, List.of(newer, older, elsewhere), List.of(), null);
+
+    assertThat(spec.getNetworks())
+        .extracting(NodeNetwork::getName, NodeNetwork::getAppendTo)
+        .containsExactly(tuple("shaping", "cbr0"), tuple("calico-extra", "k8s-pod-network"));
   }
 }

@@ -93,4 +93,46 @@ class NodePlacementTest {
 
     assertThat(NodePlacement.onNode(Map.of(), List.of(a, b, c)).placed()).containsExactly(a, c);
   }
+
+  /** A revision of {@code resource} whose plugins are appended to the network {@code target}. */
+  private static AcceptedRevision appended(String resource, String createdAt, String target) {
+    AcceptedRevision r = revision(resource, createdAt, target, 50);
+    r.rendered().setAppendTo(target);
+    return r;
+  }
+
+  /** The clash that keeps the newer of {@code older} and {@code newer} off, as people read it. */
+  private static String clash(AcceptedRevision older, AcceptedRevision newer) {
+    NodePlacement placement = NodePlacement.onNode(Map.of(), List.of(newer, older));
+    assertThat(placement.placed()).containsExactly(older);
+    return placement.blocked().get(newer.resource()).describe();
+  }
+
+  @Test
+  void twoNetworksAppendingToOneClashOnItsName() {
+    assertThat(
+            clash(
+                appended("shaping", "2026-01-01T00:00:00Z", "cbr0"),
+                appended("tuning", "2026-01-02T00:00:00Z", "cbr0")))
+        .isEqualTo(
+            "network name \"cbr0\" is held by CniNetwork \"shaping\" (it appends to that network"
+                + " too)");
+  }
+
+  @Test
+  void aNetworkCannotAppendToTheNetworkOfAnotherCniNetwork() {
+    assertThat(
+            clash(
+                revision("pod", "2026-01-01T00:00:00Z", "cbr0", 10),
+                appended("shaping", "2026-01-02T00:00:00Z", "cbr0")))
+        .isEqualTo(
+            "network name \"cbr0\" is held by CniNetwork \"pod\" (its own network; spec.appendTo"
+                + " names another product's)");
+    assertThat(
+            clash(
+                appended("shaping", "2026-01-01T00:00:00Z", "cbr0"),
+                revision("pod", "2026-01-02T00:00:00Z", "cbr0", 10)))
+        .isEqualTo(
+            "network name \"cbr0\" is held by CniNetwork \"shaping\" (it appends to that network)");
+  }
 }
