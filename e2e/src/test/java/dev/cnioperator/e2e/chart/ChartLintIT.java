@@ -256,7 +256,10 @@ class ChartLintIT {
         .containsEntry("/var/lib/cni-operator", "/var/lib/cni-operator")
         .containsEntry("/etc/cni/multus/net.d", "/etc/cni/multus/net.d")
         .containsEntry("/var/lib/cni/multus", "/var/lib/cni/multus")
-        .containsEntry("/run/containerd", "/run/containerd");
+        .containsEntry("/run/containerd", "/run/containerd")
+        // Where tuning keeps its backups and the dhcp daemon its socket, as for the runtime's runs.
+        .containsEntry("/run/cni", "/run/cni");
+    assertThat(hostPathVolume(pod, agent, "/run/cni").getType()).isEqualTo("DirectoryOrCreate");
     // Multus's dirs are made where Multus has not run yet, as the others are.
     assertThat(hostPathVolume(pod, agent, "/etc/cni/multus/net.d").getType())
         .isEqualTo("DirectoryOrCreate");

@@ -1,5 +1,6 @@
 package dev.cnioperator.agent.check;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cnioperator.agent.conflist.Appended;
 import java.nio.charset.StandardCharsets;
@@ -42,26 +43,60 @@ public sealed interface AttachmentChain {
     return null;
   }
 
-  /**
-   * The network's revision and what its file appends now, parsed once for a CHECK round: each
-   * attachment then costs one parse, of its own cached configuration.
-   */
-  final class Judge {
-    private final Optional<ObjectNode> revision;
-    private final Optional<Appended> now;
+  /** Which chain each attachment of one network runs, judged against what was parsed once. */
+  interface Judge {
+    /** The chain of an attachment whose cached configuration is {@code cached}. */
+    AttachmentChain of(byte[] cached);
 
     /**
+     * For a network of its own file: its revision and what others append to the file now.
+     *
      * @param revision the network's revision as the agent renders it
      * @param file the network's file as it is on disk; null when it cannot be read, and then only
      *     the revision is compared
      */
-    public Judge(String revision, byte[] file) {
+    static Judge revision(String revision, byte[] file) {
+      return new Revision(revision, file);
+    }
+
+    /**
+     * For a network appended to another product's ({@code spec.appendTo}): an attachment runs the
+     * current chain when its cached configuration holds every declared entry; otherwise it was
+     * added before they were (re)applied, and lacks them.
+     *
+     * @param declared the network's declared content, a list whose plugins are the entries
+     */
+    static Judge declared(String declared) {
+      List<JsonNode> entries = new ArrayList<>();
+      Appended.parse(declared.getBytes(StandardCharsets.UTF_8))
+          .map(o -> o.get("plugins"))
+          .ifPresent(p -> p.forEach(entries::add));
+      return cached -> {
+        List<JsonNode> chain = new ArrayList<>();
+        Appended.parse(cached).map(o -> o.get("plugins")).ifPresent(p -> p.forEach(chain::add));
+        List<String> missing = new ArrayList<>();
+        for (JsonNode e : entries) {
+          if (chain.stream().noneMatch(c -> Appended.same(e, c))) {
+            missing.add(e.path("type").asText("?"));
+          }
+        }
+        return missing.isEmpty() ? new Current() : new WithoutPlugins(missing);
+      };
+    }
+  }
+
+  /** {@link Judge#revision}: the revision and the file's appended plugins, parsed once. */
+  final class Revision implements Judge {
+    private final Optional<ObjectNode> revision;
+    private final Optional<Appended> now;
+
+    private Revision(String revision, byte[] file) {
       this.revision = Appended.parse(revision.getBytes(StandardCharsets.UTF_8));
       this.now =
           file == null ? Optional.empty() : Appended.after(this.revision, Appended.parse(file));
     }
 
-    /** The chain of an attachment whose cached configuration is {@code cached}. */
+    @Override
     public AttachmentChain of(byte[] cached) {
       Optional<Appended> added = Appended.after(revision, Appended.parse(cached));
       if (added.isEmpty()) {

@@ -99,7 +99,10 @@ public final class AttachmentChecker {
             .toList();
     List<Callable<Outcome>> tasks = new ArrayList<>();
     for (AttachmentRuntimes.Cached c : entries) {
-      tasks.add(() -> checkOne(c.runtime(), network, c.entry()));
+      tasks.add(
+          network.checkable()
+              ? () -> checkOne(c.runtime(), network, c.entry())
+              : () -> new Unchecked(c.entry().containerId(), notOurs(network)));
     }
     List<FailingAttachment> failing = new ArrayList<>();
     List<Unchecked> unchecked = new ArrayList<>();
@@ -152,7 +155,9 @@ public final class AttachmentChecker {
   private List<OlderChainPod> olderChains(
       ManagedNetwork network, List<AttachmentRuntimes.Cached> entries) {
     AttachmentChain.Judge chains =
-        new AttachmentChain.Judge(network.conflist().content(), fileNow.apply(network));
+        network.appended()
+            ? AttachmentChain.Judge.declared(network.conflist().content())
+            : AttachmentChain.Judge.revision(network.conflist().content(), fileNow.apply(network));
     List<OlderChainPod> older = new ArrayList<>();
     for (AttachmentRuntimes.Cached c : entries) {
       String why = chains.of(c.entry().config()).why();
@@ -165,6 +170,16 @@ public final class AttachmentChecker {
         Comparator.comparing(OlderChainPod::getNamespace, Comparator.nullsLast(String::compareTo))
             .thenComparing(OlderChainPod::getPod, Comparator.nullsLast(String::compareTo)));
     return older;
+  }
+
+  /**
+   * Why the attachments of a network appended to another product's are counted, by chain, and not
+   * CHECKed: they are that product's pods, whose plugins the agent does not know to report truly.
+   */
+  private static String notOurs(ManagedNetwork network) {
+    return "pods of network "
+        + network.conflist().appendTo()
+        + ", which another product owns: counted by chain, not CHECKed";
   }
 
   /**

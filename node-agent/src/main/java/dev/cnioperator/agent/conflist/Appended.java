@@ -114,7 +114,7 @@ public record Appended(List<JsonNode> plugins) {
   }
 
   /** Equal as JSON values: key order, whitespace and the form of a number do not count. */
-  static boolean same(JsonNode a, JsonNode b) {
+  public static boolean same(JsonNode a, JsonNode b) {
     return b != null && Arrays.equals(CanonicalJson.render(a), CanonicalJson.render(b));
   }
 

@@ -151,7 +151,7 @@ public final class NetworkLoops implements NodeNetworks, AutoCloseable {
   private static Due due(NetworkLoop loop, ManagedNetwork n, Instant now) {
     return new Due(
         probeDue(n, loop.health().probe(), loop.lastProbe, now),
-        n.checkable() && !now.isBefore(loop.nextCheck),
+        n.attachmentsCounted() && !now.isBefore(loop.nextCheck),
         n.cleanup().enabled() && !now.isBefore(loop.nextCleanup));
   }
 

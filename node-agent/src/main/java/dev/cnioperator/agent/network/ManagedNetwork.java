@@ -71,6 +71,14 @@ public record ManagedNetwork(
   }
 
   /**
+   * Whether the agent goes over this network's attachments every CHECK interval: to CHECK them, or,
+   * for a network appended to another product's, to count which chain they run.
+   */
+  public boolean attachmentsCounted() {
+    return checkable() || (appended() && check.enabled() && list != null);
+  }
+
+  /**
    * CHECK runs only for enabled, valid networks of 0.4.0 or newer that do not disable it, and not
    * for networks appended to another product's: their attachments are that product's pods.
    */

@@ -1,0 +1,326 @@
+package dev.cnioperator.e2e.chart;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cnioperator.api.v1alpha1.AttachmentSummary;
+import dev.cnioperator.api.v1alpha1.CniNode;
+import dev.cnioperator.e2e.ClusterNetworks;
+import dev.cnioperator.e2e.Helm;
+import dev.cnioperator.testkit.CommandResult;
+import dev.cnioperator.testkit.LocalControlPlane;
+import dev.cnioperator.testkit.TestNames;
+import dev.cnioperator.testkit.node.KubeletCluster;
+import dev.cnioperator.testkit.node.KubeletNode;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Issue 42 on a kubelet node, installed as users install the product ({@code helm install} from a
+ * registry, the chart's defaults): a foreign primary installed the way flannel and Calico ship
+ * theirs (a DaemonSet whose init container copies its ConfigMap's conflist onto the node with
+ * {@code cp}, on every start) provides the pod network {@code cbr0}, and a CniNetwork declares
+ * {@code tuning} and {@code bandwidth} onto it with {@code spec.appendTo}. Pods the kubelet starts
+ * get both plugins (tuning's MTU in the pod's netns, bandwidth's qdisc on the host's end of its
+ * veth); the chain is back after the foreign DaemonSet's restart and after an agent restart, and
+ * pods started after each get it; deleting the CniNetwork leaves the file as its product wrote it.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class SharedNodeE2E {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Duration SETTLE = Duration.ofSeconds(120);
+  private static final Duration INSTALL_WAIT = Duration.ofMinutes(4);
+  private static final String FILE = "10-flannel.conflist";
+  private static final String CHAIN = "pod-shaping";
+
+  private KubeletCluster cluster;
+  private LocalControlPlane cp;
+  private KubeletNode node;
+  private ChartRelease release;
+  private String apps;
+  private String foreignNamespace;
+  private String foreignConflist;
+  private final long started = System.nanoTime();
+
+  @BeforeAll
+  void startCluster() {
+    cluster = KubeletCluster.start(1);
+    cp = cluster.controlPlane();
+    node = cluster.nodes().get(0);
+    PublishedProduct product = PublishedProduct.publish(cluster, Helm.provisioned());
+    release =
+        ChartRelease.installAndWait(
+            cp, product, "shared", INSTALL_WAIT, ChartRelease.onNodes(cluster));
+    apps = NodePods.appsNamespace(cp.client());
+  }
+
+  @AfterAll
+  void stopCluster() {
+    try {
+      if (release != null) {
+        release.close();
+      }
+    } finally {
+      if (cluster != null) {
+        cluster.close();
+      }
+      System.out.printf(
+          "event=shared-node-e2e total_ms=%d%n", (System.nanoTime() - started) / 1_000_000);
+    }
+  }
+
+  @Test
+  void aChainDeclaredOntoAFlannelStylePrimaryHoldsThroughItsRestartAndTheAgentsOnAKubeletNode()
+      throws Exception {
+    installForeignPrimary();
+    await("the foreign primary's conflist on the node")
+        .atMost(SETTLE)
+        .until(() -> Files.exists(node.cniConfDir().resolve(FILE)));
+    assertThat(types()).containsExactly("bridge", "portmap");
+    // A pod on the foreign primary alone, before any chain is declared onto it.
+    Pod before = runPausePod("before");
+
+    cp.kubectlWithInput(
+            """
+            apiVersion: cnioperator.dev/v1alpha1
+            kind: CniNetwork
+            metadata:
+              name: %s
+            spec:
+              appendTo: cbr0
+              check: {intervalSeconds: 5}
+              plugins:
+                - type: tuning
+                  mtu: 1400
+                - type: bandwidth
+                  ingressRate: 8000000
+                  ingressBurst: 65536
+            """
+                .formatted(CHAIN),
+            "apply",
+            "-f",
+            "-")
+        .orThrow("kubectl apply of the declared chain");
+    ClusterNetworks.on(cp).waitRolledOut(CHAIN);
+    assertThat(types()).containsExactly("bridge", "portmap", "tuning", "bandwidth");
+    CommandResult wide = cp.kubectl("get", "cninodes", "-o", "wide");
+    CommandResult described = cp.kubectl("describe", "cninetwork", CHAIN);
+    System.out.printf(
+        "event=shared-node-e2e-as-a-user-sees-it%n$ kubectl get cninodes -o wide%n%s%n"
+            + "$ kubectl describe cninetwork %s%n%s%n",
+        wide.stdout(), CHAIN, described.stdout());
+    Pod first = runPausePod("first");
+    assertChained(first);
+    // The pod from before runs the chain without the declared plugins, and is named for that.
+    await("the pod from before named on an older chain")
+        .atMost(SETTLE)
+        .untilAsserted(
+            () -> {
+              AttachmentSummary a =
+                  cp.client()
+                      .resources(CniNode.class)
+                      .withName(node.name())
+                      .get()
+                      .getStatus()
+                      .network(CHAIN)
+                      .orElseThrow()
+                      .getAttachments();
+              // Every pod the kubelet added to cbr0 is counted; the product's own pods too if
+              // the chart's pods run on the pod network.
+              assertThat(a.getOlderChainPods())
+                  .anySatisfy(
+                      p -> {
+                        assertThat(p.getNamespace()).isEqualTo(apps);
+                        assertThat(p.getPod()).isEqualTo(before.getMetadata().getName());
+                        assertThat(p.getWhy())
+                            .isEqualTo(
+                                "added without tuning, bandwidth, which the file now chains");
+                      })
+                  .noneSatisfy(
+                      p -> assertThat(p.getPod()).isEqualTo(first.getMetadata().getName()));
+              assertThat(a.getUncheckedReason()).contains("another product owns");
+            });
+    System.out.printf(
+        "event=shared-node-e2e-older-chain%n$ kubectl get cninode %s -o jsonpath=..attachments%n%s%n",
+        node.name(),
+        cp.kubectl(
+                "get",
+                "cninode",
+                node.name(),
+                "-o",
+                "jsonpath={.status.networks[?(@.name==\"" + CHAIN + "\")].attachments}")
+            .stdout());
+
+    // The foreign primary's DaemonSet restarts: its init container copies its file over ours.
+    long restart = System.nanoTime();
+    cp.kubectl("-n", foreignNamespace, "delete", "pod", "-l", "app=foreign-primary", "--wait=false")
+        .orThrow("delete the foreign primary's pod");
+    await("the foreign primary copied its file again")
+        .atMost(SETTLE)
+        .until(() -> foreignCopies() >= 2);
+    await("the chain back").atMost(SETTLE).until(() -> types().size() == 4);
+    long backMillis = (System.nanoTime() - restart) / 1_000_000;
+    assertChained(runPausePod("after-foreign-restart"));
+
+    // The agent restarts, and the foreign primary rewrites its file while it is away.
+    cp.kubectl(
+            "-n", release.namespace(), "delete", "pod", "-l", "app.kubernetes.io/component=agent")
+        .orThrow("delete the agent's pod");
+    Files.writeString(node.cniConfDir().resolve(FILE), foreignConflist);
+    await("the chain back after the agent's restart")
+        .atMost(SETTLE)
+        .until(() -> types().size() == 4);
+    assertChained(runPausePod("after-agent-restart"));
+
+    cp.kubectl("delete", "cninetwork", CHAIN).orThrow("kubectl delete cninetwork");
+    await("the file as its product wrote it")
+        .atMost(SETTLE)
+        .untilAsserted(
+            () ->
+                assertThat(JSON.readTree(Files.readString(node.cniConfDir().resolve(FILE))))
+                    .isEqualTo(JSON.readTree(foreignConflist)));
+    System.out.printf(
+        "event=shared-node-e2e foreign-restart-to-chain-back-ms=%d (the pod's deletion, its"
+            + " init container's start and copy, then the agent's re-append)%n",
+        backMillis);
+  }
+
+  /**
+   * The foreign primary, as flannel's manifest installs it: a ConfigMap with its conflist, and a
+   * DaemonSet whose init container copies it into the node's conf dir with {@code cp -f} on every
+   * start (the image is the product's agent image, already on the node, for its coreutils).
+   */
+  private void installForeignPrimary() {
+    String podCidr = cp.client().nodes().withName(node.name()).get().getSpec().getPodCIDR();
+    foreignConflist =
+        ("{\"name\":\"cbr0\",\"cniVersion\":\"1.0.0\",\"plugins\":[{\"type\":\"bridge\","
+                + "\"bridge\":\"cbfl0\",\"isGateway\":true,\"ipam\":{\"type\":\"host-local\","
+                + "\"ranges\":[[{\"subnet\":\"%s\"}]]}},{\"type\":\"portmap\","
+                + "\"capabilities\":{\"portMappings\":true}}]}")
+            .formatted(podCidr);
+    foreignNamespace = TestNames.unique("foreign");
+    cp.kubectl("create", "namespace", foreignNamespace).orThrow("create namespace");
+    cp.kubectl(
+            "label", "namespace", foreignNamespace, "pod-security.kubernetes.io/enforce=privileged")
+        .orThrow("label namespace");
+    String image =
+        cp.kubectl(
+                "-n",
+                release.namespace(),
+                "get",
+                "daemonset",
+                "-l",
+                "app.kubernetes.io/component=agent",
+                "-o",
+                "jsonpath={.items[0].spec.template.spec.containers[0].image}")
+            .orThrow("the agent's image")
+            .stdout()
+            .strip();
+    String manifest =
+        """
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: foreign-cfg
+          namespace: %1$s
+        data:
+          cni-conf.json: '%2$s'
+        ---
+        apiVersion: apps/v1
+        kind: DaemonSet
+        metadata:
+          name: foreign-primary
+          namespace: %1$s
+        spec:
+          selector:
+            matchLabels: {app: foreign-primary}
+          template:
+            metadata:
+              labels: {app: foreign-primary}
+            spec:
+              hostNetwork: true
+              terminationGracePeriodSeconds: 0
+              tolerations: [{operator: Exists, effect: NoSchedule}]
+              initContainers:
+                - name: install-cni
+                  image: %3$s
+                  command: [sh, -c, 'cp -f /etc/foreign/cni-conf.json /etc/cni/net.d/%4$s && echo copy >> /etc/cni/copies.log']
+                  securityContext: {runAsUser: 0, privileged: true}
+                  volumeMounts:
+                    - {name: cni, mountPath: /etc/cni/net.d}
+                    - {name: log, mountPath: /etc/cni}
+                    - {name: cfg, mountPath: /etc/foreign}
+              containers:
+                - name: primary
+                  image: %3$s
+                  command: [sleep, infinity]
+                  securityContext: {runAsUser: 0}
+              volumes:
+                - {name: cni, hostPath: {path: /etc/cni/net.d}}
+                - {name: log, hostPath: {path: /etc/cni}}
+                - {name: cfg, configMap: {name: foreign-cfg}}
+        """
+            .formatted(foreignNamespace, foreignConflist, image, FILE);
+    cp.kubectlWithInput(manifest, "apply", "-f", "-").orThrow("apply the foreign primary");
+  }
+
+  /** How often the foreign primary's init container copied its file. */
+  private long foreignCopies() throws IOException {
+    var log = node.hostPath("/etc/cni/copies.log");
+    return Files.exists(log) ? Files.readAllLines(log).size() : 0;
+  }
+
+  private List<String> types() {
+    List<String> types = new ArrayList<>();
+    try {
+      JSON.readTree(Files.readString(node.cniConfDir().resolve(FILE)))
+          .get("plugins")
+          .forEach(p -> types.add(p.get("type").asText()));
+    } catch (IOException | RuntimeException half) {
+      return List.of();
+    }
+    return types;
+  }
+
+  private Pod runPausePod(String prefix) {
+    String name = TestNames.unique(prefix);
+    cp.client().pods().inNamespace(apps).resource(NodePods.pinnedPausePod(name, node)).create();
+    return await("pod " + name + " running")
+        .atMost(SETTLE)
+        .until(() -> cp.client().pods().inNamespace(apps).withName(name).get(), NodePods::running);
+  }
+
+  /** tuning set the pod's MTU; bandwidth put its token bucket on the host's end of its veth. */
+  private void assertChained(Pod pod) throws IOException {
+    assertThat(NodePods.inPodNetwork(node, pod, "ip", "-o", "link", "show", "eth0").stdout())
+        .contains("mtu 1400");
+    JsonNode cached = null;
+    for (var f : Files.list(node.hostPath("/var/lib/cni/results")).toList()) {
+      if (f.getFileName().toString().startsWith("cbr0-" + NodePods.sandboxId(node, pod))) {
+        cached = JSON.readTree(Files.readString(f));
+      }
+    }
+    assertThat(cached).as("libcni's cached result of %s", pod.getMetadata().getName()).isNotNull();
+    String hostVeth = null;
+    for (JsonNode i : cached.at("/result/interfaces")) {
+      if (!i.has("sandbox") || i.get("sandbox").asText().isEmpty()) {
+        if (!i.get("name").asText().equals("cbfl0")) {
+          hostVeth = i.get("name").asText();
+        }
+      }
+    }
+    assertThat(hostVeth).as("the host's end of the veth in %s", cached).isNotNull();
+    assertThat(node.exec("tc", "qdisc", "show", "dev", hostVeth).orThrow("tc").stdout())
+        .contains("tbf");
+  }
+}
