@@ -236,6 +236,23 @@ final class NodePods {
     }
   }
 
+  /**
+   * The {@code type} of each plugin in {@code file} of the node's conf dir, in order; empty while
+   * the file is missing or not whole (another product may be writing it).
+   */
+  static List<String> pluginTypes(KubeletNode node, String file) {
+    List<String> types = new ArrayList<>();
+    try {
+      new com.fasterxml.jackson.databind.ObjectMapper()
+          .readTree(Files.readString(node.cniConfDir().resolve(file)))
+          .get("plugins")
+          .forEach(p -> types.add(p.get("type").asText()));
+    } catch (IOException | RuntimeException notWhole) {
+      return List.of();
+    }
+    return types;
+  }
+
   /** The bytes of {@code file} in the node's conf dir. */
   static byte[] confFile(KubeletNode node, String file) {
     try {

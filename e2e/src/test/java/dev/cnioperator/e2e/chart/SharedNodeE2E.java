@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cnioperator.api.v1alpha1.AttachmentSummary;
 import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.e2e.ClusterNetworks;
-import dev.cnioperator.e2e.Helm;
 import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.TestNames;
@@ -18,7 +17,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -39,10 +37,10 @@ import org.junit.jupiter.api.TestInstance;
 class SharedNodeE2E {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration SETTLE = Duration.ofSeconds(120);
-  private static final Duration INSTALL_WAIT = Duration.ofMinutes(4);
   private static final String FILE = "10-flannel.conflist";
   private static final String CHAIN = "pod-shaping";
 
+  private OneNodeProduct product;
   private KubeletCluster cluster;
   private LocalControlPlane cp;
   private KubeletNode node;
@@ -50,32 +48,21 @@ class SharedNodeE2E {
   private String apps;
   private String foreignNamespace;
   private String foreignConflist;
-  private final long started = System.nanoTime();
 
   @BeforeAll
   void startCluster() {
-    cluster = KubeletCluster.start(1);
-    cp = cluster.controlPlane();
-    node = cluster.nodes().get(0);
-    PublishedProduct product = PublishedProduct.publish(cluster, Helm.provisioned());
-    release =
-        ChartRelease.installAndWait(
-            cp, product, "shared", INSTALL_WAIT, ChartRelease.onNodes(cluster));
-    apps = NodePods.appsNamespace(cp.client());
+    product = OneNodeProduct.install("shared");
+    cluster = product.cluster;
+    cp = product.cp;
+    node = product.node;
+    release = product.release;
+    apps = product.apps;
   }
 
   @AfterAll
   void stopCluster() {
-    try {
-      if (release != null) {
-        release.close();
-      }
-    } finally {
-      if (cluster != null) {
-        cluster.close();
-      }
-      System.out.printf(
-          "event=shared-node-e2e total_ms=%d%n", (System.nanoTime() - started) / 1_000_000);
+    if (product != null) {
+      product.close();
     }
   }
 
@@ -119,6 +106,9 @@ class SharedNodeE2E {
         "event=shared-node-e2e-as-a-user-sees-it%n$ kubectl get cninodes -o wide%n%s%n"
             + "$ kubectl describe cninetwork %s%n%s%n",
         wide.stdout(), CHAIN, described.stdout());
+    assertThat(described.stdout())
+        .as("who else is in a file is information, not a warning")
+        .doesNotContainPattern("Warning +OwnPluginsOnly");
     Pod first = runPausePod("first");
     assertChained(first);
     // The pod from before runs the chain without the declared plugins, and is named for that.
@@ -281,15 +271,7 @@ class SharedNodeE2E {
   }
 
   private List<String> types() {
-    List<String> types = new ArrayList<>();
-    try {
-      JSON.readTree(Files.readString(node.cniConfDir().resolve(FILE)))
-          .get("plugins")
-          .forEach(p -> types.add(p.get("type").asText()));
-    } catch (IOException | RuntimeException half) {
-      return List.of();
-    }
-    return types;
+    return NodePods.pluginTypes(node, FILE);
   }
 
   private Pod runPausePod(String prefix) {

@@ -49,8 +49,15 @@ public sealed interface ChainAction {
     }
   }
 
-  /** Nothing can be appended now, for {@code why}; whatever is there stays. */
-  record Waiting(DesiredConflist desired, String why) implements ChainAction {
+  /**
+   * Nothing can be appended now, for {@code why}; whatever is there stays. {@code passing} when it
+   * may be over in a moment (a file being written).
+   */
+  record Waiting(DesiredConflist desired, String why, boolean passing) implements ChainAction {
+    public Waiting(DesiredConflist desired, String why) {
+      this(desired, why, false);
+    }
+
     @Override
     public <R> R accept(Visitor<R> visitor) {
       return visitor.waiting(this);

@@ -47,19 +47,25 @@ public final class ChainApplier {
    * @param outcomes one per desired network
    * @param chains by network, the content of the file that holds its entries now: what the runtime
    *     runs for pods of the network, and what the probe proves
+   * @param passing true when something was left for a moment's state of a file (half-written, or
+   *     changed while the agent was writing it): worth a new look at once
    */
-  public record Applied(List<NetworkOutcome> outcomes, Map<String, byte[]> chains) {}
+  public record Applied(
+      List<NetworkOutcome> outcomes, Map<String, byte[]> chains, boolean passing) {
+    public static final Applied NONE = new Applied(List.of(), Map.of(), false);
+  }
 
   public Applied apply(List<ChainAction> actions, Manifest manifest) {
     Step step = new Step(manifest);
     actions.forEach(a -> step.current = a.accept(step));
-    return new Applied(step.outcomes, step.chains);
+    return new Applied(step.outcomes, step.chains, step.passing);
   }
 
   private final class Step implements ChainAction.Visitor<Manifest> {
     Manifest current;
     final List<NetworkOutcome> outcomes = new ArrayList<>();
     final Map<String, byte[]> chains = new HashMap<>();
+    boolean passing;
 
     Step(Manifest current) {
       this.current = current;
@@ -72,6 +78,7 @@ public final class ChainApplier {
         Optional<String> changed = changedSince(a.fileName(), a.readSha256());
         if (changed.isPresent()) {
           outcomes.add(NetworkOutcome.failed(d, null, changed.get()));
+          passing = true;
           return current;
         }
         String sha = Sha256.hex(a.content());
@@ -124,6 +131,7 @@ public final class ChainApplier {
           w.desired().appendTo(),
           w.why());
       outcomes.add(NetworkOutcome.failed(w.desired(), null, w.why()));
+      passing |= w.passing();
       return current;
     }
 

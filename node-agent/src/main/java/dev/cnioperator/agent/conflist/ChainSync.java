@@ -79,7 +79,7 @@ public final class ChainSync {
     }
     ChainTarget target = ChainTarget.resolve(d.appendTo(), files);
     if (target instanceof ChainTarget.Absent a) {
-      return List.of(new Waiting(d, a.why()));
+      return List.of(new Waiting(d, a.why(), a.passing()));
     }
     ChainTarget.Found found = (ChainTarget.Found) target;
     Optional<String> problem = pluginProblem.apply(d, found.cniVersion());

@@ -25,8 +25,15 @@ public sealed interface ChainTarget {
     }
   }
 
-  /** Not found, or not a file the agent may append to: nothing is edited. */
-  record Absent(String why) implements ChainTarget {}
+  /**
+   * Not found, or not a file the agent may append to: nothing is edited. {@code passing} when it
+   * may be a moment's state: a file that is not valid JSON may be half-written.
+   */
+  record Absent(String why, boolean passing) implements ChainTarget {
+    Absent(String why) {
+      this(why, false);
+    }
+  }
 
   /** Resolves {@code name} among {@code files} (file name to content) of the directory. */
   static ChainTarget resolve(String name, SortedMap<String, byte[]> files) {
@@ -36,7 +43,7 @@ public sealed interface ChainTarget {
       }
       Optional<ObjectNode> list = Appended.parse(files.get(fileName));
       if (list.isEmpty()) {
-        return new Absent(unsure(fileName, name));
+        return new Absent(unsure(fileName, name), true);
       }
       if (name.equals(text(list.get(), "name"))) {
         return list.get().get("plugins") != null && list.get().get("plugins").isArray()
@@ -50,7 +57,7 @@ public sealed interface ChainTarget {
       }
       Optional<ObjectNode> conf = Appended.parse(f.getValue());
       if (conf.isEmpty()) {
-        return new Absent(unsure(f.getKey(), name));
+        return new Absent(unsure(f.getKey(), name), true);
       }
       if (name.equals(text(conf.get(), "name"))) {
         return new Absent(

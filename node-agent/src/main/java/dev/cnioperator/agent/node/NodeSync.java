@@ -63,6 +63,14 @@ public final class NodeSync {
   private final ManifestStore store;
   private final PluginInstaller installer;
   private final PluginVersions versions;
+
+  /**
+   * How often one pass looks at another product's file that is being written, and how long apart.
+   */
+  private static final int CHAIN_LOOKS = 5;
+
+  private static final java.time.Duration CHAIN_SETTLE = java.time.Duration.ofMillis(20);
+
   private final ConflistSync conflistSync = new ConflistSync();
   private final ChainSync chainSync = new ChainSync();
   private final PluginBinarySync binarySync = new PluginBinarySync();
@@ -185,24 +193,34 @@ public final class NodeSync {
     }
     List<NetworkOutcome> outcomes =
         new ArrayList<>(new ConflistApplier(files, store, paths).apply(actions, manifest));
-    Manifest afterFiles = store.load();
-    ChainApplier.Applied chains =
-        chained.isEmpty() && afterFiles.chains().isEmpty()
-            ? new ChainApplier.Applied(List.of(), Map.of())
-            : new ChainApplier(files, store, paths)
-                .apply(
-                    chainSync.plan(
-                        chained,
-                        heldBack,
-                        (d, version) ->
-                            new NetworkPlugins(
-                                    d.network(),
-                                    version,
-                                    byNetwork.get(d.network()).plugins().types())
-                                .problem(byName),
-                        afterFiles,
-                        runtimeConfigurations()),
-                    afterFiles);
+    ChainApplier.Applied chains = ChainApplier.Applied.NONE;
+    for (int look = 1; look <= CHAIN_LOOKS; look++) {
+      Manifest afterFiles = store.load();
+      if (chained.isEmpty() && afterFiles.chains().isEmpty()) {
+        break;
+      }
+      chains =
+          new ChainApplier(files, store, paths)
+              .apply(
+                  chainSync.plan(
+                      chained,
+                      heldBack,
+                      (d, version) ->
+                          new NetworkPlugins(
+                                  d.network(),
+                                  version,
+                                  byNetwork.get(d.network()).plugins().types())
+                              .problem(byName),
+                      afterFiles,
+                      runtimeConfigurations()),
+                  afterFiles);
+      if (!chains.passing()) {
+        break;
+      }
+      // Another product is writing its file (cp truncates, then writes): a moment, then look again,
+      // rather than report the network failed for the length of a write.
+      sleep(CHAIN_SETTLE);
+    }
     outcomes.addAll(chains.outcomes());
     return new Result(
         outcomes, plugins, removed, defaultNetwork(), unparsableMultusFiles(), chains.chains());
@@ -364,6 +382,14 @@ public final class NodeSync {
       return name != null && name.isTextual() ? name.textValue() : first.get();
     } catch (IOException | RuntimeException e) {
       return first.get();
+    }
+  }
+
+  private static void sleep(java.time.Duration d) {
+    try {
+      Thread.sleep(d.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 

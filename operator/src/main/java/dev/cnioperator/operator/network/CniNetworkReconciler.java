@@ -275,6 +275,10 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
     if (ConditionType.ROLLED_OUT.is(c.getType())) {
       return !Conditions.ROLLOUT_STOPPED.contains(c.getReason());
     }
+    if (ConditionType.PLUGINS_APPENDED.is(c.getType())) {
+      // Who else is in the file, either way: information, never a call for a person.
+      return true;
+    }
     return "True".equals(c.getStatus());
   }
 
