@@ -13,6 +13,8 @@ public sealed interface ChainAction {
 
     R unappend(Unappend action);
 
+    R later(Later action);
+
     R drop(Drop action);
   }
 
@@ -74,6 +76,17 @@ public sealed interface ChainAction {
     @Override
     public <R> R accept(Visitor<R> visitor) {
       return visitor.unappend(this);
+    }
+  }
+
+  /**
+   * The entries of {@code network} are to come out of {@code fileName}, which cannot be parsed now
+   * (its product may be writing it): the record stays, and the next look tries again.
+   */
+  record Later(String network, String fileName, String why) implements ChainAction {
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.later(this);
     }
   }
 

@@ -155,6 +155,17 @@ public final class ChainApplier {
     }
 
     @Override
+    public Manifest later(ChainAction.Later l) {
+      LOG.info(
+          "event=chain-remove-later network={} file={} reason=\"{}\"",
+          l.network(),
+          l.fileName(),
+          l.why());
+      passing = true;
+      return current;
+    }
+
+    @Override
     public Manifest drop(Drop d) {
       LOG.info("event=chain-forgotten network={} reason=\"{}\"", d.network(), d.why());
       return saved(current.withoutChain(d.network()));

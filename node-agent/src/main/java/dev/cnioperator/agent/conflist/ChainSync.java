@@ -135,8 +135,9 @@ public final class ChainSync {
     }
     Optional<ObjectNode> list = Appended.parse(read);
     if (list.isEmpty()) {
-      return new Drop(
-          network, chain.fileName() + " is no longer valid JSON; its product rewrote it");
+      // Perhaps half-written: the entries may be in it once it is whole.
+      return new ChainAction.Later(
+          network, chain.fileName(), chain.fileName() + " is not valid JSON now");
     }
     ObjectNode next = list.get().deepCopy();
     strip(next, entries(chain), Set.of());

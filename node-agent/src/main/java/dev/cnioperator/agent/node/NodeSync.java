@@ -2,6 +2,7 @@ package dev.cnioperator.agent.node;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cnioperator.agent.conflist.ChainAction;
 import dev.cnioperator.agent.conflist.ChainApplier;
 import dev.cnioperator.agent.conflist.ChainSync;
 import dev.cnioperator.agent.conflist.ConflistAction;
@@ -35,6 +36,7 @@ import dev.cnioperator.api.v1alpha1.UnparsableFile;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -69,7 +71,7 @@ public final class NodeSync {
    */
   private static final int CHAIN_LOOKS = 5;
 
-  private static final java.time.Duration CHAIN_SETTLE = java.time.Duration.ofMillis(20);
+  private static final Duration CHAIN_SETTLE = Duration.ofMillis(20);
 
   private final ConflistSync conflistSync = new ConflistSync();
   private final ChainSync chainSync = new ChainSync();
@@ -129,7 +131,7 @@ public final class NodeSync {
   }
 
   /** The runtime's configuration directory, where other products' networks are. */
-  public java.nio.file.Path runtimeConfDir() {
+  public Path runtimeConfDir() {
     return paths.confDir();
   }
 
@@ -193,27 +195,39 @@ public final class NodeSync {
     }
     List<NetworkOutcome> outcomes =
         new ArrayList<>(new ConflistApplier(files, store, paths).apply(actions, manifest));
+    ChainApplier.Applied chains = syncChains(chained, heldBack, byNetwork, byName);
+    outcomes.addAll(chains.outcomes());
+    return new Result(
+        outcomes, plugins, removed, defaultNetwork(), unparsableMultusFiles(), chains.chains());
+  }
+
+  /**
+   * Holds the networks appended to other products' files ({@link ChainSync}): their plugins are
+   * checked against each target's cniVersion, read there.
+   */
+  private ChainApplier.Applied syncChains(
+      List<DesiredConflist> chained,
+      Map<String, String> heldBack,
+      Map<String, ManagedNetwork> byNetwork,
+      Map<String, PluginOutcome> plugins)
+      throws IOException {
     ChainApplier.Applied chains = ChainApplier.Applied.NONE;
     for (int look = 1; look <= CHAIN_LOOKS; look++) {
-      Manifest afterFiles = store.load();
-      if (chained.isEmpty() && afterFiles.chains().isEmpty()) {
+      Manifest manifest = store.load();
+      if (chained.isEmpty() && manifest.chains().isEmpty()) {
         break;
       }
-      chains =
-          new ChainApplier(files, store, paths)
-              .apply(
-                  chainSync.plan(
-                      chained,
-                      heldBack,
-                      (d, version) ->
-                          new NetworkPlugins(
-                                  d.network(),
-                                  version,
-                                  byNetwork.get(d.network()).plugins().types())
-                              .problem(byName),
-                      afterFiles,
-                      runtimeConfigurations()),
-                  afterFiles);
+      List<ChainAction> actions =
+          chainSync.plan(
+              chained,
+              heldBack,
+              (d, version) ->
+                  new NetworkPlugins(
+                          d.network(), version, byNetwork.get(d.network()).plugins().types())
+                      .problem(plugins),
+              manifest,
+              runtimeConfigurations());
+      chains = new ChainApplier(files, store, paths).apply(actions, manifest);
       if (!chains.passing()) {
         break;
       }
@@ -221,9 +235,7 @@ public final class NodeSync {
       // rather than report the network failed for the length of a write.
       sleep(CHAIN_SETTLE);
     }
-    outcomes.addAll(chains.outcomes());
-    return new Result(
-        outcomes, plugins, removed, defaultNetwork(), unparsableMultusFiles(), chains.chains());
+    return chains;
   }
 
   /**
@@ -385,7 +397,7 @@ public final class NodeSync {
     }
   }
 
-  private static void sleep(java.time.Duration d) {
+  private static void sleep(Duration d) {
     try {
       Thread.sleep(d.toMillis());
     } catch (InterruptedException e) {

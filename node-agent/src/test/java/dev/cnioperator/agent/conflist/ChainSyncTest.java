@@ -196,6 +196,15 @@ class ChainSyncTest {
     assertThat(plan(List.of(), recorded, Map.of(), Optional.empty()))
         .singleElement()
         .isInstanceOf(Drop.class);
+    // Half-written when the declaration goes: the record stays until the file is whole.
+    assertThat(
+            plan(
+                List.of(),
+                recorded,
+                Map.of("10-flannel.conflist", "{\"cniVersion\":"),
+                Optional.empty()))
+        .singleElement()
+        .isInstanceOf(ChainAction.Later.class);
   }
 
   private static String other(String name) {
