@@ -136,7 +136,11 @@ public final class NetworkStatusFolder {
     in.definitions()
         .map(d -> AttachmentDefinitionsCondition.of(stamp, d))
         .ifPresent(conditions::add);
-    conditions.add(pluginsAppended(stamp, in.reports()));
+    conditions.add(
+        pluginsAppended(
+            stamp,
+            in.reports(),
+            network.getSpec() == null ? null : network.getSpec().getAppendTo()));
     CniNetworkStatus status =
         new CniNetworkStatus()
             .setObservedGeneration(generation)
@@ -380,7 +384,7 @@ public final class NetworkStatusFolder {
    * chaining in): not a failure, so not Degraded, but a user must be able to see who else runs in
    * the network's chain.
    */
-  private static Condition pluginsAppended(Stamp stamp, List<NodeReport> reports) {
+  private static Condition pluginsAppended(Stamp stamp, List<NodeReport> reports, String appendTo) {
     Map<String, List<String>> nodesByTypes = new TreeMap<>();
     for (NodeReport r : reports) {
       AppendedPlugins a = r.report() == null ? null : r.report().getAppendedPlugins();
@@ -391,6 +395,16 @@ public final class NetworkStatusFolder {
       }
     }
     ConditionType type = ConditionType.PLUGINS_APPENDED;
+    if (appendTo != null) {
+      // Its plugins are the ones appended, to a file of another product's.
+      return stamp.set(
+          type,
+          false,
+          ConditionReason.OWN_PLUGINS_ONLY,
+          "this network has no file of its own: its plugins are appended to network "
+              + appendTo
+              + "'s");
+    }
     if (nodesByTypes.isEmpty()) {
       return stamp.set(
           type,

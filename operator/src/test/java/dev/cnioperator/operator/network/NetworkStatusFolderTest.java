@@ -309,6 +309,9 @@ class NetworkStatusFolderTest {
         .isEqualTo("rendered plugins to append to network \"cbr0\" (sha256 aaaaaaaaaaaa)");
     assertThat(s.getNetworkName()).isEqualTo("cbr0");
     assertThat(refused.getNetworkName()).isEqualTo("cbr0");
+    assertThat(condition(s, "PluginsAppended").getMessage())
+        .isEqualTo(
+            "this network has no file of its own: its plugins are appended to network cbr0's");
   }
 
   @Test
