@@ -29,6 +29,20 @@ public record NetworkOutcome(
     appended = appended == null ? Appended.NONE : appended;
   }
 
+  /** This outcome saying {@code newMessage}. */
+  public NetworkOutcome withMessage(String newMessage) {
+    return new NetworkOutcome(
+        network,
+        fileName,
+        state,
+        appliedSha256,
+        newMessage,
+        drift,
+        directory,
+        appended,
+        fileSha256);
+  }
+
   /** Whether the network's file is in the runtime's directory, where its pod network comes from. */
   public boolean inRuntimeDirectory() {
     return directory == ConfigDirectory.Runtime;

@@ -340,20 +340,23 @@ public final class NodeAgent implements AutoCloseable {
         .forEach(o -> ok.add(o.network()));
     return all.stream()
         .filter(n -> ok.contains(n.name()))
-        .map(n -> n.appended() ? runningAs(n, result.chains().get(n.name())) : n)
+        .map(n -> runningAs(n, result.chains().get(n.name())))
         .toList();
   }
 
   /**
-   * A network appended to another product's: as the runtime runs it, the chain of the file that
-   * holds its entries; as declared when that file cannot be parsed as a conflist.
+   * A network whose plugins run in a chain with other products' (appended to another product's
+   * file, or with another installer's appended to its own): as the runtime runs it, the chain of
+   * that file; as declared when there is none or it cannot be parsed as a conflist.
    */
   private static ManagedNetwork runningAs(ManagedNetwork n, byte[] file) {
     if (file == null) {
       return n;
     }
     try {
-      return n.runningAs(NetworkConfigList.parse(file, n.conflist().appendTo()));
+      return n.runningAs(
+          NetworkConfigList.parse(
+              file, n.appended() ? n.conflist().appendTo() : n.conflist().fileName()));
     } catch (CniException e) {
       LOG.warn(
           "event=chain-unparsable network={} target={} error=\"{}\"",

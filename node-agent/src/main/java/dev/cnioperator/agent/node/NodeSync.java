@@ -109,8 +109,9 @@ public final class NodeSync {
    * @param defaultNetwork the network of the runtime's directory the runtime takes by default
    * @param unparsableFiles the files of Multus's directory that are not the agent's and that Multus
    *     cannot parse, in the order Multus reads them
-   * @param chains for each network appended to another product's network, the content of the file
-   *     that holds its entries now
+   * @param chains for each network whose plugins run in a chain with other products' (appended to
+   *     another product's file, or with another installer's plugins appended to its own), the
+   *     content of that file now: what the runtime runs, and what the probe proves
    */
   public record Result(
       List<NetworkOutcome> networks,
@@ -197,8 +198,57 @@ public final class NodeSync {
         new ArrayList<>(new ConflistApplier(files, store, paths).apply(actions, manifest));
     ChainApplier.Applied chains = syncChains(chained, heldBack, byNetwork, byName);
     outcomes.addAll(chains.outcomes());
+    Map<String, byte[]> running = new HashMap<>(chains.chains());
+    running.putAll(filesWithOthersPlugins(outcomes, desired));
     return new Result(
-        outcomes, plugins, removed, defaultNetwork(), unparsableMultusFiles(), chains.chains());
+        outcomes, plugins, removed, defaultNetwork(), unparsableMultusFiles(), running);
+  }
+
+  /**
+   * The networks of its own files to which another installer appended plugins whose binaries are
+   * all on the node, with their file as it is: what the runtime runs, so what the probe proves.
+   * When one of them has no binary in the bin dir, the probe proves the network's own chain and the
+   * network's status says which plugin it left out: the runtime may find it in another of its bin
+   * dirs, which the agent cannot see, so this is said, not counted as a failure.
+   */
+  private Map<String, byte[]> filesWithOthersPlugins(
+      List<NetworkOutcome> outcomes, List<DesiredConflist> desired) throws IOException {
+    Map<String, byte[]> found = new HashMap<>();
+    for (int i = 0; i < outcomes.size(); i++) {
+      NetworkOutcome o = outcomes.get(i);
+      if (o.state() != NetworkOutcome.State.Applied || o.appended().isEmpty()) {
+        continue;
+      }
+      Optional<DesiredConflist> d =
+          desired.stream().filter(x -> x.network().equals(o.network())).findFirst();
+      List<String> missing = missing(o.appended().types());
+      if (d.isPresent() && missing.isEmpty()) {
+        found.put(o.network(), o.appended().onto(d.get()));
+      } else if (!missing.isEmpty()) {
+        outcomes.set(
+            i,
+            o.withMessage(
+                o.fileName()
+                    + " also chains "
+                    + String.join(", ", missing)
+                    + ", appended by another installer, with no binary in "
+                    + paths.binDir()
+                    + ": the probe proves this network's own plugins only; a runtime that finds"
+                    + " no such plugin fails every pod on the network"));
+      }
+    }
+    return found;
+  }
+
+  /** The plugin types of {@code types} with no binary in the bin dir. */
+  private List<String> missing(List<String> types) throws IOException {
+    List<String> missing = new ArrayList<>();
+    for (String type : types) {
+      if (!isPlainName(type) || files.sha256(paths.binDir().resolve(type)).isEmpty()) {
+        missing.add(type);
+      }
+    }
+    return missing;
   }
 
   /**

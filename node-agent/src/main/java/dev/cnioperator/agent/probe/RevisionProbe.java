@@ -1,5 +1,6 @@
 package dev.cnioperator.agent.probe;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.cnioperator.agent.network.CachedConfig;
 import dev.cnioperator.agent.network.HostLocalReservations;
 import dev.cnioperator.agent.network.ManagedNetwork;
@@ -15,6 +16,8 @@ import dev.cnioperator.cni.cache.CachedAttachment;
 import dev.cnioperator.cni.config.NetworkConfigList;
 import dev.cnioperator.cni.exec.Attachment;
 import dev.cnioperator.cni.exec.CniArg;
+import dev.cnioperator.cni.exec.PluginException;
+import dev.cnioperator.cni.io.CniJson;
 import dev.cnioperator.cni.runtime.CniRuntime;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -149,11 +152,11 @@ public final class RevisionProbe {
         throw new Failure("runtime: " + refused.get());
       }
       if (list.cniVersion().supportsGcAndStatus()) {
-        step("STATUS", () -> runtime.getStatusNetworkList(list));
+        step("STATUS", ownTypes(network), () -> runtime.getStatusNetworkList(list));
       }
       AttachmentSummary before = network.checkable() ? live.check(network) : null;
       if (network.proof() == ManagedNetwork.Proof.ATTACHMENT) {
-        attach(list, identity.containerId(sha));
+        attach(list, identity.containerId(sha), ownTypes(network));
       }
       if (before != null) {
         noneTurnedUnhealthy(before, live.check(network));
@@ -164,7 +167,24 @@ public final class RevisionProbe {
     }
   }
 
-  private void attach(NetworkConfigList list, String id) throws Failure {
+  /**
+   * The plugin types of {@code network}'s own declaration: any other plugin in the chain it runs is
+   * another product's (another installer appended it, or the network is appended to that product's
+   * file), and a probe that fails in it says so.
+   */
+  private static Set<String> ownTypes(ManagedNetwork network) {
+    Set<String> own = new HashSet<>();
+    try {
+      JsonNode plugins = CniJson.MAPPER.readTree(network.conflist().content()).path("plugins");
+      plugins.forEach(p -> own.add(p.path("type").asText()));
+    } catch (IOException e) {
+      // Not readable: no plugin is named as another's.
+      network.list().plugins().forEach(p -> own.add(p.type()));
+    }
+    return own;
+  }
+
+  private void attach(NetworkConfigList list, String id, Set<String> own) throws Failure {
     Path netns;
     try {
       netns = namespaces.create(id);
@@ -180,16 +200,16 @@ public final class RevisionProbe {
             Map.of());
     Failure failure = null;
     try {
-      step("ADD", () -> runtime.addNetworkList(list, probe));
+      step("ADD", own, () -> runtime.addNetworkList(list, probe));
       if (list.cniVersion().supportsCheck() && !list.disableCheck()) {
-        step("CHECK", () -> runtime.checkNetworkList(list, probe));
+        step("CHECK", own, () -> runtime.checkNetworkList(list, probe));
       }
     } catch (Failure f) {
       failure = f;
     }
     // DEL even after a failed ADD: a plugin may have reserved or created something before failing.
     try {
-      step("DEL", () -> runtime.delNetworkList(list, probe));
+      step("DEL", own, () -> runtime.delNetworkList(list, probe));
     } catch (Failure f) {
       failure = failure == null ? f : failure;
     }
@@ -286,9 +306,22 @@ public final class RevisionProbe {
     void run();
   }
 
-  private static void step(String verb, Verb call) throws Failure {
+  /**
+   * Runs one verb of the probe; a failure in a plugin not among {@code own} (the network's own
+   * types) names it as another installer's, so that the user looks there and not at the network.
+   */
+  private static void step(String verb, Set<String> own, Verb call) throws Failure {
     try {
       call.run();
+    } catch (PluginException e) {
+      String whose =
+          own.contains(e.plugin())
+              ? ""
+              : "plugin "
+                  + e.plugin()
+                  + " is not this network's own: another installer's, in the file the runtime"
+                  + " runs; ";
+      throw new Failure(verb + ": " + whose + e.getMessage());
     } catch (CniException e) {
       throw new Failure(verb + ": " + e.getMessage());
     }

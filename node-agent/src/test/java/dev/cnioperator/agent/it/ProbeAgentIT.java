@@ -138,6 +138,44 @@ class ProbeAgentIT {
   }
 
   /**
+   * Issue 42.1: the probe proves the file the runtime runs, a plugin another installer appended
+   * included; when only that plugin fails, the report names it as another installer's.
+   */
+  @Test
+  void aProbeThatFailsOnlyInAnotherInstallersPluginNamesIt() throws Exception {
+    Path mesh = node.paths.binDir().resolve("meshfail");
+    Files.writeString(
+        mesh,
+        """
+        #!/bin/sh
+        case "$CNI_COMMAND" in
+          VERSION) echo '{"cniVersion":"1.0.0","supportedVersions":["0.4.0","1.0.0","1.1.0"]}' ;;
+          ADD) echo '{"cniVersion":"1.0.0","code":999,"msg":"the mesh refuses this pod"}'; exit 1 ;;
+          *) exit 0 ;;
+        esac
+        """);
+    Files.setPosixFilePermissions(
+        mesh, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    NodeNetwork first = spec(1400);
+    cniNodes.put(node.name, List.of(first));
+    agent = AgentProcess.start(node.name, node.paths, cp.kubeconfigFile(), node.log());
+    assertThat(awaitProbe(first.getSha256()).getResult()).isEqualTo(ProbeResult.Passed);
+
+    try (ChainingInstaller installer =
+        new ChainingInstaller(node.paths.confDir(), "{\"type\":\"meshfail\"}")) {
+      await().atMost(CONVERGE).until(() -> installer.writes.get() >= 1);
+      NodeNetwork next = spec(1300);
+      cniNodes.put(node.name, List.of(next));
+      ProbeReport failed = awaitProbe(next.getSha256());
+      assertThat(failed.getResult()).isEqualTo(ProbeResult.Failed);
+      assertThat(failed.getMessage())
+          .startsWith("ADD: plugin meshfail is not this network's own: another installer's")
+          .contains("the mesh refuses this pod");
+      assertNothingLeft();
+    }
+  }
+
+  /**
    * "Applied" and the probe's report of a new content reach the API server in one status write:
    * every status write wakes the operator and every watcher of CniNodes, on every node at once.
    */
