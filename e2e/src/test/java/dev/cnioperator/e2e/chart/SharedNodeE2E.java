@@ -77,26 +77,7 @@ class SharedNodeE2E {
     // A pod on the foreign primary alone, before any chain is declared onto it.
     Pod before = runPausePod("before");
 
-    cp.kubectlWithInput(
-            """
-            apiVersion: cnioperator.dev/v1alpha1
-            kind: CniNetwork
-            metadata:
-              name: %s
-            spec:
-              appendTo: cbr0
-              check: {intervalSeconds: 5}
-              plugins:
-                - type: tuning
-                  mtu: 1400
-                - type: bandwidth
-                  ingressRate: 8000000
-                  ingressBurst: 65536
-            """
-                .formatted(CHAIN),
-            "apply",
-            "-f",
-            "-")
+    cp.kubectlWithInput(chain(1400), "apply", "-f", "-")
         .orThrow("kubectl apply of the declared chain");
     ClusterNetworks.on(cp).waitRolledOut(CHAIN);
     assertThat(types()).containsExactly("bridge", "portmap", "tuning", "bandwidth");
@@ -172,6 +153,26 @@ class SharedNodeE2E {
         .until(() -> types().size() == 4);
     assertChained(runPausePod("after-agent-restart"));
 
+    // An edit that breaks pods (an MTU no veth takes) fails the node's probe of the whole chain and
+    // is rolled back: the file holds the good entry again.
+    cp.kubectlWithInput(chain(70000), "apply", "-f", "-").orThrow("apply a breaking edit");
+    await("the breaking edit rolled back")
+        .atMost(SETTLE)
+        .until(
+            () ->
+                cp.kubectl("get", "cninetwork", CHAIN, "-o", "jsonpath={.status.rollout.phase}")
+                    .stdout(),
+            "RolledBack"::equals);
+    await("the good entry back in the file")
+        .atMost(SETTLE)
+        .until(
+            () ->
+                JSON.readTree(Files.readString(node.cniConfDir().resolve(FILE)))
+                    .at("/plugins/2/mtu")
+                    .asInt(),
+            mtu -> mtu == 1400);
+    assertChained(runPausePod("after-rollback"));
+
     cp.kubectl("delete", "cninetwork", CHAIN).orThrow("kubectl delete cninetwork");
     await("the file as its product wrote it")
         .atMost(SETTLE)
@@ -183,6 +184,26 @@ class SharedNodeE2E {
         "event=shared-node-e2e foreign-restart-to-chain-back-ms=%d (the pod's deletion, its"
             + " init container's start and copy, then the agent's re-append)%n",
         backMillis);
+  }
+
+  /** The declared chain: tuning (the pods' MTU) and bandwidth, appended to cbr0. */
+  private static String chain(int mtu) {
+    return """
+        apiVersion: cnioperator.dev/v1alpha1
+        kind: CniNetwork
+        metadata:
+          name: %s
+        spec:
+          appendTo: cbr0
+          check: {intervalSeconds: 5}
+          plugins:
+            - type: tuning
+              mtu: %d
+            - type: bandwidth
+              ingressRate: 8000000
+              ingressBurst: 65536
+        """
+        .formatted(CHAIN, mtu);
   }
 
   /**

@@ -97,13 +97,8 @@ class ChainSyncTest {
 
   @Test
   void aRewriteByItsProductIsPutRightAndSaidSo() throws Exception {
-    Append first = (Append) plan(Manifest.empty(), Map.of("10-flannel.conflist", FLANNEL)).get(0);
-    Manifest recorded =
-        Manifest.empty()
-            .withChain(
-                "shaping",
-                new AppendedChain(
-                    "10-flannel.conflist", first.entries(), Sha256.hex(first.content())));
+    Append first = firstAppend();
+    Manifest recorded = recorded(first);
     Append again = (Append) plan(recorded, Map.of("10-flannel.conflist", FLANNEL)).get(0);
     assertThat(again.reapplied()).isTrue();
     assertThat(types(again.content())).containsExactly("flannel", "portmap", "bandwidth", "tuning");
@@ -175,13 +170,8 @@ class ChainSyncTest {
 
   @Test
   void whenTheDeclarationGoesOnlyItsEntriesComeOut() throws Exception {
-    Append first = (Append) plan(Manifest.empty(), Map.of("10-flannel.conflist", FLANNEL)).get(0);
-    Manifest recorded =
-        Manifest.empty()
-            .withChain(
-                "shaping",
-                new AppendedChain(
-                    "10-flannel.conflist", first.entries(), Sha256.hex(first.content())));
+    Append first = firstAppend();
+    Manifest recorded = recorded(first);
     List<ChainAction> gone =
         plan(
             List.of(),
@@ -205,6 +195,20 @@ class ChainSyncTest {
                 Optional.empty()))
         .singleElement()
         .isInstanceOf(ChainAction.Later.class);
+  }
+
+  /** The first append to flannel's file, onto an empty manifest. */
+  private Append firstAppend() {
+    return (Append) plan(Manifest.empty(), Map.of("10-flannel.conflist", FLANNEL)).get(0);
+  }
+
+  /** The manifest as the agent saves it with {@code append}. */
+  private static Manifest recorded(Append append) {
+    return Manifest.empty()
+        .withChain(
+            "shaping",
+            new AppendedChain(
+                "10-flannel.conflist", append.entries(), Sha256.hex(append.content())));
   }
 
   private static String other(String name) {
