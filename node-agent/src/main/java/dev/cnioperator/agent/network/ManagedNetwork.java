@@ -62,9 +62,10 @@ public record ManagedNetwork(
   }
 
   /**
-   * This network as the runtime runs it when its plugins are appended to another product's file:
-   * {@code list} is that file's chain, the other product's plugins and its own. The probe proves
-   * that chain; the declared one alone is not a chain any runtime runs.
+   * This network as the runtime runs it when its plugins share a file with other products' (they
+   * are appended to another product's file, or another installer appended its plugins to this
+   * network's): {@code list} is that file's chain. The probe proves that chain, not the declared
+   * plugins alone.
    */
   public ManagedNetwork runningAs(NetworkConfigList running) {
     return new ManagedNetwork(conflist, uid, running, invalid, plugins, check, cleanup, proof);
