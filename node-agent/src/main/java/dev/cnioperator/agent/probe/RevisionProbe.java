@@ -1,6 +1,5 @@
 package dev.cnioperator.agent.probe;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.cnioperator.agent.network.CachedConfig;
 import dev.cnioperator.agent.network.HostLocalReservations;
 import dev.cnioperator.agent.network.ManagedNetwork;
@@ -17,7 +16,6 @@ import dev.cnioperator.cni.config.NetworkConfigList;
 import dev.cnioperator.cni.exec.Attachment;
 import dev.cnioperator.cni.exec.CniArg;
 import dev.cnioperator.cni.exec.PluginException;
-import dev.cnioperator.cni.io.CniJson;
 import dev.cnioperator.cni.runtime.CniRuntime;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -173,15 +171,7 @@ public final class RevisionProbe {
    * file), and a probe that fails in it says so.
    */
   private static Set<String> ownTypes(ManagedNetwork network) {
-    Set<String> own = new HashSet<>();
-    try {
-      JsonNode plugins = CniJson.MAPPER.readTree(network.conflist().content()).path("plugins");
-      plugins.forEach(p -> own.add(p.path("type").asText()));
-    } catch (IOException e) {
-      // Not readable: no plugin is named as another's.
-      network.list().plugins().forEach(p -> own.add(p.type()));
-    }
-    return own;
+    return Set.copyOf(network.plugins().types());
   }
 
   private void attach(NetworkConfigList list, String id, Set<String> own) throws Failure {
