@@ -83,7 +83,8 @@ final class InProcessAgents implements AutoCloseable {
             null,
             new InetSocketAddress("127.0.0.1", 0),
             Duration.ofSeconds(60),
-            Duration.ofSeconds(30)));
+            Duration.ofSeconds(30),
+            null));
   }
 
   List<String> nodes() {

@@ -112,6 +112,9 @@ public final class AgentProgram implements AutoCloseable {
               + " networks too, and takes the first for its pod network when it sorts first\"",
           paths.confDir());
     }
+    if (s.pluginRoot() != null) {
+      checkPluginRoot(s.pluginRoot());
+    }
     Clock clock = Clock.systemUTC();
     AgentMetrics metrics = new AgentMetrics(s.pluginTimeout(), clock).withJvmAndProcess();
     AgentLiveness liveness = new AgentLiveness(s.resync(), s.pluginTimeout(), System::nanoTime);
@@ -209,14 +212,56 @@ public final class AgentProgram implements AutoCloseable {
       runtimeWatch.start(RUNTIME_WATCH_PERIOD, agent::requestStatus);
     }
     LOG.info(
-        "event=agent-listening node={} port={} confDir={} binDir={} multusConfDir={}",
+        "event=agent-listening node={} port={} confDir={} binDir={} multusConfDir={}"
+            + " pluginRoot={}",
         s.nodeName(),
         server.port(),
         paths.confDir(),
         paths.binDir(),
-        paths.multusConfDir());
+        paths.multusConfDir(),
+        s.pluginRoot() == null ? "/" : s.pluginRoot());
     return new AgentProgram(
         client, metrics, agent, networks, pluginWorkers, server, cri, runtimeWatch);
+  }
+
+  /**
+   * Refuses a plugin root in which plugins could not run as the runtime runs them: not a directory,
+   * or one whose {@code /proc} does not show this process under its own PID (a plugin opens {@code
+   * /proc/<its pid>/...} there, e.g. to find its network namespace, so the agent must share the
+   * node's PID namespace).
+   */
+  private static void checkPluginRoot(Path root) throws IOException {
+    if (!Files.isDirectory(root)) {
+      throw new IllegalArgumentException(
+          "--plugin-root "
+              + root
+              + " is not a directory: mount the node's root file system there (the chart does,"
+              + " with agent.runPluginsInNodeRoot), or leave it unset to run plugins in the agent's"
+              + " own root");
+    }
+    String own = Long.toString(ProcessHandle.current().pid());
+    Path self = root.resolve("proc/self");
+    String seen;
+    try {
+      seen = Files.readSymbolicLink(self).toString();
+    } catch (IOException e) {
+      seen = "nothing (" + e.getMessage() + ")";
+    }
+    if (!seen.equals(own)) {
+      throw new IllegalArgumentException(
+          "--plugin-root "
+              + root
+              + ": "
+              + self
+              + " shows "
+              + seen
+              + ", not this process's PID "
+              + own
+              + ": plugins run there would not find their own /proc entries. Run the agent in the"
+              + " node's PID namespace (hostPID: true, as the chart does with"
+              + " agent.runPluginsInNodeRoot) and with the node's /proc mounted in that root");
+    }
+    LOG.info("event=plugins-run-in-node-root root={}", root);
   }
 
   /**
@@ -226,7 +271,12 @@ public final class AgentProgram implements AutoCloseable {
   private static CniRuntime runtime(
       AgentSettings s, ConfigDirectory directory, AgentMetrics metrics, AgentLiveness liveness) {
     return new CniRuntime(
-        new TimedPluginExecutor(new ProcessPluginExecutor(), metrics, liveness),
+        new TimedPluginExecutor(
+            s.pluginRoot() == null
+                ? new ProcessPluginExecutor()
+                : ProcessPluginExecutor.inRoot(s.pluginRoot()),
+            metrics,
+            liveness),
         List.of(s.paths().binDir()),
         new ResultCache(s.paths().cacheDir(directory)),
         s.pluginTimeout());

@@ -10,6 +10,8 @@ import java.time.Duration;
  *
  * @param kubeconfig null to use the in-cluster ServiceAccount (or fabric8's usual lookup)
  * @param criSocket the runtime's CRI socket, null to take live pods from the API server
+ * @param pluginRoot the node's root file system, each plugin chrooted into it; null to run plugins
+ *     in the agent's own root
  */
 public record AgentSettings(
     String nodeName,
@@ -18,4 +20,5 @@ public record AgentSettings(
     Path criSocket,
     InetSocketAddress listen,
     Duration resync,
-    Duration pluginTimeout) {}
+    Duration pluginTimeout,
+    Path pluginRoot) {}

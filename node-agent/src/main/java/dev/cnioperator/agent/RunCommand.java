@@ -133,6 +133,19 @@ public final class RunCommand implements Callable<Integer> {
               + " killed (env AGENT_PLUGIN_TIMEOUT_SECONDS; default: ${DEFAULT-VALUE}).")
   int pluginTimeoutSeconds;
 
+  @Option(
+      names = "--plugin-root",
+      defaultValue = "${env:AGENT_PLUGIN_ROOT}",
+      description =
+          "The node's root file system as mounted in the agent's container: every plugin the"
+              + " agent runs (VERSION, the probe's ADD and DEL, CHECK, cleanup's DEL) is chrooted"
+              + " into it, so it finds the interpreter of a script, the iptables and every other"
+              + " tool it executes where the container runtime's runs of it find them. The paths"
+              + " the agent shares with plugins (bin, cache and netns dirs, /run/cni) must be"
+              + " mounted at the node's paths (env AGENT_PLUGIN_ROOT; default: unset, plugins run"
+              + " in the agent's own root, as they do when the agent runs on the host).")
+  Path pluginRoot;
+
   @Override
   public Integer call() throws Exception {
     if (nodeName == null || nodeName.isBlank()) {
@@ -147,7 +160,8 @@ public final class RunCommand implements Callable<Integer> {
             criSocket,
             listenAddress(listen),
             Duration.ofSeconds(resyncSeconds),
-            Duration.ofSeconds(pluginTimeoutSeconds));
+            Duration.ofSeconds(pluginTimeoutSeconds),
+            pluginRoot);
     CountDownLatch stopped = new CountDownLatch(1);
     AgentProgram program = AgentProgram.start(settings);
     Runtime.getRuntime()

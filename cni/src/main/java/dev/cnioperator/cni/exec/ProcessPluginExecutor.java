@@ -23,6 +23,13 @@ import org.slf4j.LoggerFactory;
  * {@code PATH}, which plugins such as portmap need to find iptables), stdin is written then closed,
  * stdout is captured up to a bound and stderr keeps its tail, and a plugin that outlives its
  * timeout is killed together with its children.
+ *
+ * <p>With a root ({@link #inRoot}), each plugin runs chrooted into it: the node's root file system
+ * as a node agent's container mounts it, so that a plugin finds the interpreter of a script, the
+ * {@code iptables} and every other tool it executes where the container runtime's runs of it find
+ * them, on the node, not in the agent's image. Paths (the plugin's, the netns, the files its
+ * configuration names) are the node's; the agent mounts the directories it shares with plugins at
+ * the node's paths, so one path means one file on both sides.
  */
 public final class ProcessPluginExecutor implements PluginExecutor {
   private static final Logger LOG = LoggerFactory.getLogger(ProcessPluginExecutor.class);
@@ -30,15 +37,24 @@ public final class ProcessPluginExecutor implements PluginExecutor {
   /** Used when the caller's environment has no PATH and neither has ours. */
   static final String DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
+  private static final String CHROOT = "chroot";
+  private static final String TEXT_FILE_BUSY = "Text file busy";
+
   private final int stdoutLimit;
   private final int stderrLimit;
   private final int busyRetries;
   private final Duration busyDelay;
   private final ExecutorService streams;
+  private final Path root;
 
   /** An executor with the bounds a node needs: 16 MiB of stdout, 64 KiB of stderr tail. */
   public ProcessPluginExecutor() {
     this(16 << 20, 64 << 10, 5, Duration.ofMillis(200));
+  }
+
+  /** {@link #ProcessPluginExecutor()}, each plugin chrooted into {@code root}. */
+  public static ProcessPluginExecutor inRoot(Path root) {
+    return new ProcessPluginExecutor(16 << 20, 64 << 10, 5, Duration.ofMillis(200), root);
   }
 
   /**
@@ -47,6 +63,16 @@ public final class ProcessPluginExecutor implements PluginExecutor {
    */
   public ProcessPluginExecutor(
       int stdoutLimit, int stderrLimit, int busyRetries, Duration busyDelay) {
+    this(stdoutLimit, stderrLimit, busyRetries, busyDelay, null);
+  }
+
+  /**
+   * @param root the directory each plugin is chrooted into ({@code chroot}, from the image's
+   *     coreutils), null to run it in this process's root
+   */
+  public ProcessPluginExecutor(
+      int stdoutLimit, int stderrLimit, int busyRetries, Duration busyDelay, Path root) {
+    this.root = root;
     this.stdoutLimit = stdoutLimit;
     this.stderrLimit = stderrLimit;
     this.busyRetries = busyRetries;
@@ -63,6 +89,39 @@ public final class ProcessPluginExecutor implements PluginExecutor {
   @Override
   public ExecResult execute(Path plugin, Map<String, String> env, byte[] stdin, Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
+    for (int attempt = 0; ; attempt++) {
+      ExecResult result = run(plugin, env, stdin, timeout, deadline);
+      String failedStart = root == null ? null : chrootFailure(result);
+      if (failedStart == null) {
+        return result;
+      }
+      // chroot's exec of the plugin failed: the plugin never ran, as when our own start fails.
+      if (!failedStart.contains(TEXT_FILE_BUSY) || attempt >= busyRetries) {
+        throw new CniException(
+            CniErrorCode.IO_FAILURE, "cannot start plugin " + plugin + " in " + root, failedStart);
+      }
+      LOG.debug("event=plugin-busy plugin={} attempt={}", plugin, attempt + 1);
+      sleep(busyDelay);
+    }
+  }
+
+  /**
+   * chroot's own message when it could not enter the root or execute the plugin (exit 125, 126 or
+   * 127, a line naming chroot), else null: the plugin ran, whatever it exited with.
+   */
+  private static String chrootFailure(ExecResult result) {
+    if (result.exitCode() < 125 || result.exitCode() > 127) {
+      return null;
+    }
+    String err = new String(result.stderr(), java.nio.charset.StandardCharsets.UTF_8).strip();
+    return err.startsWith(CHROOT + ": failed to run command")
+            || err.startsWith(CHROOT + ": cannot change root directory")
+        ? err
+        : null;
+  }
+
+  private ExecResult run(
+      Path plugin, Map<String, String> env, byte[] stdin, Duration timeout, long deadline) {
     Process process = start(plugin, env);
     Future<BoundedCapture> stdout =
         streams.submit(() -> BoundedCapture.head(process.getInputStream(), stdoutLimit));
@@ -99,7 +158,10 @@ public final class ProcessPluginExecutor implements PluginExecutor {
   }
 
   private Process start(Path plugin, Map<String, String> env) {
-    ProcessBuilder builder = new ProcessBuilder(plugin.toString());
+    ProcessBuilder builder =
+        root == null
+            ? new ProcessBuilder(plugin.toString())
+            : new ProcessBuilder(CHROOT, root.toString(), plugin.toString());
     Map<String, String> childEnv = builder.environment();
     childEnv.clear();
     childEnv.putAll(env);
@@ -108,7 +170,7 @@ public final class ProcessPluginExecutor implements PluginExecutor {
       try {
         return builder.start();
       } catch (IOException e) {
-        boolean busy = String.valueOf(e.getMessage()).contains("Text file busy");
+        boolean busy = String.valueOf(e.getMessage()).contains(TEXT_FILE_BUSY);
         if (!busy || attempt >= busyRetries) {
           throw new CniException(
               CniErrorCode.IO_FAILURE, "cannot start plugin " + plugin, e.getMessage(), e);

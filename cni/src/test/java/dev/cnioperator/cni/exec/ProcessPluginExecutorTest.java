@@ -151,4 +151,64 @@ class ProcessPluginExecutorTest {
                     .execute(plugin, Map.of(), new byte[0], Duration.ofSeconds(10)));
     assertThat(e.code()).isEqualTo(CniErrorCode.INVALID_PLUGIN_OUTPUT.code());
   }
+
+  // With a root: each plugin is chrooted into it. "/" keeps this machine's file system, so the
+  // tests show what the executor makes of chroot's own failures against the plugin's.
+
+  private static ExecResult inRoot(Path root, Path plugin, int busyRetries) {
+    return new ProcessPluginExecutor(1 << 20, 1 << 10, busyRetries, Duration.ofMillis(10), root)
+        .execute(plugin, Map.of("CNI_COMMAND", "VERSION"), new byte[0], Duration.ofSeconds(10));
+  }
+
+  @Test
+  void inARootThePluginRunsWithItsEnvironmentAndItsOwnExitCode() {
+    Path plugin =
+        new FakePlugins(dir).write("exits", "echo \"$CNI_COMMAND\"; echo own >&2; exit 127");
+    ExecResult result = inRoot(Path.of("/"), plugin, 0);
+    assertThat(result.exitCode())
+        .as("the plugin's exit, even one that chroot also uses")
+        .isEqualTo(127);
+    assertThat(new String(result.stdout(), StandardCharsets.UTF_8).strip()).isEqualTo("VERSION");
+  }
+
+  @Test
+  void inARootAScriptWhoseInterpreterIsMissingThereCannotStart() throws IOException {
+    Path plugin = dir.resolve("script");
+    Files.writeString(plugin, "#!/nonexistent/python3\nprint('never')\n");
+    plugin.toFile().setExecutable(true);
+    CniException e =
+        catchThrowableOfType(CniException.class, () -> inRoot(Path.of("/"), plugin, 0));
+    assertThat(e.code()).isEqualTo(CniErrorCode.IO_FAILURE.code());
+    assertThat(e.msg()).contains("cannot start plugin " + plugin + " in /");
+    assertThat(e.details()).contains("failed to run command").contains("No such file or directory");
+  }
+
+  @Test
+  void inARootAMissingRootIsNamed() {
+    Path plugin = new FakePlugins(dir).write("ok", "echo ok");
+    CniException e =
+        catchThrowableOfType(
+            CniException.class, () -> inRoot(dir.resolve("no-such-root"), plugin, 0));
+    assertThat(e.code()).isEqualTo(CniErrorCode.IO_FAILURE.code());
+    assertThat(e.details()).contains("cannot change root directory").contains("no-such-root");
+  }
+
+  @Test
+  void inARootABusyBinaryIsRetriedAndThenFailsClearly() throws Exception {
+    Path runs = dir.resolve("runs");
+    Path plugin = new FakePlugins(dir).write("busy", "echo run >> " + runs + "; echo ok");
+    try (FileOutputStream writer = new FileOutputStream(plugin.toFile(), true)) {
+      long started = System.nanoTime();
+      CniException e =
+          catchThrowableOfType(CniException.class, () -> inRoot(Path.of("/"), plugin, 3));
+      assertThat(e.code()).isEqualTo(CniErrorCode.IO_FAILURE.code());
+      assertThat(e.details()).contains("Text file busy");
+      assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started))
+          .as("three retries 10 ms apart")
+          .isGreaterThanOrEqualTo(30);
+    }
+    assertThat(runs).as("the plugin never ran").doesNotExist();
+    ExecResult result = inRoot(Path.of("/"), plugin, 0);
+    assertThat(new String(result.stdout(), StandardCharsets.UTF_8).strip()).isEqualTo("ok");
+  }
 }

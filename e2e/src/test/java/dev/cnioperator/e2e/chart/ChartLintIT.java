@@ -219,7 +219,6 @@ class ChartLintIT {
     assertThat(agent.getStartupProbe().getHttpGet().getPath()).isEqualTo("/healthz");
     assertThat(agent.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
     assertThat(pod.getHostNetwork()).isTrue();
-    assertThat(pod.getHostPID()).isFalse();
     assertThat(pod.getPriorityClassName()).isEqualTo("system-node-critical");
     // One toleration without a key matches every taint: node.kubernetes.io/not-ready,
     // node.kubernetes.io/network-unavailable, NoSchedule and NoExecute alike.
@@ -265,7 +264,14 @@ class ChartLintIT {
         .isEqualTo("DirectoryOrCreate");
     assertThat(hostPathVolume(pod, agent, "/var/lib/cni/multus").getType())
         .isEqualTo("DirectoryOrCreate");
-    assertThat(mount(agent, "/var/run/netns").getMountPropagation()).isEqualTo("HostToContainer");
+    // Plugins run chrooted into the node's root, as the runtime runs them; the probes' namespaces
+    // the agent makes must reach that root, so the netns dir propagates both ways.
+    assertThat(agent.getArgs()).contains("--plugin-root=/node-root");
+    assertThat(pod.getHostPID()).as("a plugin reads its /proc/<pid> in the node's /proc").isTrue();
+    assertThat(hostPathsByMount(pod, agent)).containsEntry("/node-root", "/");
+    assertThat(mount(agent, "/node-root").getReadOnly()).isNotEqualTo(true);
+    assertThat(mount(agent, "/node-root").getMountPropagation()).isEqualTo("HostToContainer");
+    assertThat(mount(agent, "/var/run/netns").getMountPropagation()).isEqualTo("Bidirectional");
     // containerd's socket by default: the netns of attachments containerd 1.6 and 1.7 cache none
     // for comes from the runtime; a node whose runtime is elsewhere still starts the pod.
     assertThat(mount(agent, "/run/containerd").getReadOnly()).isTrue();
@@ -277,6 +283,21 @@ class ChartLintIT {
             "--multus-conf-dir=/etc/cni/multus/net.d", "--multus-cache-dir=/var/lib/cni/multus")
         .contains("run", "--listen=0.0.0.0:9464")
         .contains("--cri-socket=/run/containerd/containerd.sock");
+  }
+
+  @Test
+  void pluginsRunInTheAgentsImageWhenTheNodeRootIsTurnedOff() {
+    PodSpec pod =
+        RenderedChart.render(helm, "--set", "agent.runPluginsInNodeRoot=false")
+            .single("DaemonSet", DaemonSet.class)
+            .getSpec()
+            .getTemplate()
+            .getSpec();
+    Container agent = onlyContainer(pod);
+    assertThat(agent.getArgs()).noneMatch(a -> a.startsWith("--plugin-root"));
+    assertThat(pod.getHostPID()).isFalse();
+    assertThat(hostPathsByMount(pod, agent)).doesNotContainKey("/node-root");
+    assertThat(mount(agent, "/var/run/netns").getMountPropagation()).isEqualTo("HostToContainer");
   }
 
   @Test
