@@ -110,7 +110,9 @@ public final class NetworkRenderer {
             .setFileName(fileName)
             .setSha256(
                 AcceptedRevision.identity(
-                    new String(content, StandardCharsets.UTF_8), spec.getNodeSlices()))
+                    new String(content, StandardCharsets.UTF_8),
+                    spec.getNodeSlices(),
+                    spec.getAppendTo()))
             .setContent(new String(content, StandardCharsets.UTF_8))
             .setPluginBinaries(list.pluginBinaries())
             .setGeneration(network.getMetadata().getGeneration())

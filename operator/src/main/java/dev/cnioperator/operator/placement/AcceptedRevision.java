@@ -102,19 +102,24 @@ public record AcceptedRevision(String resource, String createdAt, RenderedConfig
 
   /**
    * The identity of a revision (its status.rendered.sha256): the sha256 of its content, followed
-   * when it declares nodeSlices by a line naming them, so that an edit of spec.nodeSlices alone is
-   * a new revision, rolled out in stages.
+   * when it declares nodeSlices by a line naming them, and when it is appended to another product's
+   * network by a line naming that network, so that an edit of spec.nodeSlices or spec.appendTo
+   * alone (the same plugins appended instead of written as a network of their own) is a new
+   * revision, rolled out in stages.
    */
-  public static String identity(String content, NodeSlices nodeSlices) {
-    if (nodeSlices == null) {
-      return contentSha256(content);
+  public static String identity(String content, NodeSlices nodeSlices, String appendTo) {
+    StringBuilder covered = new StringBuilder(content);
+    if (nodeSlices != null) {
+      covered
+          .append("\nnodeSlices subnet=")
+          .append(nodeSlices.getSubnet())
+          .append(" prefixLength=")
+          .append(nodeSlices.getPrefixLength());
     }
-    return contentSha256(
-        content
-            + "\nnodeSlices subnet="
-            + nodeSlices.getSubnet()
-            + " prefixLength="
-            + nodeSlices.getPrefixLength());
+    if (appendTo != null) {
+      covered.append("\nappendTo ").append(appendTo);
+    }
+    return contentSha256(covered.toString());
   }
 
   private static String contentSha256(String content) {

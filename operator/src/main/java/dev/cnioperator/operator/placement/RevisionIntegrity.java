@@ -20,10 +20,11 @@ public final class RevisionIntegrity {
    * What {@link #isIntact} hashes, as values, so that an edit of any of them is checked again. A
    * String caches its hash code, so looking up the informer's own strings is cheap.
    */
-  private record Checked(String sha256, String content, String subnet, Integer prefixLength) {}
+  private record Checked(
+      String sha256, String content, String subnet, Integer prefixLength, String appendTo) {}
 
   /**
-   * Whether {@code r} is whole: its content and nodeSlices hash to its sha256 ({@link
+   * Whether {@code r} is whole: its content, nodeSlices and appendTo hash to its sha256 ({@link
    * AcceptedRevision#identity}), and it names its file and network. A corruption check, not an
    * authorship check (see {@link AcceptedRevision#of}).
    */
@@ -40,8 +41,9 @@ public final class RevisionIntegrity {
             r.getSha256(),
             r.getContent(),
             slices == null ? null : slices.getSubnet(),
-            slices == null ? null : slices.getPrefixLength());
+            slices == null ? null : slices.getPrefixLength(),
+            r.getAppendTo());
     return checked.computeIfAbsent(
-        key, k -> k.sha256().equals(AcceptedRevision.identity(k.content(), slices)));
+        key, k -> k.sha256().equals(AcceptedRevision.identity(k.content(), slices, k.appendTo())));
   }
 }

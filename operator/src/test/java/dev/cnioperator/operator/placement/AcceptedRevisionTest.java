@@ -56,7 +56,7 @@ class AcceptedRevisionTest {
   private static RenderedConfig withSlices(String subnet, int prefixLength) {
     NodeSlices slices = new NodeSlices().setSubnet(subnet).setPrefixLength(prefixLength);
     RenderedConfig r = rendering("{\"name\":\"new\"}").setNodeSlices(slices);
-    return r.setSha256(AcceptedRevision.identity(r.getContent(), slices));
+    return r.setSha256(AcceptedRevision.identity(r.getContent(), slices, null));
   }
 
   @Test
@@ -70,9 +70,27 @@ class AcceptedRevisionTest {
     assertThat(withSlices("10.200.16.0/24", 26).getSha256())
         .as("identical specs, identical revisions")
         .isEqualTo(sliced);
-    assertThat(AcceptedRevision.identity(NEW.getContent(), null))
+    assertThat(AcceptedRevision.identity(NEW.getContent(), null, null))
         .as("without nodeSlices, the sha256 of the content as before")
         .isEqualTo(plain);
+  }
+
+  @Test
+  void theSamePluginsAppendedToAnotherNetworkAreANewRevision() {
+    // networkName: cbr0 with these plugins, then appendTo: cbr0 with the same: the same content,
+    // another revision, so that the switch is rolled out in stages and probed like any edit.
+    String own = AcceptedRevision.identity(NEW.getContent(), null, null);
+    String appended = AcceptedRevision.identity(NEW.getContent(), null, "cbr0");
+    assertThat(appended).isNotEqualTo(own);
+    assertThat(AcceptedRevision.identity(NEW.getContent(), null, "k8s-pod-network"))
+        .isNotEqualTo(appended);
+    RenderedConfig r = rendering("{\"name\":\"new\"}").setAppendTo("cbr0");
+    r.setSha256(AcceptedRevision.identity(r.getContent(), null, "cbr0"));
+    RevisionIntegrity integrity = new RevisionIntegrity();
+    assertThat(integrity.isIntact(r)).isTrue();
+    assertThat(integrity.isIntact(r.setAppendTo("k8s-pod-network")))
+        .as("a rendering whose appendTo its sha256 does not cover")
+        .isFalse();
   }
 
   @Test
