@@ -267,7 +267,10 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
     }
   }
 
-  /** Whether {@code c} says all is well: a Normal Event for its transition, not a Warning. */
+  /**
+   * Whether {@code c} says all is well or on its way there: a Normal Event for its transition, not
+   * a Warning.
+   */
   private static boolean isGood(Condition c) {
     if (ConditionType.DEGRADED.is(c.getType())) {
       return "False".equals(c.getStatus());
@@ -277,6 +280,10 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
     }
     if (ConditionType.PLUGINS_APPENDED.is(c.getType())) {
       // Who else is in the file, either way: information, never a call for a person.
+      return true;
+    }
+    if (ConditionType.READY.is(c.getType())
+        && Conditions.READY_IN_PROGRESS.contains(c.getReason())) {
       return true;
     }
     return "True".equals(c.getStatus());

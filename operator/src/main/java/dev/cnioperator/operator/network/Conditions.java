@@ -17,6 +17,13 @@ final class Conditions {
   static final Set<String> ROLLOUT_STOPPED =
       Set.of(ConditionReason.PAUSED.wire(), ConditionReason.ROLLED_BACK.wire());
 
+  /**
+   * Ready False reasons that are progress, not trouble (the nodes are taking or proving the
+   * revision): a Normal Event. A node that never gets there is reported by Degraded and RolledOut.
+   */
+  static final Set<String> READY_IN_PROGRESS =
+      Set.of(ConditionReason.APPLYING.wire(), ConditionReason.PROVING.wire());
+
   private Conditions() {}
 
   /**

@@ -85,7 +85,11 @@ class CniNetworkLifecycleIT {
         .isEqualTo("False");
     String events =
         cluster.controlPlane.kubectl("describe", "cninetwork", name).orThrow("describe").stdout();
-    assertThat(events).contains("Normal   Accepted").contains("Normal   Ready");
+    assertThat(events)
+        .containsPattern("Normal +Accepted")
+        .containsPattern("Normal +Ready")
+        .as("a new network on its way to Ready is no call for a person")
+        .doesNotContain("Warning");
     String table = cluster.controlPlane.kubectl("get", "cninet", name).orThrow("get").stdout();
     assertThat(table).contains("2/2").contains("True").contains(name);
   }
@@ -291,6 +295,11 @@ class CniNetworkLifecycleIT {
     await().atMost(ClusterFixture.WAIT).until(() -> cluster.networksOn(silent).contains(name));
     cluster.agentReportsApplied(silent);
     cluster.awaitCondition(name, "Ready", "True");
+    // Ready False while the node takes the network is progress: a Normal Event, not a Warning.
+    await("the Applying Event")
+        .atMost(ClusterFixture.WAIT)
+        .until(() -> cluster.events(name, "Normal"), e -> e.contains("Applying"));
+    assertThat(cluster.events(name, "Warning")).doesNotContain("Applying");
 
     long start = System.nanoTime();
     cluster.client.resources(CniNetwork.class).withName(name).delete();
