@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
  * its file without the entries (flannel's and Calico's init containers copy theirs in on every
  * start), the agent puts them back within a moment instead of at the next resync. Changes that come
  * together (a write and its rename) wake it once. Inotify on Linux, through the JDK's watch
- * service; it watches the directory itself, not its subdirectories.
+ * service; it watches the directory itself, not its subdirectories. A directory deleted and made
+ * again is watched again from the next pass on.
  */
 public final class ConfDirWatch implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ConfDirWatch.class);
@@ -66,13 +67,22 @@ public final class ConfDirWatch implements AutoCloseable {
         WatchKey key = watching.take();
         // Let a write and its rename arrive, then wake once for all of them.
         Thread.sleep(SETTLE_MILLIS);
-        drain(key);
+        boolean watched = drain(key);
         WatchKey more;
         while ((more = watching.poll(0, TimeUnit.MILLISECONDS)) != null) {
-          drain(more);
+          watched &= drain(more);
+        }
+        if (!watched) {
+          // The directory went away, and its watch with it: the next pass makes it again (the
+          // agent's writes do) and, still wanted, watches the new one.
+          LOG.info("event=confdir-watch-lost dir={} reason=\"the directory is gone\"", dir);
+          lost(watching);
         }
         if (active) {
           changed.run();
+        }
+        if (!watched) {
+          return;
         }
       }
     } catch (InterruptedException | ClosedWatchServiceException e) {
@@ -80,9 +90,17 @@ public final class ConfDirWatch implements AutoCloseable {
     }
   }
 
-  private static void drain(WatchKey key) {
+  /** Takes the key's events; false when the key is no longer valid (its directory is gone). */
+  private static boolean drain(WatchKey key) {
     key.pollEvents();
-    key.reset();
+    return key.reset();
+  }
+
+  /** Forgets {@code watching}, if it is still the service, so that {@link #active} makes anew. */
+  private synchronized void lost(WatchService watching) {
+    if (service == watching) {
+      closeService();
+    }
   }
 
   @Override
