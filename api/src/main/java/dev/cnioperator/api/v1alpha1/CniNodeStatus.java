@@ -23,6 +23,10 @@ public class CniNodeStatus {
   private String defaultNetwork;
 
   @JsonPropertyDescription(
+      "The file the runtime loads as its pod network, who wrote it, and whether a copy of one of this node's networks in it (Multus's delegate) is that network's current content.")
+  private RuntimeDefaultFile defaultFile;
+
+  @JsonPropertyDescription(
       "What the container runtime says about the pod network (CRI Status NetworkReady); only when the agent runs with --cri-socket.")
   private RuntimeNetwork runtime;
 

@@ -369,8 +369,72 @@ class MultusE2E {
     ClusterNetworks.on(cp).waitReady(LAN);
   }
 
+  /**
+   * Multus's file is what the runtime loads, with a copy of the pod network in it: the CniNode says
+   * so, and whether the copy is the pod network's file as it is now. An edit of the pod network
+   * leaves the copy behind (a thin install writes it once; the thick daemon would write it again),
+   * and the CniNode says that too, until the installer writes the file again.
+   */
   @Test
   @Order(6)
+  void theCniNodeSaysWhetherMultussCopyOfThePodNetworkIsCurrent() throws IOException {
+    awaitMultusCopy(true, "as it is now");
+    cp.kubectlWithInput(
+            ClusterNetworks.podNetwork(
+                POD_NETWORK, POD_BRIDGE, "ipamCleanup: {gracePeriodSeconds: 30}", "mtu: 1450"),
+            "apply",
+            "-f",
+            "-")
+        .orThrow("apply an edit of the pod network");
+    ClusterNetworks.on(cp).waitRolledOut(POD_NETWORK);
+    awaitMultusCopy(false, "differs from " + POD_NETWORK_FILE + " now");
+    System.out.printf(
+        "event=multus-e2e-stale-copy%n$ kubectl get cninode %s -o jsonpath={.status.defaultFile}%n%s%n",
+        cluster.nodes().get(0).name(),
+        cp.kubectl(
+                "get",
+                "cninode",
+                cluster.nodes().get(0).name(),
+                "-o",
+                "jsonpath={.status.defaultFile}")
+            .stdout());
+    for (KubeletNode node : cluster.nodes()) {
+      writeMultusConf(node);
+    }
+    awaitMultusCopy(true, "as it is now");
+  }
+
+  /** Every node's CniNode says the runtime loads Multus's file, with a copy of the pod network. */
+  private static void awaitMultusCopy(boolean current, String saying) {
+    for (KubeletNode node : cluster.nodes()) {
+      await(
+              "the CniNode of "
+                  + node.name()
+                  + " saying Multus's copy is "
+                  + (current ? "" : "not ")
+                  + "current")
+          .atMost(Duration.ofSeconds(120))
+          .untilAsserted(
+              () -> {
+                var file =
+                    cp.client()
+                        .resources(CniNode.class)
+                        .withName(node.name())
+                        .get()
+                        .getStatus()
+                        .getDefaultFile();
+                assertThat(file).isNotNull();
+                assertThat(file.getFileName()).isEqualTo(MULTUS_FILE);
+                assertThat(file.getNetworkName()).isEqualTo("multus-cni-network");
+                assertThat(file.getCopyOf()).isEqualTo(POD_NETWORK);
+                assertThat(file.getCopyCurrent()).isEqualTo(current);
+                assertThat(file.getMessage()).contains(saying);
+              });
+    }
+  }
+
+  @Test
+  @Order(7)
   void uninstallLeavesTheFiles() {
     System.out.printf(
         "event=multus-e2e-as-a-user-sees-it%n%s%n%s%n%s%n",
@@ -491,13 +555,18 @@ class MultusE2E {
       Path dir = node.cniConfDir().resolve("multus.d");
       Files.createDirectories(dir);
       Files.writeString(dir.resolve("multus.kubeconfig"), kubeconfig);
-      Path temp = node.cniConfDir().resolve(".multus.tmp");
-      Files.writeString(
-          temp,
-          MULTUS_CONF.formatted(
-              JSON.readTree(node.cniConfDir().resolve(POD_NETWORK_FILE).toFile()).toString()));
-      Files.move(temp, node.cniConfDir().resolve(MULTUS_FILE), StandardCopyOption.ATOMIC_MOVE);
+      writeMultusConf(node);
     }
+  }
+
+  /** Multus's file, with the node's pod network copied in as it is now, as its installer does. */
+  private static void writeMultusConf(KubeletNode node) throws IOException {
+    Path temp = node.cniConfDir().resolve(".multus.tmp");
+    Files.writeString(
+        temp,
+        MULTUS_CONF.formatted(
+            JSON.readTree(node.cniConfDir().resolve(POD_NETWORK_FILE).toFile()).toString()));
+    Files.move(temp, node.cniConfDir().resolve(MULTUS_FILE), StandardCopyOption.ATOMIC_MOVE);
   }
 
   /** Multus's entry for {@code iface} in the pod's network-status annotation. */

@@ -266,8 +266,7 @@ public final class NodeAgent implements AutoCloseable {
       NodeSync.Result result = sync.sync(current, reader.plugins(seen.getSpec()));
       long reconcile = pending.reconciled(result.removedNetworks());
       lastReconcile =
-          new Reconciled(
-              withRemoved(result, pending.removed()), seen.getMetadata().getGeneration());
+          new Reconciled(result.withRemoved(pending.removed()), seen.getMetadata().getGeneration());
       record(result);
       String uid = seen.getMetadata().getUid();
       unparsable.update(
@@ -314,16 +313,6 @@ public final class NodeAgent implements AutoCloseable {
       }
     }
     return reports;
-  }
-
-  /** {@code result} with {@code removed} as the networks it took off the node. */
-  private static NodeSync.Result withRemoved(NodeSync.Result result, List<String> removed) {
-    return new NodeSync.Result(
-        result.networks(),
-        result.plugins(),
-        removed,
-        result.defaultNetwork(),
-        result.unparsableFiles());
   }
 
   /** What a reconcile did, and the spec generation it did it for. */

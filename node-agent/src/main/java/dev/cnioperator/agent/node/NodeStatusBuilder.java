@@ -82,6 +82,7 @@ public final class NodeStatusBuilder {
         .setNetworks(list)
         .setPlugins(plugins(pass.plugins()))
         .setDefaultNetwork(pass.defaultNetwork())
+        .setDefaultFile(pass.defaultFile())
         .setRuntime(runtime(previous))
         .setSummary(
             new NodeSummary()

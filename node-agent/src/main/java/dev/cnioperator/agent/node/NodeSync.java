@@ -1,6 +1,5 @@
 package dev.cnioperator.agent.node;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cnioperator.agent.conflist.ChainAction;
 import dev.cnioperator.agent.conflist.ChainApplier;
@@ -16,6 +15,7 @@ import dev.cnioperator.agent.conflist.ConflistSync;
 import dev.cnioperator.agent.conflist.ContestedFiles;
 import dev.cnioperator.agent.conflist.DesiredConflist;
 import dev.cnioperator.agent.conflist.NetworkOutcome;
+import dev.cnioperator.agent.conflist.RuntimeDefault;
 import dev.cnioperator.agent.conflist.UnparsableFiles;
 import dev.cnioperator.agent.host.HostFiles;
 import dev.cnioperator.agent.host.HostPaths;
@@ -32,6 +32,7 @@ import dev.cnioperator.agent.plugin.PluginOutcome;
 import dev.cnioperator.agent.plugin.PluginRequest;
 import dev.cnioperator.agent.plugin.PluginVersions;
 import dev.cnioperator.api.v1alpha1.ConfigDirectory;
+import dev.cnioperator.api.v1alpha1.RuntimeDefaultFile;
 import dev.cnioperator.api.v1alpha1.UnparsableFile;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -46,6 +47,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
@@ -113,6 +115,7 @@ public final class NodeSync {
    * @param chains for each network whose plugins run in a chain with other products' (appended to
    *     another product's file, or with another installer's plugins appended to its own), the
    *     content of that file now: what the runtime runs, and what the probe proves
+   * @param defaultFile the file the runtime loads as its pod network, described; null when none
    */
   public record Result(
       List<NetworkOutcome> networks,
@@ -120,7 +123,8 @@ public final class NodeSync {
       List<String> removedNetworks,
       String defaultNetwork,
       List<UnparsableFile> unparsableFiles,
-      Map<String, byte[]> chains) {
+      Map<String, byte[]> chains,
+      RuntimeDefaultFile defaultFile) {
 
     public Result(
         List<NetworkOutcome> networks,
@@ -128,7 +132,13 @@ public final class NodeSync {
         List<String> removedNetworks,
         String defaultNetwork,
         List<UnparsableFile> unparsableFiles) {
-      this(networks, plugins, removedNetworks, defaultNetwork, unparsableFiles, Map.of());
+      this(networks, plugins, removedNetworks, defaultNetwork, unparsableFiles, Map.of(), null);
+    }
+
+    /** This result with {@code removed} as the networks it took off the node, all else kept. */
+    public Result withRemoved(List<String> removed) {
+      return new Result(
+          networks, plugins, removed, defaultNetwork, unparsableFiles, chains, defaultFile);
     }
   }
 
@@ -201,8 +211,17 @@ public final class NodeSync {
     outcomes.addAll(chains.outcomes());
     Map<String, byte[]> running = new HashMap<>(chains.chains());
     running.putAll(filesWithOthersPlugins(outcomes, desired));
+    RuntimeDefaultFile defaultFile = defaultFile(desired);
     return new Result(
-        outcomes, plugins, removed, defaultNetwork(), unparsableMultusFiles(), running);
+        outcomes,
+        plugins,
+        removed,
+        defaultFile == null
+            ? null
+            : Objects.requireNonNullElse(defaultFile.getNetworkName(), defaultFile.getFileName()),
+        unparsableMultusFiles(),
+        running,
+        defaultFile);
   }
 
   /**
@@ -433,21 +452,32 @@ public final class NodeSync {
   }
 
   /**
-   * The name of the network in the file runtimes take as the default: the first in byte order; its
-   * file name when the file has no readable name.
+   * The file runtimes take as the default (the first in byte order), its network, and whether a
+   * copy of one of this agent's networks in it (Multus's delegate) is current; null when the
+   * directory has none.
    */
-  private String defaultNetwork() throws IOException {
+  private RuntimeDefaultFile defaultFile(List<DesiredConflist> desired) throws IOException {
     Optional<String> first = ConflistFileName.defaultNetworkFile(files.list(paths.confDir()));
     if (first.isEmpty()) {
       return null;
     }
-    try {
-      JsonNode name =
-          JSON.readTree(files.read(paths.confDir().resolve(first.get())).orElseThrow()).get("name");
-      return name != null && name.isTextual() ? name.textValue() : first.get();
-    } catch (IOException | RuntimeException e) {
-      return first.get();
+    Map<String, String> own = new HashMap<>();
+    for (DesiredConflist d : desired) {
+      if (d.appendTo() == null && d.directory() == ConfigDirectory.Runtime) {
+        own.put(d.network(), d.fileName());
+      }
     }
+    return RuntimeDefault.describe(
+        first.get(),
+        files.read(paths.confDir().resolve(first.get())),
+        own,
+        name -> {
+          try {
+            return files.read(paths.confDir().resolve(name));
+          } catch (IOException e) {
+            return Optional.empty();
+          }
+        });
   }
 
   private static void sleep(Duration d) {
