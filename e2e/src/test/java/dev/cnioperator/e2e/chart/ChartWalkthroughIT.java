@@ -242,6 +242,11 @@ class ChartWalkthroughIT {
       }
       return "--" + hostPath.group(1) + "-dir=" + inSandbox;
     }
+    // The agent runs on the node itself here, not in a container with the node's / mounted: the
+    // node's root is its own. Every plugin is still chrooted into it, so the chart's flag is taken.
+    if (arg.startsWith("--plugin-root=")) {
+      return "--plugin-root=/";
+    }
     // The host network's port may be taken on this machine.
     return arg.startsWith("--listen=") ? "--listen=127.0.0.1:0" : arg;
   }
