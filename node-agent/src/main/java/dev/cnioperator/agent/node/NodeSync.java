@@ -109,7 +109,6 @@ public final class NodeSync {
   /**
    * What one pass found and did.
    *
-   * @param defaultNetwork the network of the runtime's directory the runtime takes by default
    * @param unparsableFiles the files of Multus's directory that are not the agent's and that Multus
    *     cannot parse, in the order Multus reads them
    * @param chains for each network whose plugins run in a chain with other products' (appended to
@@ -121,24 +120,39 @@ public final class NodeSync {
       List<NetworkOutcome> networks,
       List<PluginOutcome> plugins,
       List<String> removedNetworks,
-      String defaultNetwork,
       List<UnparsableFile> unparsableFiles,
       Map<String, byte[]> chains,
       RuntimeDefaultFile defaultFile) {
 
+    /** A pass whose default file holds network {@code defaultNetwork}, with no chains. */
     public Result(
         List<NetworkOutcome> networks,
         List<PluginOutcome> plugins,
         List<String> removedNetworks,
         String defaultNetwork,
         List<UnparsableFile> unparsableFiles) {
-      this(networks, plugins, removedNetworks, defaultNetwork, unparsableFiles, Map.of(), null);
+      this(
+          networks,
+          plugins,
+          removedNetworks,
+          unparsableFiles,
+          Map.of(),
+          defaultNetwork == null ? null : new RuntimeDefaultFile().setNetworkName(defaultNetwork));
+    }
+
+    /**
+     * The network of the file runtimes take as the default: the name in it, else its file name when
+     * it has no readable name; null when the directory has none.
+     */
+    public String defaultNetwork() {
+      return defaultFile == null
+          ? null
+          : Objects.requireNonNullElse(defaultFile.getNetworkName(), defaultFile.getFileName());
     }
 
     /** This result with {@code removed} as the networks it took off the node, all else kept. */
     public Result withRemoved(List<String> removed) {
-      return new Result(
-          networks, plugins, removed, defaultNetwork, unparsableFiles, chains, defaultFile);
+      return new Result(networks, plugins, removed, unparsableFiles, chains, defaultFile);
     }
   }
 
@@ -211,17 +225,8 @@ public final class NodeSync {
     outcomes.addAll(chains.outcomes());
     Map<String, byte[]> running = new HashMap<>(chains.chains());
     running.putAll(filesWithOthersPlugins(outcomes, desired));
-    RuntimeDefaultFile defaultFile = defaultFile(desired);
     return new Result(
-        outcomes,
-        plugins,
-        removed,
-        defaultFile == null
-            ? null
-            : Objects.requireNonNullElse(defaultFile.getNetworkName(), defaultFile.getFileName()),
-        unparsableMultusFiles(),
-        running,
-        defaultFile);
+        outcomes, plugins, removed, unparsableMultusFiles(), running, defaultFile(desired));
   }
 
   /**
