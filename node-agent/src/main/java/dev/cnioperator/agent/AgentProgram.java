@@ -186,7 +186,10 @@ public final class AgentProgram implements AutoCloseable {
             new OwnCniNode(client, s.nodeName(), API_CALL_DEADLINE),
             new NodeSpecReader(),
             sync,
-            new NodeStatusBuilder(clock, runtimeWatch == null ? () -> null : runtimeWatch::latest),
+            new NodeStatusBuilder(
+                clock,
+                runtimeWatch == null ? () -> null : runtimeWatch::latest,
+                ProcessHandle.current().info().startInstant().orElseGet(clock::instant)),
             networks,
             metrics,
             liveness,

@@ -84,7 +84,18 @@ public enum ConditionReason {
   /** A CniNode's Ready False: some network of its spec is not applied. */
   NETWORKS_NOT_APPLIED("NetworksNotApplied"),
   /** A CniNode's status.runtime: the agent cannot reach the container runtime over CRI. */
-  RUNTIME_UNREACHABLE("RuntimeUnreachable");
+  RUNTIME_UNREACHABLE("RuntimeUnreachable"),
+
+  // CniNode PodNetworkReady
+
+  /** True: the pod network and every chain declared onto it are in place and proven. */
+  POD_NETWORK_PROVEN("PodNetworkProven"),
+  /** False: the runtime's directory holds no network configuration. */
+  NO_POD_NETWORK("NoPodNetwork"),
+  /** False: the pod network, or a chain declared onto it, is not in place or not proven yet. */
+  CHAIN_NOT_PROVEN("ChainNotProven"),
+  /** False: the runtime loads Multus's copy of the pod network, and the copy is not current. */
+  STALE_COPY("StaleCopy");
 
   private final String wire;
 

@@ -16,7 +16,12 @@ public enum ConditionType {
   /** Multus CniNetwork: every chosen namespace has its NetworkAttachmentDefinition. */
   ATTACHMENT_DEFINITIONS("AttachmentDefinitions"),
   /** CniNetwork: on some node another installer appended plugins to its file, and they are kept. */
-  PLUGINS_APPENDED("PluginsAppended");
+  PLUGINS_APPENDED("PluginsAppended"),
+  /**
+   * CniNode: the runtime's pod network on the node, with every chain the node's networks declare
+   * onto it ({@code spec.appendTo}), is in place and proven; what the pod network taint waits for.
+   */
+  POD_NETWORK_READY("PodNetworkReady");
 
   private final String wire;
 

@@ -13,7 +13,11 @@ public enum EventReason {
   /** Warning on a CniNode: Multus cannot parse a file in its directory, and stops there. */
   UNPARSABLE_MULTUS_CONFIG("UnparsableMultusConfig"),
   /** Warning on a CniNode: a network's file is taken away after each restore; restores pause. */
-  FILE_CONTESTED("FileContested");
+  FILE_CONTESTED("FileContested"),
+  /** Normal on a Node: the operator put the pod network taint on it, with why. */
+  POD_NETWORK_TAINTED("PodNetworkTainted"),
+  /** Normal on a Node: the operator took the pod network taint off, its pod network proven. */
+  POD_NETWORK_UNTAINTED("PodNetworkUntainted");
 
   private final String wire;
 

@@ -33,11 +33,15 @@ public class CniNodeStatus {
   @JsonPropertyDescription("Totals over networks, for kubectl get.")
   private NodeSummary summary;
 
+  @JsonPropertyDescription(
+      "When the agent process that wrote this status started (RFC 3339, seconds). The operator trusts the PodNetworkReady condition for the pod network taint only when the agent started after its container did, so a status left by an earlier agent, before the node or the agent restarted, does not count.")
+  private String agentStartTime;
+
   @JsonPropertyDescription("The CniNode metadata.generation the agent last acted on.")
   private Long observedGeneration;
 
   @JsonPropertyDescription(
-      "Node-level conditions, such as Ready (every network applied) and SourceOfTruthAvailable.")
+      "Node-level conditions: Ready (every network applied and proven) and PodNetworkReady (the runtime's pod network, with every chain declared onto it, in place and proven).")
   private List<Condition> conditions;
 
   @JsonPropertyDescription(

@@ -36,17 +36,22 @@ import java.util.function.Supplier;
 public final class NodeStatusBuilder {
   private final Clock clock;
   private final Supplier<RuntimeNetwork> runtime;
+  private final String startTime;
 
   public NodeStatusBuilder(Clock clock) {
-    this(clock, () -> null);
+    this(clock, () -> null, null);
   }
 
   /**
    * @param runtime the runtime's latest word on its network, null when there is none to report
+   * @param agentStart when this agent process started, reported as {@code agentStartTime}; null
+   *     leaves it out
    */
-  public NodeStatusBuilder(Clock clock, Supplier<RuntimeNetwork> runtime) {
+  public NodeStatusBuilder(Clock clock, Supplier<RuntimeNetwork> runtime, Instant agentStart) {
     this.clock = clock;
     this.runtime = runtime;
+    this.startTime =
+        agentStart == null ? null : agentStart.truncatedTo(ChronoUnit.SECONDS).toString();
   }
 
   public CniNodeStatus build(
@@ -90,8 +95,12 @@ public final class NodeStatusBuilder {
                 .setFailingAttachments(failing)
                 .setUncheckedAttachments(unchecked == 0 ? null : unchecked)
                 .setStaleReservations(stale))
+        .setAgentStartTime(startTime)
         .setObservedGeneration(generation)
-        .setConditions(List.of(ready(applied == desired, pass, list, previous)))
+        .setConditions(
+            List.of(
+                ready(applied == desired, pass, list, previous),
+                podNetworkReady(pass, networks, previous)))
         .setUnparsableFiles(
             pass.unparsableFiles().isEmpty() ? null : List.copyOf(pass.unparsableFiles()));
   }
@@ -224,7 +233,6 @@ public final class NodeStatusBuilder {
             .map(n -> n.getName() + ": " + n.getProbe().getMessage())
             .toList();
     boolean ready = allApplied && unproven.isEmpty();
-    String status = ready ? "True" : "False";
     ConditionReason reason =
         ready
             ? ConditionReason.ALL_NETWORKS_APPLIED
@@ -241,16 +249,100 @@ public final class NodeStatusBuilder {
                             .filter(o -> o.state() != NetworkOutcome.State.Applied)
                             .map(o -> o.network() + " (" + o.state() + ")")
                             .toList());
+    return condition(ConditionType.READY, ready, reason, message, previous);
+  }
+
+  /**
+   * PodNetworkReady: the runtime's pod network is in place with every chain this node's networks
+   * declare onto it, each applied and proven at the content on disk. A pod network of another
+   * product's with no chain declared onto it is that product's business: true.
+   */
+  private Condition podNetworkReady(
+      NodeSync.Result pass, Map<String, NodeNetworkStatus> networks, CniNodeStatus previous) {
+    if (pass.defaultFile() == null) {
+      return condition(
+          ConditionType.POD_NETWORK_READY,
+          false,
+          ConditionReason.NO_POD_NETWORK,
+          "the runtime's configuration directory holds no network",
+          previous);
+    }
+    String file = pass.defaultFile().getFileName();
+    if (pass.defaultFile().getCopyOf() != null
+        && !Boolean.TRUE.equals(pass.defaultFile().getCopyCurrent())) {
+      return condition(
+          ConditionType.POD_NETWORK_READY,
+          false,
+          ConditionReason.STALE_COPY,
+          Objects.requireNonNullElse(
+              pass.defaultFile().getMessage(),
+              file + " holds a copy of " + pass.defaultFile().getCopyOf() + " that is not current"),
+          previous);
+    }
+    List<String> waiting = new ArrayList<>();
+    for (String name : pass.podNetworkChain()) {
+      NodeNetworkStatus n = networks.get(name);
+      if (n == null || n.getState() != NetworkState.Applied) {
+        waiting.add(name + " is " + (n == null ? "not reported" : n.getState()));
+      } else if (probeFailed(n)) {
+        waiting.add(name + " failed its probe: " + n.getProbe().getMessage());
+      } else if (n.getProbe() == null
+          || !Objects.equals(n.getProbe().getSha256(), n.getAppliedSha256())) {
+        waiting.add(name + " is not proven yet");
+      }
+    }
+    if (!waiting.isEmpty()) {
+      return condition(
+          ConditionType.POD_NETWORK_READY,
+          false,
+          ConditionReason.CHAIN_NOT_PROVEN,
+          "pod network "
+              + pass.defaultNetwork()
+              + " in "
+              + file
+              + ": "
+              + String.join("; ", waiting),
+          previous);
+    }
+    String message =
+        pass.podNetworkChain().isEmpty()
+            ? "pod network "
+                + pass.defaultNetwork()
+                + " in "
+                + file
+                + " is another product's, and no network of this node is appended to it"
+            : "pod network "
+                + pass.defaultNetwork()
+                + " in "
+                + file
+                + " applied and proven with "
+                + String.join(", ", pass.podNetworkChain());
+    return condition(
+        ConditionType.POD_NETWORK_READY,
+        true,
+        ConditionReason.POD_NETWORK_PROVEN,
+        message,
+        previous);
+  }
+
+  /** A condition that keeps its lastTransitionTime from the previous status while true stays. */
+  private Condition condition(
+      ConditionType type,
+      boolean holds,
+      ConditionReason reason,
+      String message,
+      CniNodeStatus previous) {
+    String status = holds ? "True" : "False";
     String since = Instant.now(clock).truncatedTo(ChronoUnit.SECONDS).toString();
     if (previous != null && previous.getConditions() != null) {
       for (Condition c : previous.getConditions()) {
-        if (ConditionType.READY.is(c.getType()) && Objects.equals(c.getStatus(), status)) {
+        if (type.is(c.getType()) && Objects.equals(c.getStatus(), status)) {
           since = c.getLastTransitionTime();
         }
       }
     }
     return new ConditionBuilder()
-        .withType(ConditionType.READY.wire())
+        .withType(type.wire())
         .withStatus(status)
         .withReason(reason.wire())
         .withMessage(message)

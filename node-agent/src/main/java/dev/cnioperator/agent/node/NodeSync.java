@@ -115,6 +115,9 @@ public final class NodeSync {
    *     another product's file, or with another installer's plugins appended to its own), the
    *     content of that file now: what the runtime runs, and what the probe proves
    * @param defaultFile the file the runtime loads as its pod network, described; null when none
+   * @param podNetworkChain the networks of this node that make up the runtime's pod network: its
+   *     own, when the pod network is one of them (in its file or Multus's copy), and every network
+   *     appended to it ({@code spec.appendTo})
    */
   public record Result(
       List<NetworkOutcome> networks,
@@ -122,7 +125,8 @@ public final class NodeSync {
       List<String> removedNetworks,
       List<UnparsableFile> unparsableFiles,
       Map<String, byte[]> chains,
-      RuntimeDefaultFile defaultFile) {
+      RuntimeDefaultFile defaultFile,
+      List<String> podNetworkChain) {
 
     /** A pass whose default file holds network {@code defaultNetwork}, with no chains. */
     public Result(
@@ -137,7 +141,8 @@ public final class NodeSync {
           removedNetworks,
           unparsableFiles,
           Map.of(),
-          defaultNetwork == null ? null : new RuntimeDefaultFile().setNetworkName(defaultNetwork));
+          defaultNetwork == null ? null : new RuntimeDefaultFile().setNetworkName(defaultNetwork),
+          List.of());
     }
 
     /**
@@ -152,7 +157,8 @@ public final class NodeSync {
 
     /** This result with {@code removed} as the networks it took off the node, all else kept. */
     public Result withRemoved(List<String> removed) {
-      return new Result(networks, plugins, removed, unparsableFiles, chains, defaultFile);
+      return new Result(
+          networks, plugins, removed, unparsableFiles, chains, defaultFile, podNetworkChain);
     }
   }
 
@@ -225,8 +231,34 @@ public final class NodeSync {
     outcomes.addAll(chains.outcomes());
     Map<String, byte[]> running = new HashMap<>(chains.chains());
     running.putAll(filesWithOthersPlugins(outcomes, desired));
+    RuntimeDefaultFile defaultFile = defaultFile(desired);
     return new Result(
-        outcomes, plugins, removed, unparsableMultusFiles(), running, defaultFile(desired));
+        outcomes,
+        plugins,
+        removed,
+        unparsableMultusFiles(),
+        running,
+        defaultFile,
+        podNetworkChain(defaultFile, desired, chained));
+  }
+
+  /**
+   * The networks of this node in the runtime's pod network: the one the default file is (or, for
+   * Multus's file, holds a copy of), when it is this agent's, then those appended to it.
+   */
+  private static List<String> podNetworkChain(
+      RuntimeDefaultFile defaultFile, List<DesiredConflist> own, List<DesiredConflist> chained) {
+    if (defaultFile == null) {
+      return List.of();
+    }
+    String pod =
+        defaultFile.getCopyOf() != null ? defaultFile.getCopyOf() : defaultFile.getNetworkName();
+    List<String> chain = new ArrayList<>();
+    own.stream()
+        .filter(d -> d.directory() == ConfigDirectory.Runtime && d.network().equals(pod))
+        .forEach(d -> chain.add(d.network()));
+    chained.stream().filter(d -> d.appendTo().equals(pod)).forEach(d -> chain.add(d.network()));
+    return List.copyOf(chain);
   }
 
   /**

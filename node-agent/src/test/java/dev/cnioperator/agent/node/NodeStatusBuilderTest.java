@@ -16,8 +16,10 @@ import dev.cnioperator.api.v1alpha1.FailingAttachment;
 import dev.cnioperator.api.v1alpha1.NetworkState;
 import dev.cnioperator.api.v1alpha1.ProbeReport;
 import dev.cnioperator.api.v1alpha1.ProbeResult;
+import dev.cnioperator.api.v1alpha1.RuntimeDefaultFile;
 import dev.cnioperator.api.v1alpha1.RuntimeNetwork;
 import dev.cnioperator.api.v1alpha1.UnparsableFile;
+import io.fabric8.kubernetes.api.model.Condition;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -103,15 +105,19 @@ class NodeStatusBuilderTest {
                 .setReason("NetworkPluginNotReady"));
     Clock t0 = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
     Clock t5 = Clock.fixed(Instant.parse("2026-01-01T00:05:00Z"), ZoneOffset.UTC);
-    CniNodeStatus first = new NodeStatusBuilder(t0, said::get).build(PASS, new Health(), null, 3L);
-    CniNodeStatus same = new NodeStatusBuilder(t5, said::get).build(PASS, new Health(), first, 3L);
+    CniNodeStatus first =
+        new NodeStatusBuilder(t0, said::get, null).build(PASS, new Health(), null, 3L);
+    CniNodeStatus same =
+        new NodeStatusBuilder(t5, said::get, null).build(PASS, new Health(), first, 3L);
     assertThat(same).isEqualTo(first);
     assertThat(first.getRuntime().getLastTransitionTime()).isEqualTo("2026-01-01T00:00:00Z");
 
     said.set(
         new RuntimeNetwork().setEndpoint("/run/containerd/containerd.sock").setNetworkReady(true));
     RuntimeNetwork ready =
-        new NodeStatusBuilder(t5, said::get).build(PASS, new Health(), first, 3L).getRuntime();
+        new NodeStatusBuilder(t5, said::get, null)
+            .build(PASS, new Health(), first, 3L)
+            .getRuntime();
     assertThat(ready.getNetworkReady()).isTrue();
     assertThat(ready.getReason()).isNull();
     assertThat(ready.getLastTransitionTime()).isEqualTo("2026-01-01T00:05:00Z");
@@ -234,6 +240,113 @@ class NodeStatusBuilderTest {
     CniNodeStatus s = at("2026-01-01T00:00:00Z").build(PASS, health, null, 1L);
     assertThat(s.getSummary().getUncheckedAttachments()).isEqualTo(2);
     assertThat(s.getSummary().getFailingAttachments()).isZero();
+  }
+
+  private static NodeSync.Result podNetworkPass(RuntimeDefaultFile file, String... chain) {
+    return new NodeSync.Result(
+        List.of(
+            new NetworkOutcome(
+                "pods", "10-pods.conflist", State.Applied, "pp", "", false, Runtime, null, "pp"),
+            new NetworkOutcome(
+                "bw", "05-cbr0.conflist", State.Applied, "ww", "", false, Runtime, null, "xx")),
+        List.of(),
+        List.of(),
+        List.of(),
+        Map.of(),
+        file,
+        List.of(chain));
+  }
+
+  private static Condition podNetworkReady(CniNodeStatus s) {
+    return s.getConditions().stream()
+        .filter(c -> c.getType().equals("PodNetworkReady"))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  @Test
+  void podNetworkIsReadyOnlyOnceItAndEveryChainOntoItAreProvenAtTheContentOnDisk() {
+    RuntimeDefaultFile cbr0 =
+        new RuntimeDefaultFile().setFileName("05-cbr0.conflist").setNetworkName("cbr0");
+    Health health = new Health();
+    health.update(
+        "bw", h -> h.withProbe(new ProbeReport().setSha256("old").setResult(ProbeResult.Passed)));
+
+    CniNodeStatus waiting =
+        at("2026-01-01T00:00:00Z").build(podNetworkPass(cbr0, "bw"), health, null, 1L);
+    assertThat(podNetworkReady(waiting).getStatus()).isEqualTo("False");
+    assertThat(podNetworkReady(waiting).getReason()).isEqualTo("ChainNotProven");
+    assertThat(podNetworkReady(waiting).getMessage())
+        .isEqualTo("pod network cbr0 in 05-cbr0.conflist: bw is not proven yet");
+
+    health.update("bw", h -> h.withProbe(h.probe().setSha256("ww").setResult(ProbeResult.Failed)));
+    assertThat(
+            podNetworkReady(
+                    at("2026-01-01T00:01:00Z").build(podNetworkPass(cbr0, "bw"), health, null, 1L))
+                .getMessage())
+        .contains("bw failed its probe");
+
+    health.update("bw", h -> h.withProbe(h.probe().setResult(ProbeResult.Passed)));
+    CniNodeStatus proven =
+        at("2026-01-01T00:02:00Z").build(podNetworkPass(cbr0, "bw"), health, waiting, 1L);
+    assertThat(podNetworkReady(proven).getStatus()).isEqualTo("True");
+    assertThat(podNetworkReady(proven).getReason()).isEqualTo("PodNetworkProven");
+    assertThat(podNetworkReady(proven).getLastTransitionTime()).isEqualTo("2026-01-01T00:02:00Z");
+    // The node's own Ready is about its networks; it says nothing of the pod network's chain.
+    assertThat(proven.getConditions().get(0).getType()).isEqualTo("Ready");
+  }
+
+  @Test
+  void anotherProductsPodNetworkWithNothingAppendedIsItsBusinessAndNoFileIsNotReady() {
+    CniNodeStatus foreign =
+        at("2026-01-01T00:00:00Z")
+            .build(
+                podNetworkPass(
+                    new RuntimeDefaultFile()
+                        .setFileName("05-cbr0.conflist")
+                        .setNetworkName("cbr0")),
+                new Health(),
+                null,
+                1L);
+    assertThat(podNetworkReady(foreign).getStatus()).isEqualTo("True");
+    assertThat(podNetworkReady(foreign).getMessage()).contains("another product's");
+
+    CniNodeStatus none =
+        at("2026-01-01T00:00:00Z").build(podNetworkPass(null), new Health(), null, 1L);
+    assertThat(podNetworkReady(none).getStatus()).isEqualTo("False");
+    assertThat(podNetworkReady(none).getReason()).isEqualTo("NoPodNetwork");
+  }
+
+  @Test
+  void aStaleMultusCopyOfThePodNetworkIsNotReady() {
+    RuntimeDefaultFile multus =
+        new RuntimeDefaultFile()
+            .setFileName("00-multus.conf")
+            .setNetworkName("multus-cni-network")
+            .setCopyOf("pods")
+            .setCopyCurrent(false)
+            .setMessage("00-multus.conf holds an older copy of pods");
+    Health health = new Health();
+    health.update(
+        "pods", h -> h.withProbe(new ProbeReport().setSha256("pp").setResult(ProbeResult.Passed)));
+    CniNodeStatus stale =
+        at("2026-01-01T00:00:00Z").build(podNetworkPass(multus, "pods"), health, null, 1L);
+    assertThat(podNetworkReady(stale).getReason()).isEqualTo("StaleCopy");
+    assertThat(podNetworkReady(stale).getMessage()).contains("older copy of pods");
+
+    CniNodeStatus current =
+        at("2026-01-01T00:00:00Z")
+            .build(podNetworkPass(multus.setCopyCurrent(true), "pods"), health, null, 1L);
+    assertThat(podNetworkReady(current).getStatus()).isEqualTo("True");
+  }
+
+  @Test
+  void theAgentsStartIsReportedToTheSecond() {
+    Clock t = Clock.fixed(Instant.parse("2026-01-01T00:05:00Z"), ZoneOffset.UTC);
+    CniNodeStatus s =
+        new NodeStatusBuilder(t, () -> null, Instant.parse("2026-01-01T00:00:00.750Z"))
+            .build(PASS, new Health(), null, 1L);
+    assertThat(s.getAgentStartTime()).isEqualTo("2026-01-01T00:00:00Z");
   }
 
   /** What the network runs found, by network, as the builder reads it. */
