@@ -11,6 +11,7 @@ import dev.cnioperator.operator.network.NetworkStatusFolder;
 import dev.cnioperator.operator.node.CniNodeInformer;
 import dev.cnioperator.operator.node.CniNodeWriter;
 import dev.cnioperator.operator.node.NodeReconciler;
+import dev.cnioperator.operator.taint.PodNetworkTaintReconciler;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
@@ -79,6 +80,10 @@ public final class CniOperator implements AutoCloseable {
             cniNodes,
             new AttachmentDefinitions(client, clock)));
     operator.register(new NodeReconciler(new CniNodeWriter(client, metrics), cniNodes));
+    if (settings.podNetworkTaint() != null) {
+      operator.register(
+          new PodNetworkTaintReconciler(client, settings.podNetworkTaint(), cniNodes, clock));
+    }
     this.liveness =
         new LoopLiveness(
             settings.liveness(),

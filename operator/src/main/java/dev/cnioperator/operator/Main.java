@@ -1,6 +1,7 @@
 package dev.cnioperator.operator;
 
 import dev.cnioperator.operator.liveness.LoopLiveness;
+import dev.cnioperator.operator.taint.PodNetworkTaintSettings;
 import dev.cnioperator.runtime.health.HealthServer;
 import dev.cnioperator.runtime.health.JvmMeters;
 import io.fabric8.kubernetes.client.Config;
@@ -135,6 +136,26 @@ public final class Main implements Callable<Integer> {
               + " looks at it (env CNI_OPERATOR_LEASE_RETRY_PERIOD; default: ${DEFAULT-VALUE}).")
   Duration retryPeriod;
 
+  @Option(
+      names = "--pod-network-taint",
+      defaultValue = "${env:CNI_OPERATOR_POD_NETWORK_TAINT}",
+      description =
+          "Keep a taint of this key (effect NoSchedule) on each node where the agent runs until"
+              + " its agent, since it last started, has proven the node's pod network with every"
+              + " chain declared onto it (CniNode PodNetworkReady), and put it back when the agent"
+              + " is not ready; register nodes with it (kubelet --register-with-taints) to hold"
+              + " new pods back after a node starts (env CNI_OPERATOR_POD_NETWORK_TAINT; default:"
+              + " unset, no taint).")
+  String podNetworkTaint;
+
+  @Option(
+      names = "--agent-pod-selector",
+      defaultValue = "${env:CNI_OPERATOR_AGENT_POD_SELECTOR:-app.kubernetes.io/component=agent}",
+      description =
+          "Labels of the agent pods in --namespace, for --pod-network-taint (env"
+              + " CNI_OPERATOR_AGENT_POD_SELECTOR; default: ${DEFAULT-VALUE}).")
+  String agentPodSelector;
+
   public static void main(String[] args) {
     System.exit(new CommandLine(new Main()).execute(args));
   }
@@ -144,7 +165,12 @@ public final class Main implements Callable<Integer> {
     OperatorSettings.LeaseTimings lease;
     LoopLiveness.Limits liveness;
     InetSocketAddress metricsAddress;
+    PodNetworkTaintSettings taint;
     try {
+      taint =
+          podNetworkTaint == null || podNetworkTaint.isEmpty()
+              ? null
+              : new PodNetworkTaintSettings(podNetworkTaint, namespace, agentPodSelector);
       lease = new OperatorSettings.LeaseTimings(leaseDuration, renewDeadline, retryPeriod);
       liveness =
           new LoopLiveness.Limits(
@@ -156,7 +182,7 @@ public final class Main implements Callable<Integer> {
     }
     OperatorSettings settings =
         new OperatorSettings(
-            namespace, leaderElection, identity(), finalizerTimeout, lease, liveness);
+            namespace, leaderElection, identity(), finalizerTimeout, lease, liveness, taint);
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     registry
         .config()
@@ -185,14 +211,15 @@ public final class Main implements Callable<Integer> {
       operator.start();
       log.info(
           "event=started namespace={} leaderElection={} lease={} identity={} metricsAddress={}"
-              + " metricsPort={} server={}",
+              + " metricsPort={} server={} podNetworkTaint={}",
           settings.namespace(),
           settings.leaderElection(),
           settings.lease(),
           settings.identity(),
           metricsBindAddress,
           health.port(),
-          client.getMasterUrl());
+          client.getMasterUrl(),
+          settings.podNetworkTaint() == null ? "none" : settings.podNetworkTaint().key());
       stop.await();
       log.info("event=stopping identity={}", settings.identity());
     } catch (BindException e) {

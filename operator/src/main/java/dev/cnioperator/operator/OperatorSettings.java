@@ -1,6 +1,7 @@
 package dev.cnioperator.operator;
 
 import dev.cnioperator.operator.liveness.LoopLiveness;
+import dev.cnioperator.operator.taint.PodNetworkTaintSettings;
 import java.time.Duration;
 
 /**
@@ -12,6 +13,7 @@ import java.time.Duration;
  * @param finalizerTimeout how long a deleted CniNetwork waits for agents to report removal
  * @param lease the leader-election Lease's timings
  * @param liveness when the reconcile loop counts as stuck (see {@link LoopLiveness})
+ * @param podNetworkTaint the pod network taint the operator keeps, null when it keeps none
  */
 public record OperatorSettings(
     String namespace,
@@ -19,7 +21,8 @@ public record OperatorSettings(
     String identity,
     Duration finalizerTimeout,
     LeaseTimings lease,
-    LoopLiveness.Limits liveness) {
+    LoopLiveness.Limits liveness,
+    PodNetworkTaintSettings podNetworkTaint) {
 
   /** The name of the Lease replicas compete for. */
   public static final String LEASE_NAME = "cni-operator-leader";
@@ -32,7 +35,14 @@ public record OperatorSettings(
         identity,
         finalizerTimeout,
         LeaseTimings.DEFAULT,
-        LoopLiveness.Limits.DEFAULT);
+        LoopLiveness.Limits.DEFAULT,
+        null);
+  }
+
+  /** These settings with the pod network taint {@code taint}. */
+  public OperatorSettings withPodNetworkTaint(PodNetworkTaintSettings taint) {
+    return new OperatorSettings(
+        namespace, leaderElection, identity, finalizerTimeout, lease, liveness, taint);
   }
 
   /**

@@ -81,7 +81,8 @@ class StuckReconcileIT {
                 "stuck",
                 TestOperator.FINALIZER_TIMEOUT,
                 OperatorSettings.LeaseTimings.DEFAULT,
-                new LoopLiveness.Limits(BOUND, LoopLiveness.Limits.DEFAULT.unhealthySources())),
+                new LoopLiveness.Limits(BOUND, LoopLiveness.Limits.DEFAULT.unhealthySources()),
+                null),
             new SimpleMeterRegistry());
     health =
         new HealthServer(

@@ -3,6 +3,7 @@ package dev.cnioperator.operator.it;
 import dev.cnioperator.operator.CniOperator;
 import dev.cnioperator.operator.OperatorClients;
 import dev.cnioperator.operator.OperatorSettings;
+import dev.cnioperator.operator.taint.PodNetworkTaintSettings;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.ToolPaths;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -15,6 +16,11 @@ import java.time.Duration;
  */
 final class TestOperator {
   static final Duration FINALIZER_TIMEOUT = Duration.ofSeconds(20);
+
+  /** The pod network taint the operator keeps, on nodes with an agent pod labelled so. */
+  static final String POD_NETWORK_TAINT = "cnioperator.dev/pod-network-not-ready";
+
+  static final String AGENT_LABEL = "cnioperator.dev/test-agent";
 
   private static TestOperator shared;
 
@@ -61,7 +67,12 @@ final class TestOperator {
     client = OperatorClients.create(controlPlane.client().getConfiguration());
     operator =
         new CniOperator(
-            client, new OperatorSettings("default", false, "test", FINALIZER_TIMEOUT), registry);
+            client,
+            new OperatorSettings("default", false, "test", FINALIZER_TIMEOUT)
+                .withPodNetworkTaint(
+                    new PodNetworkTaintSettings(
+                        POD_NETWORK_TAINT, "default", AGENT_LABEL + "=true")),
+            registry);
     operator.start();
   }
 
