@@ -171,3 +171,18 @@ naming the alert when, the alert enabled, one of them is empty or not a Promethe
 {{- end }}
 {{- toYaml $out }}
 {{- end }}
+
+{{/*
+The operator's tolerations: operator.tolerations, and the pod network taint when the operator keeps
+one, which it must tolerate (it runs on the host network and needs no pod network).
+*/}}
+{{- define "cni-operator.operator.tolerations" -}}
+{{- $tolerations := .Values.operator.tolerations | default list }}
+{{- if .Values.podNetworkTaint.enabled }}
+{{- $tolerations = append $tolerations (dict "key" .Values.podNetworkTaint.key "operator" "Exists" "effect" "NoSchedule") }}
+{{- end }}
+{{- with $tolerations }}
+tolerations:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- end }}

@@ -441,6 +441,44 @@ class ChartLintIT {
   }
 
   @Test
+  void podNetworkTaintPassesTheKeyAndAgentSelectorTolerantOperatorAndTheRightsItNeeds() {
+    RenderedChart chart = RenderedChart.render(helm, "--set", "podNetworkTaint.enabled=true");
+    PodSpec pod = chart.single("Deployment", Deployment.class).getSpec().getTemplate().getSpec();
+    assertThat(onlyContainer(pod).getArgs())
+        .contains(
+            "--pod-network-taint=cnioperator.dev/pod-network-not-ready",
+            "--agent-pod-selector=app.kubernetes.io/name=cni-operator,"
+                + "app.kubernetes.io/instance=cni,app.kubernetes.io/component=agent");
+    assertThat(pod.getTolerations())
+        .anyMatch(
+            t ->
+                "cnioperator.dev/pod-network-not-ready".equals(t.getKey())
+                    && "NoSchedule".equals(t.getEffect()));
+    // The agent pods carry exactly the labels the operator selects them by.
+    assertThat(
+            chart
+                .single("DaemonSet", DaemonSet.class)
+                .getSpec()
+                .getTemplate()
+                .getMetadata()
+                .getLabels())
+        .containsEntry("app.kubernetes.io/name", "cni-operator")
+        .containsEntry("app.kubernetes.io/instance", "cni")
+        .containsEntry("app.kubernetes.io/component", "agent");
+    assertThat(rules(chart.named("ClusterRole", "-operator", ClusterRole.class).getRules()))
+        .contains("/nodes: patch");
+    assertThat(rules(chart.named("Role", "-operator", Role.class).getRules()))
+        .contains("/pods: get,list,watch");
+    // Off by default: no right to change Nodes, no flag.
+    RenderedChart plain = RenderedChart.render(helm);
+    assertThat(
+            onlyContainer(
+                    plain.single("Deployment", Deployment.class).getSpec().getTemplate().getSpec())
+                .getArgs())
+        .noneMatch(a -> a.startsWith("--pod-network-taint"));
+  }
+
+  @Test
   void agentRbacReadsItsCniNodeAndWritesOnlyStatusAndEvents() {
     ClusterRole agent =
         RenderedChart.render(helm).named("ClusterRole", "-agent", ClusterRole.class);
