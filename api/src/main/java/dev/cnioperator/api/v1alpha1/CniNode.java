@@ -39,6 +39,11 @@ import io.fabric8.kubernetes.model.annotation.Version;
     type = AdditionalPrinterColumn.Type.STRING,
     priority = 1)
 @AdditionalPrinterColumn(
+    name = "PodNetworkReady",
+    jsonPath = PrinterColumns.NODE_POD_NETWORK_READY,
+    type = AdditionalPrinterColumn.Type.STRING,
+    priority = 1)
+@AdditionalPrinterColumn(
     name = "Age",
     jsonPath = PrinterColumns.AGE,
     type = AdditionalPrinterColumn.Type.DATE)

@@ -26,6 +26,8 @@ final class PrinterColumns {
   static final String NODE_STALE = ".status.summary['staleReservations']";
   static final String NODE_UNCHECKED = ".status.summary['uncheckedAttachments']";
   static final String NODE_DEFAULT = ".status['defaultNetwork']";
+  static final String NODE_POD_NETWORK_READY =
+      ".status.conditions[?(@.type==\"PodNetworkReady\")].status";
 
   private PrinterColumns() {}
 }

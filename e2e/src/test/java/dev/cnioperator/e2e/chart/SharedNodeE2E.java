@@ -3,7 +3,6 @@ package dev.cnioperator.e2e.chart;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cnioperator.api.v1alpha1.AttachmentSummary;
 import dev.cnioperator.api.v1alpha1.CniNode;
@@ -37,7 +36,7 @@ import org.junit.jupiter.api.TestInstance;
 class SharedNodeE2E {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration SETTLE = Duration.ofSeconds(120);
-  private static final String FILE = "10-flannel.conflist";
+  private static final String FILE = ForeignPrimary.FILE;
   private static final String CHAIN = "pod-shaping";
 
   private OneNodeProduct product;
@@ -186,113 +185,23 @@ class SharedNodeE2E {
         backMillis);
   }
 
-  /** The declared chain: tuning (the pods' MTU) and bandwidth, appended to cbr0. */
   private static String chain(int mtu) {
-    return """
-        apiVersion: cnioperator.dev/v1alpha1
-        kind: CniNetwork
-        metadata:
-          name: %s
-        spec:
-          appendTo: cbr0
-          check: {intervalSeconds: 5}
-          plugins:
-            - type: tuning
-              mtu: %d
-            - type: bandwidth
-              ingressRate: 8000000
-              ingressBurst: 65536
-        """
-        .formatted(CHAIN, mtu);
+    return ForeignPrimary.chain(CHAIN, mtu);
   }
 
-  /**
-   * The foreign primary, as flannel's manifest installs it: a ConfigMap with its conflist, and a
-   * DaemonSet whose init container copies it into the node's conf dir with {@code cp -f} on every
-   * start (the image is the product's agent image, already on the node, for its coreutils).
-   */
   private void installForeignPrimary() {
     String podCidr = cp.client().nodes().withName(node.name()).get().getSpec().getPodCIDR();
-    foreignConflist =
-        ("{\"name\":\"cbr0\",\"cniVersion\":\"1.0.0\",\"plugins\":[{\"type\":\"bridge\","
-                + "\"bridge\":\"cbfl0\",\"isGateway\":true,\"ipam\":{\"type\":\"host-local\","
-                + "\"ranges\":[[{\"subnet\":\"%s\"}]]}},{\"type\":\"portmap\","
-                + "\"capabilities\":{\"portMappings\":true}}]}")
-            .formatted(podCidr);
-    foreignNamespace = TestNames.unique("foreign");
-    cp.kubectl("create", "namespace", foreignNamespace).orThrow("create namespace");
-    cp.kubectl(
-            "label", "namespace", foreignNamespace, "pod-security.kubernetes.io/enforce=privileged")
-        .orThrow("label namespace");
-    String image =
-        cp.kubectl(
-                "-n",
-                release.namespace(),
-                "get",
-                "daemonset",
-                "-l",
-                "app.kubernetes.io/component=agent",
-                "-o",
-                "jsonpath={.items[0].spec.template.spec.containers[0].image}")
-            .orThrow("the agent's image")
-            .stdout()
-            .strip();
-    String manifest =
-        """
-        apiVersion: v1
-        kind: ConfigMap
-        metadata:
-          name: foreign-cfg
-          namespace: %1$s
-        data:
-          cni-conf.json: '%2$s'
-        ---
-        apiVersion: apps/v1
-        kind: DaemonSet
-        metadata:
-          name: foreign-primary
-          namespace: %1$s
-        spec:
-          selector:
-            matchLabels: {app: foreign-primary}
-          template:
-            metadata:
-              labels: {app: foreign-primary}
-            spec:
-              hostNetwork: true
-              terminationGracePeriodSeconds: 0
-              tolerations: [{operator: Exists, effect: NoSchedule}]
-              initContainers:
-                - name: install-cni
-                  image: %3$s
-                  command: [sh, -c, 'cp -f /etc/foreign/cni-conf.json /etc/cni/net.d/%4$s && echo copy >> /etc/cni/copies.log']
-                  securityContext: {runAsUser: 0, privileged: true}
-                  volumeMounts:
-                    - {name: cni, mountPath: /etc/cni/net.d}
-                    - {name: log, mountPath: /etc/cni}
-                    - {name: cfg, mountPath: /etc/foreign}
-              containers:
-                - name: primary
-                  image: %3$s
-                  command: [sleep, infinity]
-                  securityContext: {runAsUser: 0}
-              volumes:
-                - {name: cni, hostPath: {path: /etc/cni/net.d}}
-                - {name: log, hostPath: {path: /etc/cni}}
-                - {name: cfg, configMap: {name: foreign-cfg}}
-        """
-            .formatted(foreignNamespace, foreignConflist, image, FILE);
-    cp.kubectlWithInput(manifest, "apply", "-f", "-").orThrow("apply the foreign primary");
+    ForeignPrimary foreign = ForeignPrimary.install(cp, release, podCidr);
+    foreignNamespace = foreign.namespace;
+    foreignConflist = foreign.conflist;
   }
 
-  /** How often the foreign primary's init container copied its file. */
   private long foreignCopies() throws IOException {
-    var log = node.hostPath("/etc/cni/copies.log");
-    return Files.exists(log) ? Files.readAllLines(log).size() : 0;
+    return ForeignPrimary.copies(node);
   }
 
   private List<String> types() {
-    return NodePods.pluginTypes(node, FILE);
+    return ForeignPrimary.types(node);
   }
 
   private Pod runPausePod(String prefix) {
@@ -303,27 +212,7 @@ class SharedNodeE2E {
         .until(() -> cp.client().pods().inNamespace(apps).withName(name).get(), NodePods::running);
   }
 
-  /** tuning set the pod's MTU; bandwidth put its token bucket on the host's end of its veth. */
   private void assertChained(Pod pod) throws IOException {
-    assertThat(NodePods.inPodNetwork(node, pod, "ip", "-o", "link", "show", "eth0").stdout())
-        .contains("mtu 1400");
-    JsonNode cached = null;
-    for (var f : Files.list(node.hostPath("/var/lib/cni/results")).toList()) {
-      if (f.getFileName().toString().startsWith("cbr0-" + NodePods.sandboxId(node, pod))) {
-        cached = JSON.readTree(Files.readString(f));
-      }
-    }
-    assertThat(cached).as("libcni's cached result of %s", pod.getMetadata().getName()).isNotNull();
-    String hostVeth = null;
-    for (JsonNode i : cached.at("/result/interfaces")) {
-      if (!i.has("sandbox") || i.get("sandbox").asText().isEmpty()) {
-        if (!i.get("name").asText().equals("cbfl0")) {
-          hostVeth = i.get("name").asText();
-        }
-      }
-    }
-    assertThat(hostVeth).as("the host's end of the veth in %s", cached).isNotNull();
-    assertThat(node.exec("tc", "qdisc", "show", "dev", hostVeth).orThrow("tc").stdout())
-        .contains("tbf");
+    assertThat(ForeignPrimary.missingChain(node, pod)).isEmpty();
   }
 }

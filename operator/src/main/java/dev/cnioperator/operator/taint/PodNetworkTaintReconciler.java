@@ -113,7 +113,11 @@ public class PodNetworkTaintReconciler implements Reconciler<Node> {
         .put("value", node.getMetadata().getResourceVersion());
     if (decision.taint()) {
       Taint taint = new Taint(PodNetworkTaintSettings.EFFECT, settings.key(), null, null);
-      boolean none = node.getSpec() == null || node.getSpec().getTaints() == null;
+      // The API server leaves an empty list out, so "/spec/taints/-" would have nothing to add to.
+      boolean none =
+          node.getSpec() == null
+              || node.getSpec().getTaints() == null
+              || node.getSpec().getTaints().isEmpty();
       patch
           .addObject()
           .put("op", "add")

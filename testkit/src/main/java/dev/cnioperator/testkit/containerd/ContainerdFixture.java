@@ -333,6 +333,17 @@ public final class ContainerdFixture implements AutoCloseable {
   }
 
   /**
+   * Cuts the power, as a node's crash or reboot does: containerd, its shims and every process they
+   * run die at once (SIGKILL), nothing is torn down, the state stays on disk. {@link #restart}
+   * boots it again: it finds the sandboxes dead.
+   */
+  public void powerCut() {
+    process.kill();
+    ShimProcesses.killAll(ShimProcesses.of(socket()));
+    log.info("event=containerd-power-cut socket={}", socket());
+  }
+
+  /**
    * Makes containerd lose sandbox {@code id} without tearing its network down, as a node whose
    * runtime lost its state does: the sandbox's task is killed and its container deleted behind the
    * CRI plugin's back (so no CNI DEL runs), then containerd is SIGKILLed and started again, and CRI

@@ -20,6 +20,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -477,6 +479,59 @@ public final class KubeletNode implements AutoCloseable {
         version,
         (System.nanoTime() - t0) / 1_000_000);
     return version;
+  }
+
+  /**
+   * Powers the node off as a crash or a reboot does, short of the kernel and its network state: the
+   * kubelet, containerd, its shims and every container die at once (SIGKILL) and nothing is torn
+   * down. The Node stays in the API as the kubelet left it until the control plane notices (the
+   * node lifecycle controller, after its grace period). {@link #powerOn} boots it again.
+   */
+  public void powerOff() {
+    long t0 = System.nanoTime();
+    kubelet.destroyForcibly();
+    try {
+      kubelet.waitFor(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    containerd.powerCut();
+    log.info(
+        "event=kubelet-node-powered-off node={} ms={}", name, (System.nanoTime() - t0) / 1_000_000);
+  }
+
+  /**
+   * Boots the node after {@link #powerOff}: containerd starts on its state and finds every sandbox
+   * dead, the kubelet starts and makes its pods new sandboxes, running their init containers again
+   * as after a reboot. Returns once the Node's Ready condition is true in a heartbeat of this boot.
+   */
+  public void powerOn() {
+    long t0 = System.nanoTime();
+    Instant booted = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+    containerd.restart();
+    try {
+      kubelet = launchKubelet();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start the kubelet of node " + name, e);
+    }
+    Await.serving(
+        "the kubelet of node " + name + " after power-on",
+        kubelet,
+        kubeletLog(),
+        () -> {
+          Node node = controlPlane.client().nodes().withName(name).get();
+          return node != null
+              && node.getStatus().getConditions().stream()
+                  .anyMatch(
+                      c ->
+                          "Ready".equals(c.getType())
+                              && "True".equals(c.getStatus())
+                              && c.getLastHeartbeatTime() != null
+                              && !Instant.parse(c.getLastHeartbeatTime()).isBefore(booted));
+        },
+        REGISTER_TIMEOUT);
+    log.info(
+        "event=kubelet-node-powered-on node={} ms={}", name, (System.nanoTime() - t0) / 1_000_000);
   }
 
   /** The cgroup v1 hierarchies (not their alias symlinks) this node's cgroup root is made in. */
