@@ -189,7 +189,10 @@ public final class AgentProgram implements AutoCloseable {
             new NodeStatusBuilder(
                 clock,
                 runtimeWatch == null ? () -> null : runtimeWatch::latest,
-                ProcessHandle.current().info().startInstant().orElseGet(clock::instant)),
+                // Now, not the process's start as /proc tells it: that is computed from the boot
+                // time in whole seconds and can fall a second before the container's start, which
+                // would make the operator take this agent's reports for an older agent's.
+                clock.instant()),
             networks,
             metrics,
             liveness,
