@@ -35,19 +35,10 @@ class PodNetworkTaintIT {
     cluster = new ClusterFixture();
     node = cluster.node("tainted");
     // As a kubelet registers it (--register-with-taints), beside a taint of someone else's.
-    cluster
-        .client
-        .nodes()
-        .withName(node)
-        .edit(
-            n -> {
-              n.getSpec()
-                  .setTaints(
-                      List.of(
-                          new Taint("NoSchedule", "example.com/other", null, "x"),
-                          new Taint("NoSchedule", TestOperator.POD_NETWORK_TAINT, null, null)));
-              return n;
-            });
+    setTaints(
+        List.of(
+            new Taint("NoSchedule", "example.com/other", null, "x"),
+            new Taint("NoSchedule", TestOperator.POD_NETWORK_TAINT, null, null)));
     pod = node + "-agent";
   }
 
@@ -70,26 +61,14 @@ class PodNetworkTaintIT {
     assertThat(taints()).contains(TestOperator.POD_NETWORK_TAINT);
 
     report(start, "True");
-    await("taint removed")
-        .atMost(ClusterFixture.WAIT)
-        .until(() -> !taints().contains(TestOperator.POD_NETWORK_TAINT));
+    awaitTainted(false, "taint removed");
     assertThat(taints()).containsExactly("example.com/other");
     assertThat(describeNode()).contains("PodNetworkUntainted");
 
     // With no taint left on the node, the API server stores no list to add to.
-    cluster
-        .client
-        .nodes()
-        .withName(node)
-        .edit(
-            n -> {
-              n.getSpec().setTaints(List.of());
-              return n;
-            });
+    setTaints(List.of());
     agentPod(false, start);
-    await("taint back while the agent is not ready")
-        .atMost(ClusterFixture.WAIT)
-        .until(() -> taints().contains(TestOperator.POD_NETWORK_TAINT));
+    awaitTainted(true, "taint back while the agent is not ready");
     assertThat(taints()).containsExactly(TestOperator.POD_NETWORK_TAINT);
 
     // The agent's container restarted: ready again, but its report is the old agent's.
@@ -98,15 +77,29 @@ class PodNetworkTaintIT {
     sleepThroughAReconcile();
     assertThat(taints()).contains(TestOperator.POD_NETWORK_TAINT);
     report(restarted, "True");
-    await("taint removed after the restarted agent's report")
-        .atMost(ClusterFixture.WAIT)
-        .until(() -> !taints().contains(TestOperator.POD_NETWORK_TAINT));
+    awaitTainted(false, "taint removed after the restarted agent's report");
 
     report(restarted, "False");
-    await("taint back while the chain is not proven")
-        .atMost(ClusterFixture.WAIT)
-        .until(() -> taints().contains(TestOperator.POD_NETWORK_TAINT));
+    awaitTainted(true, "taint back while the chain is not proven");
     assertThat(describeNode()).contains("PodNetworkTainted").contains("PodNetworkReady is False");
+  }
+
+  private void setTaints(List<Taint> taints) {
+    cluster
+        .client
+        .nodes()
+        .withName(node)
+        .edit(
+            n -> {
+              n.getSpec().setTaints(taints);
+              return n;
+            });
+  }
+
+  private void awaitTainted(boolean tainted, String alias) {
+    await(alias)
+        .atMost(ClusterFixture.WAIT)
+        .until(() -> taints().contains(TestOperator.POD_NETWORK_TAINT) == tainted);
   }
 
   /** What a person sees of the node, its Events included. */
