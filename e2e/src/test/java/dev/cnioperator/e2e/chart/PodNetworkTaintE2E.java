@@ -3,6 +3,8 @@ package dev.cnioperator.e2e.chart;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.cnioperator.api.v1alpha1.CniNode;
+import dev.cnioperator.api.v1alpha1.CniNodeStatus;
 import dev.cnioperator.e2e.ClusterNetworks;
 import dev.cnioperator.e2e.Helm;
 import dev.cnioperator.testkit.LocalControlPlane;
@@ -16,6 +18,8 @@ import io.fabric8.kubernetes.api.model.Taint;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -162,8 +166,9 @@ class PodNetworkTaintE2E {
         .orThrow("the operator rolled out without the taint");
     Restart withoutTaint = restartNode(false);
     System.out.printf(
-        "event=pod-network-taint-e2e-figure created_while_down_with_taint=%d missing_chain=%d;"
-            + " without_taint=%d missing_chain=%d%n",
+        "event=pod-network-taint-e2e-figure pods created from the control plane's notice of the"
+            + " node down until its chain was proven again: with the taint %d, %d of them without"
+            + " the chain; without the taint %d, %d of them without the chain%n",
         withTaint.held(),
         withTaint.heldMissing().size(),
         withoutTaint.held(),
@@ -185,8 +190,9 @@ class PodNetworkTaintE2E {
 
   /**
    * Powers the guarded node off and on, creating a pod every 2 s from the power-off until 4 s after
-   * the node takes new pods again ({@code taint}: the pod network taint is off; else: right after
-   * the power-on, when the control plane lifts its own taint), and reports each pod's chain.
+   * the node's chain is proven again ({@code taint}: once the pod network taint is off), and
+   * reports each pod's chain. Without the taint, the pods created while the control plane held the
+   * node down start as soon as it is up, before the chain may be back.
    */
   private Restart restartNode(boolean taint) throws Exception {
     List<Created> created = new ArrayList<>();
@@ -202,9 +208,15 @@ class PodNetworkTaintE2E {
       }
     }
     long on = System.nanoTime();
+    Instant booted = Instant.now().truncatedTo(ChronoUnit.SECONDS);
     guarded.powerOn();
+    // Until the taint comes off; without it, until the node's agent, started since the boot,
+    // reports the chain proven (when the taint would have come off).
     long releasedAt =
-        createPodsUntil(created, taint ? () -> !tainted() : () -> true, Duration.ofSeconds(150));
+        createPodsUntil(
+            created,
+            taint ? () -> !tainted() : () -> chainProvenSince(booted),
+            Duration.ofSeconds(150));
     createPodsFor(created, Duration.ofSeconds(4));
     List<String> beforeMissing = new ArrayList<>();
     List<String> heldMissing = new ArrayList<>();
@@ -235,6 +247,17 @@ class PodNetworkTaintE2E {
         (releasedAt - on) / 1_000_000,
         r);
     return r;
+  }
+
+  /** The node's CniNode reports PodNetworkReady from an agent started at {@code since} or later. */
+  private boolean chainProvenSince(Instant since) {
+    CniNodeStatus status =
+        cp.client().resources(CniNode.class).withName(guarded.name()).get().getStatus();
+    return status != null
+        && status.getAgentStartTime() != null
+        && !Instant.parse(status.getAgentStartTime()).isBefore(since)
+        && status.getConditions().stream()
+            .anyMatch(c -> "PodNetworkReady".equals(c.getType()) && "True".equals(c.getStatus()));
   }
 
   /** The node lifecycle controller marked the node's Ready condition Unknown (no heartbeat). */
