@@ -20,7 +20,8 @@ class WireValuesTest {
             "Degraded",
             "RolledOut",
             "AttachmentDefinitions",
-            "PluginsAppended");
+            "PluginsAppended",
+            "PodNetworkReady");
   }
 
   @Test
@@ -56,14 +57,23 @@ class WireValuesTest {
             "NotInstalled",
             "AllNetworksApplied",
             "NetworksNotApplied",
-            "RuntimeUnreachable");
+            "RuntimeUnreachable",
+            "PodNetworkProven",
+            "NoPodNetwork",
+            "ChainNotProven",
+            "StaleCopy");
   }
 
   @Test
   void eventReasonsAreTheOnesInTheDocs() {
     assertThat(Arrays.stream(EventReason.values()).map(EventReason::wire))
         .containsExactly(
-            "RemovalTimedOut", "CniCheckFailed", "UnparsableMultusConfig", "FileContested");
+            "RemovalTimedOut",
+            "CniCheckFailed",
+            "UnparsableMultusConfig",
+            "FileContested",
+            "PodNetworkTainted",
+            "PodNetworkUntainted");
   }
 
   @Test
