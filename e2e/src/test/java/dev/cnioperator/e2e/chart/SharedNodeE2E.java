@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cnioperator.api.v1alpha1.AttachmentSummary;
 import dev.cnioperator.api.v1alpha1.CniNode;
+import dev.cnioperator.api.v1alpha1.NetworkState;
 import dev.cnioperator.e2e.ClusterNetworks;
 import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.LocalControlPlane;
@@ -15,12 +16,17 @@ import dev.cnioperator.testkit.node.KubeletNode;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * Issue 42 on a kubelet node, installed as users install the product ({@code helm install} from a
@@ -31,8 +37,12 @@ import org.junit.jupiter.api.TestInstance;
  * get both plugins (tuning's MTU in the pod's netns, bandwidth's qdisc on the host's end of its
  * veth); the chain is back after the foreign DaemonSet's restart and after an agent restart, and
  * pods started after each get it; deleting the CniNetwork leaves the file as its product wrote it.
+ * Then an installer that takes the directory over (Cilium's {@code cni.exclusive}, reproduced)
+ * renames the product's own file away after every restore: the agent stops after three, reports the
+ * network Contested, and restores nothing more until the file is given back.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SharedNodeE2E {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration SETTLE = Duration.ofSeconds(120);
@@ -66,6 +76,7 @@ class SharedNodeE2E {
   }
 
   @Test
+  @Order(1)
   void aChainDeclaredOntoAFlannelStylePrimaryHoldsThroughItsRestartAndTheAgentsOnAKubeletNode()
       throws Exception {
     installForeignPrimary();
@@ -183,6 +194,217 @@ class SharedNodeE2E {
         "event=shared-node-e2e foreign-restart-to-chain-back-ms=%d (the pod's deletion, its"
             + " init container's start and copy, then the agent's re-append)%n",
         backMillis);
+  }
+
+  @Test
+  @Order(2)
+  void aFileRenamedAwayByAnExclusiveOwnerIsReportedContestedAndNotFought() throws Exception {
+    String network = "bystander";
+    ClusterNetworks networks = ClusterNetworks.on(cp);
+    // The pods of the first test go first: the other installer leaves the runtime a pod network
+    // whose plugin is not on the node, with which no pod's network could be torn down.
+    cp.kubectl("-n", apps, "delete", "pods", "--all", "--wait=true").orThrow("delete the pods");
+    networks.apply(
+        ClusterNetworks.bridgeNetwork(
+            network, 50, "matchLabels: {kubernetes.io/os: linux}", "cbby0", 77, 60));
+    networks.waitRolledOut(network);
+    String fileName =
+        networks
+            .cniNode(node.name())
+            .orElseThrow()
+            .getSpec()
+            .network(network)
+            .orElseThrow()
+            .getFileName();
+    Path file = node.cniConfDir().resolve(fileName);
+    assertThat(file).exists();
+
+    installExclusiveOwner();
+    try {
+      // The agent restores its own files at each resync (60 s by default; the directory watch is
+      // for chains onto others' files): three restores, each renamed away, take three resyncs.
+      await(network + " Contested")
+          .atMost(Duration.ofMinutes(6))
+          .until(
+              () ->
+                  networks
+                      .nodeStatus(node.name(), network)
+                      .map(n -> n.getState() == NetworkState.Contested)
+                      .orElse(false));
+      String message = networks.nodeStatus(node.name(), network).orElseThrow().getMessage();
+      assertThat(message)
+          .contains("renamed to " + fileName + ".cilium_bak")
+          .contains("cni.exclusive=false");
+      int restores = restoresOf(fileName);
+      assertThat(restores).as("restores before the agent stopped").isEqualTo(3);
+      // Not fought: through another resync the file stays renamed away and no restore follows.
+      Thread.sleep(Duration.ofSeconds(65).toMillis());
+      assertThat(file).doesNotExist();
+      assertThat(restoresOf(fileName)).isEqualTo(restores);
+      assertThat(
+              cp.kubectl(
+                      "get",
+                      "events",
+                      "-n",
+                      "default",
+                      "--field-selector",
+                      "involvedObject.name=" + node.name() + ",reason=FileContested",
+                      "-o",
+                      "name")
+                  .orThrow("get events")
+                  .stdout())
+          .isNotBlank();
+      System.out.printf(
+          "event=shared-node-e2e-contested restores=%d%n$ kubectl get cninodes -o wide%n%s%n"
+              + "$ kubectl get cninode %s -o jsonpath=..message%n%s%n",
+          restores, cp.kubectl("get", "cninodes", "-o", "wide").stdout(), node.name(), message);
+    } finally {
+      // The other installer goes and its files with it; what it renamed is given back, as a user
+      // does after setting cni.exclusive=false.
+      cp.kubectl("-n", foreignNamespace, "delete", "daemonset", "exclusive-owner", "--wait=true")
+          .orThrow("delete the exclusive owner");
+      await("the exclusive owner's pod gone")
+          .atMost(SETTLE)
+          .until(
+              () ->
+                  cp.client()
+                      .pods()
+                      .inNamespace(foreignNamespace)
+                      .withLabel("app", "exclusive-owner")
+                      .list()
+                      .getItems()
+                      .isEmpty());
+      Files.deleteIfExists(node.cniConfDir().resolve("05-cilium.conflist"));
+      try (var renamed = Files.list(node.cniConfDir())) {
+        for (Path backup :
+            renamed.filter(f -> f.getFileName().toString().endsWith(".cilium_bak")).toList()) {
+          String original = backup.getFileName().toString().replace(".cilium_bak", "");
+          Files.move(backup, backup.resolveSibling(original));
+        }
+      }
+    }
+    // The file is back under its name: the agent takes it up at its next pass.
+    try {
+      await(network + " Applied again")
+          .atMost(SETTLE)
+          .until(
+              () ->
+                  networks
+                      .nodeStatus(node.name(), network)
+                      .map(n -> n.getState() == NetworkState.Applied)
+                      .orElse(false));
+    } catch (ConditionTimeoutException e) {
+      throw new AssertionError(
+          e.getMessage()
+              + "\nconf dir: "
+              + NodePods.confFiles(node)
+              + "\nstatus: "
+              + networks.nodeStatus(node.name(), network)
+              + "\nforeign namespace's pods: "
+              + cp.kubectl("-n", foreignNamespace, "get", "pods", "-o", "wide").stdout()
+              + "\nagent log on "
+              + fileName
+              + ":\n"
+              + agentLog()
+                  .lines()
+                  .filter(l -> l.contains(network))
+                  .reduce("", (a, b) -> a + b + "\n"),
+          e);
+    }
+    networks.delete(network);
+  }
+
+  /**
+   * A reproduction of what Cilium's agent does with {@code cni.exclusive=true} (Cilium itself needs
+   * a kernel datapath the test nodes cannot give it; ContestedFileIT's ExclusiveOwner cites the
+   * source): it writes its own file, then renames every other top-level {@code .conf}, {@code
+   * .conflist} and {@code .json} file to {@code <name>.cilium_bak}, overwriting an older backup, on
+   * each change of the directory. Cilium reacts to inotify events; this polls every 100 ms, which
+   * the agent sees the same way: its file renamed away soon after each restore.
+   */
+  private void installExclusiveOwner() {
+    String manifest =
+        """
+        apiVersion: apps/v1
+        kind: DaemonSet
+        metadata:
+          name: exclusive-owner
+          namespace: %1$s
+        spec:
+          selector:
+            matchLabels: {app: exclusive-owner}
+          template:
+            metadata:
+              labels: {app: exclusive-owner}
+            spec:
+              hostNetwork: true
+              # Not 0: a pod deleted with no grace leaves the API at once, before its container
+              # is stopped, which would go on renaming what the test gives back.
+              terminationGracePeriodSeconds: 1
+              tolerations: [{operator: Exists}]
+              containers:
+                - name: rename-others
+                  image: %2$s
+                  securityContext: {runAsUser: 0, privileged: true}
+                  volumeMounts:
+                    - {name: cni, mountPath: /etc/cni/net.d}
+                  command:
+                    - sh
+                    - -c
+                    - |
+                      own=05-cilium.conflist
+                      d=/etc/cni/net.d
+                      echo '{"cniVersion":"0.3.1","name":"cilium","plugins":[{"type":"cilium-cni"}]}' > "$d/$own"
+                      while :; do
+                        for f in "$d"/*.conf "$d"/*.conflist "$d"/*.json; do
+                          [ -f "$f" ] || continue
+                          [ "${f##*/}" = "$own" ] && continue
+                          mv -f "$f" "$f.cilium_bak"
+                        done
+                        sleep 0.1
+                      done
+              volumes:
+                - {name: cni, hostPath: {path: /etc/cni/net.d}}
+        """
+            .formatted(foreignNamespace, agentImage());
+    cp.kubectlWithInput(manifest, "apply", "-f", "-").orThrow("apply the exclusive owner");
+  }
+
+  private String agentImage() {
+    return cp.kubectl(
+            "-n",
+            release.namespace(),
+            "get",
+            "daemonset",
+            "-l",
+            "app.kubernetes.io/component=agent",
+            "-o",
+            "jsonpath={.items[0].spec.template.spec.containers[0].image}")
+        .orThrow("the agent's image")
+        .stdout()
+        .strip();
+  }
+
+  /** How often the agent restored {@code fileName} after it was removed, from its log. */
+  private int restoresOf(String fileName) {
+    return (int)
+        agentLog()
+            .lines()
+            .filter(l -> l.contains("event=conflist-written") && l.contains("RESTORE_REMOVED"))
+            .filter(l -> l.contains(fileName))
+            .count();
+  }
+
+  private String agentLog() {
+    return cp.kubectl(
+            "-n",
+            release.namespace(),
+            "logs",
+            "-l",
+            "app.kubernetes.io/component=agent",
+            "--tail=-1")
+        .orThrow("the agent's log")
+        .stdout();
   }
 
   private static String chain(int mtu) {
