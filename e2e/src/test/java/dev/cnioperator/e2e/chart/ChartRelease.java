@@ -129,6 +129,31 @@ public final class ChartRelease implements AutoCloseable {
     return name;
   }
 
+  /** The image the release's agent DaemonSet runs (already on every node that runs an agent). */
+  String agentImage() {
+    return controlPlane
+        .kubectl(
+            "-n",
+            name,
+            "get",
+            "daemonset",
+            "-l",
+            "app.kubernetes.io/component=agent",
+            "-o",
+            "jsonpath={.items[0].spec.template.spec.containers[0].image}")
+        .orThrow("the agent's image")
+        .stdout()
+        .strip();
+  }
+
+  /** The whole log of the release's pods of {@code component} ("agent" or "operator"). */
+  String log(String component) {
+    return controlPlane
+        .kubectl("-n", name, "logs", "-l", "app.kubernetes.io/component=" + component, "--tail=-1")
+        .orThrow("the " + component + "'s log")
+        .stdout();
+  }
+
   /** What helm printed on install, the rendered NOTES.txt included. */
   String installOutput() {
     return installOutput;

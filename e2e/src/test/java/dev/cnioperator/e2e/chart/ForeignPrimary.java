@@ -45,19 +45,7 @@ final class ForeignPrimary {
     cp.kubectl("create", "namespace", namespace).orThrow("create namespace");
     cp.kubectl("label", "namespace", namespace, "pod-security.kubernetes.io/enforce=privileged")
         .orThrow("label namespace");
-    String image =
-        cp.kubectl(
-                "-n",
-                release.namespace(),
-                "get",
-                "daemonset",
-                "-l",
-                "app.kubernetes.io/component=agent",
-                "-o",
-                "jsonpath={.items[0].spec.template.spec.containers[0].image}")
-            .orThrow("the agent's image")
-            .stdout()
-            .strip();
+    String image = release.agentImage();
     String manifest =
         """
         apiVersion: v1

@@ -231,15 +231,7 @@ class IstioOnKubeletE2E {
 
   /** Why the agent wrote the pod network's file, each time, from its container's log. */
   private List<String> agentWrites() {
-    String log =
-        cp.kubectl(
-                "-n",
-                release.namespace(),
-                "logs",
-                "-l",
-                "app.kubernetes.io/component=agent",
-                "--tail=-1")
-            .stdout();
+    String log = release.log("agent");
     List<String> reasons = new ArrayList<>();
     Matcher m = AGENT_WROTE.matcher(log);
     while (m.find()) {

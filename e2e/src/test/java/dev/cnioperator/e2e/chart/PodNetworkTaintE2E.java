@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -270,8 +271,7 @@ class PodNetworkTaintE2E {
   private record Created(Pod pod, long at) {}
 
   /** Creates a pod every 2 s until {@code until} holds; returns when it first held. */
-  private long createPodsUntil(
-      List<Created> created, java.util.concurrent.Callable<Boolean> until, Duration atMost)
+  private long createPodsUntil(List<Created> created, Callable<Boolean> until, Duration atMost)
       throws Exception {
     long deadline = System.nanoTime() + atMost.toNanos();
     long next = System.nanoTime();
@@ -329,15 +329,13 @@ class PodNetworkTaintE2E {
                 "-o",
                 "jsonpath={.status.agentStartTime} {.status.conditions}")
             .stdout()
-        + "\noperator log (tail):\n"
-        + cp.kubectl(
-                "-n",
-                release.namespace(),
-                "logs",
-                "-l",
-                "app.kubernetes.io/component=operator",
-                "--tail=40")
-            .stdout();
+        + "\noperator log (last 40 lines):\n"
+        + lastLines(release.log("operator"), 40);
+  }
+
+  private static String lastLines(String text, int count) {
+    List<String> lines = text.lines().toList();
+    return String.join("\n", lines.subList(Math.max(0, lines.size() - count), lines.size()));
   }
 
   private boolean tainted() {

@@ -223,14 +223,7 @@ class SharedNodeE2E {
     try {
       // The agent restores its own files at each resync (60 s by default; the directory watch is
       // for chains onto others' files): three restores, each renamed away, take three resyncs.
-      await(network + " Contested")
-          .atMost(Duration.ofMinutes(6))
-          .until(
-              () ->
-                  networks
-                      .nodeStatus(node.name(), network)
-                      .map(n -> n.getState() == NetworkState.Contested)
-                      .orElse(false));
+      awaitState(networks, network, NetworkState.Contested, Duration.ofMinutes(6));
       String message = networks.nodeStatus(node.name(), network).orElseThrow().getMessage();
       assertThat(message)
           .contains("renamed to " + fileName + ".cilium_bak")
@@ -285,14 +278,7 @@ class SharedNodeE2E {
     }
     // The file is back under its name: the agent takes it up at its next pass.
     try {
-      await(network + " Applied again")
-          .atMost(SETTLE)
-          .until(
-              () ->
-                  networks
-                      .nodeStatus(node.name(), network)
-                      .map(n -> n.getState() == NetworkState.Applied)
-                      .orElse(false));
+      awaitState(networks, network, NetworkState.Applied, SETTLE);
     } catch (ConditionTimeoutException e) {
       throw new AssertionError(
           e.getMessage()
@@ -305,7 +291,8 @@ class SharedNodeE2E {
               + "\nagent log on "
               + fileName
               + ":\n"
-              + agentLog()
+              + release
+                  .log("agent")
                   .lines()
                   .filter(l -> l.contains(network))
                   .reduce("", (a, b) -> a + b + "\n"),
@@ -366,45 +353,31 @@ class SharedNodeE2E {
               volumes:
                 - {name: cni, hostPath: {path: /etc/cni/net.d}}
         """
-            .formatted(foreignNamespace, agentImage());
+            .formatted(foreignNamespace, release.agentImage());
     cp.kubectlWithInput(manifest, "apply", "-f", "-").orThrow("apply the exclusive owner");
   }
 
-  private String agentImage() {
-    return cp.kubectl(
-            "-n",
-            release.namespace(),
-            "get",
-            "daemonset",
-            "-l",
-            "app.kubernetes.io/component=agent",
-            "-o",
-            "jsonpath={.items[0].spec.template.spec.containers[0].image}")
-        .orThrow("the agent's image")
-        .stdout()
-        .strip();
+  private void awaitState(
+      ClusterNetworks networks, String network, NetworkState state, Duration atMost) {
+    await(network + " " + state + " on " + node.name())
+        .atMost(atMost)
+        .until(
+            () ->
+                networks
+                    .nodeStatus(node.name(), network)
+                    .map(n -> n.getState() == state)
+                    .orElse(false));
   }
 
   /** How often the agent restored {@code fileName} after it was removed, from its log. */
   private int restoresOf(String fileName) {
     return (int)
-        agentLog()
+        release
+            .log("agent")
             .lines()
             .filter(l -> l.contains("event=conflist-written") && l.contains("RESTORE_REMOVED"))
             .filter(l -> l.contains(fileName))
             .count();
-  }
-
-  private String agentLog() {
-    return cp.kubectl(
-            "-n",
-            release.namespace(),
-            "logs",
-            "-l",
-            "app.kubernetes.io/component=agent",
-            "--tail=-1")
-        .orThrow("the agent's log")
-        .stdout();
   }
 
   private static String chain(int mtu) {

@@ -91,15 +91,8 @@ public class PodNetworkTaintReconciler implements Reconciler<Node> {
     @SuppressWarnings("unchecked")
     var ofNode =
         (CniNodeEventSource<Node>) context.eventSourceRetriever().getEventSourceFor(CniNode.class);
-    @SuppressWarnings("unchecked")
-    var agents =
-        (InformerEventSource<Pod, Node>)
-            context.eventSourceRetriever().getEventSourceFor(Pod.class);
-    List<Pod> onNode =
-        agents
-            .list()
-            .filter(p -> p.getSpec() != null && name.equals(p.getSpec().getNodeName()))
-            .toList();
+    // The agent pods bound to this node: JOSDK indexes them by the mapper above.
+    List<Pod> onNode = List.copyOf(context.getSecondaryResources(Pod.class));
     TaintDecision decision = TaintDecision.decide(onNode, ofNode.get(name).orElse(null));
     int index = indexOfTaint(node);
     if (!decision.changes(index >= 0)) {
