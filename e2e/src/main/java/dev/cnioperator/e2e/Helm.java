@@ -2,6 +2,7 @@ package dev.cnioperator.e2e;
 
 import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.Commands;
+import dev.cnioperator.testkit.ForkSlot;
 import dev.cnioperator.testkit.ToolPaths;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,11 +30,14 @@ public final class Helm {
   }
 
   /**
-   * The provisioned helm with its directories in this module's {@code target/helm-home}, which the
-   * build's clean removes; the tests add no repository or plugin, so they can share it.
+   * The provisioned helm with its directories in this module's {@code target/helm-home-<slot>},
+   * which the build's clean removes; the tests of one JVM add no repository or plugin, so they can
+   * share it. Test JVMs running at once ({@link ForkSlot}) each have their own: every cluster's
+   * chart is {@code cni-operator-<version>.tgz} in helm's cache, with that cluster's registry in
+   * its values, and another JVM's download must not replace it between the pull and the install.
    */
   public static Helm provisioned() {
-    return inHome(Path.of("target/helm-home").toAbsolutePath());
+    return inHome(Path.of("target/helm-home-" + ForkSlot.current()).toAbsolutePath());
   }
 
   /**

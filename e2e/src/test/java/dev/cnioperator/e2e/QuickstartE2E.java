@@ -38,6 +38,9 @@ class QuickstartE2E {
     Process quickstart =
         new ProcessBuilder(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                // The quickstart's control plane picks its ports from this JVM's slice.
+                "-Dtestkit.module=" + System.getProperty("testkit.module", ""),
+                "-Dtestkit.fork=" + System.getProperty("testkit.fork", ""),
                 "-cp",
                 System.getProperty("java.class.path"),
                 Quickstart.class.getName())

@@ -18,27 +18,32 @@ import java.util.concurrent.atomic.AtomicInteger;
  * it takes the source port of every outgoing connection from: in the seconds between the choice and
  * the server's bind, any connection on the machine may take it ("bind: address already in use",
  * seen in CI as kube-apiserver failing to start). These ports come from below that range, where the
- * kernel puts nothing by itself, each checked free by a bind, and none handed out twice by this
- * JVM.
+ * kernel puts nothing by itself, each checked free by a bind, none handed out twice by this JVM,
+ * and none by two test JVMs running at once ({@link ForkSlot}).
  */
 public final class FreePorts {
   /** The lowest port handed out: above the well-known and most registered services. */
   private static final int LOWEST = 20000;
 
   private static final AtomicInteger NEXT = new AtomicInteger();
-  private static final int HIGHEST = ephemeralLow() - 1;
+
+  /**
+   * This JVM's part of the range: test JVMs running at once each pick from their own slice ({@link
+   * ForkSlot}), so that two never choose the same port before its server binds it.
+   */
+  private static final int[] RANGE = ForkSlot.slice(LOWEST, ephemeralLow() - 1);
 
   static {
-    NEXT.set(LOWEST + ThreadLocalRandom.current().nextInt(HIGHEST - LOWEST + 1));
+    NEXT.set(RANGE[0] + ThreadLocalRandom.current().nextInt(RANGE[1] - RANGE[0] + 1));
   }
 
   private FreePorts() {}
 
   /** A port free on {@code address} now, outside the kernel's ephemeral range. */
   public static int on(InetAddress address) {
-    int span = HIGHEST - LOWEST + 1;
+    int span = RANGE[1] - RANGE[0] + 1;
     for (int tries = 0; tries < span; tries++) {
-      int port = LOWEST + Math.floorMod(NEXT.getAndIncrement() - LOWEST, span);
+      int port = RANGE[0] + Math.floorMod(NEXT.getAndIncrement() - RANGE[0], span);
       try (ServerSocket s = new ServerSocket()) {
         s.setReuseAddress(false);
         s.bind(new InetSocketAddress(address, port), 1);
@@ -48,7 +53,7 @@ public final class FreePorts {
       }
     }
     throw new UncheckedIOException(
-        new IOException("no free port on " + address + " from " + LOWEST + " to " + HIGHEST));
+        new IOException("no free port on " + address + " from " + RANGE[0] + " to " + RANGE[1]));
   }
 
   /** A port free on the loopback address now. */

@@ -11,9 +11,15 @@ public final class TestNames {
   private static final SecureRandom RANDOM = new SecureRandom();
   private static final String ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
 
-  /** The next /24 of 10.240.0.0/13 handed out as a Node's pod CIDR; random start per JVM. */
+  /**
+   * The /24s of 10.240.0.0/13 this JVM hands out as Nodes' pod CIDRs: its own slice when test JVMs
+   * run at once ({@link ForkSlot}), from a random start.
+   */
+  private static final int[] POD_CIDRS = ForkSlot.slice(0, 2047);
+
   private static final java.util.concurrent.atomic.AtomicInteger POD_CIDR =
-      new java.util.concurrent.atomic.AtomicInteger(RANDOM.nextInt(2048));
+      new java.util.concurrent.atomic.AtomicInteger(
+          POD_CIDRS[0] + RANDOM.nextInt(POD_CIDRS[1] - POD_CIDRS[0] + 1));
 
   private TestNames() {}
 
@@ -23,7 +29,8 @@ public final class TestNames {
    * in a JVM.
    */
   public static String podCidr() {
-    int n = Math.floorMod(POD_CIDR.getAndIncrement(), 2048);
+    int span = POD_CIDRS[1] - POD_CIDRS[0] + 1;
+    int n = POD_CIDRS[0] + Math.floorMod(POD_CIDR.getAndIncrement() - POD_CIDRS[0], span);
     return "10." + (240 + n / 256) + "." + (n % 256) + ".0/24";
   }
 

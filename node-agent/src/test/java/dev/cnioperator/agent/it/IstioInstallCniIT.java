@@ -130,7 +130,7 @@ class IstioInstallCniIT {
   @Test
   void istiosInstallerAndTheAgentShareThePodNetworkFileAndEveryPodGoesThroughIstio()
       throws Exception {
-    NodeNetwork v1 = podNetwork(66);
+    NodeNetwork v1 = podNetwork(76);
     cniNodes.put(node.name, List.of(v1));
     agent = AgentProcess.start(node.name, node.paths, cp.kubeconfigFile(), node.log());
     await().atMost(CONVERGE).until(() -> node.conflist(v1).toFile().exists());
@@ -155,14 +155,14 @@ class IstioInstallCniIT {
     assertRedirected(addPod("before"));
 
     // An edit of the pod network: written with Istio's entry after the new revision's plugins.
-    NodeNetwork v2 = podNetwork(67);
+    NodeNetwork v2 = podNetwork(77);
     cniNodes.put(node.name, List.of(v2));
     await()
         .atMost(CONVERGE)
         .ignoreExceptions()
         .until(() -> v2.getSha256().equals(awaitAppended().getAppliedSha256()));
     assertThat(JSON.readTree(node.conflist(v2).toFile()).at("/plugins/0/ipam/subnet").asText())
-        .isEqualTo("10.200.67.0/24");
+        .isEqualTo("10.200.77.0/24");
     assertThat(types(node.conflist(v2))).containsExactly("ptp", "istio-cni");
     agent.awaitOkPasses(5);
     assertThat(agent.conflistWrites()).containsExactly("CREATE", "UPDATE");

@@ -59,7 +59,7 @@ class StaleCleanupIT {
         "{\"cniVersion\":\"1.1.0\",\"name\":\""
             + network
             + "\",\"plugins\":[{\"type\":\"ptp\",\"ipam\":{\"type\":\"host-local\","
-            + "\"subnet\":\"10.200.62.0/24\",\"dataDir\":\""
+            + "\"subnet\":\"10.200.72.0/24\",\"dataDir\":\""
             + node.root.resolve("var/lib/cni/networks")
             + "\"}}]}";
   }

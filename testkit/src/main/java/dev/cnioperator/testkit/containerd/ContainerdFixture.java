@@ -84,7 +84,7 @@ public final class ContainerdFixture implements AutoCloseable {
   private final Path binDir;
   private final Path crictlConfig;
   private final ContainerdProcess process;
-  private final HostRunContainerd.Hold hostRun;
+  private final HostDirs.Hold hostRun;
   private boolean closed;
 
   private ContainerdFixture(Path dir, ContainerdConfig config, Path binDir, List<String> launcher) {
@@ -96,7 +96,7 @@ public final class ContainerdFixture implements AutoCloseable {
         new ContainerdProcess(
             launcher, binDir, dir.resolve("config.toml"), config.socket(), logFile());
     // Its shims make /run/containerd/s on the machine unless it runs in a node's mount namespace.
-    this.hostRun = HostRunContainerd.hold();
+    this.hostRun = HostDirs.RUN_CONTAINERD.hold();
   }
 
   /**
@@ -285,7 +285,7 @@ public final class ContainerdFixture implements AutoCloseable {
    * {@code ctr run <args>} ({@link #ctr}) with the task's I/O fifos and runc's state under the
    * fixture's directory, where ctr and the shim would otherwise make {@code /run/containerd/fifo}
    * and {@code /run/containerd/runc/k8s.io} on the machine. The shim's socket still goes to {@code
-   * /run/containerd/s}, where every release puts it ({@link HostRunContainerd}).
+   * /run/containerd/s}, where every release puts it ({@link HostDirs}).
    */
   public CommandResult ctrRun(String... args) {
     List<String> run =

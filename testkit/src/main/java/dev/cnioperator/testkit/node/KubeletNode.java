@@ -9,7 +9,7 @@ import dev.cnioperator.testkit.TestNames;
 import dev.cnioperator.testkit.ToolPaths;
 import dev.cnioperator.testkit.containerd.ContainerdFixture;
 import dev.cnioperator.testkit.containerd.ContainerdRelease;
-import dev.cnioperator.testkit.containerd.HostRunContainerd;
+import dev.cnioperator.testkit.containerd.HostDirs;
 import io.fabric8.kubernetes.api.model.Node;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -66,7 +66,7 @@ public final class KubeletNode implements AutoCloseable {
    * /run/containerd/s}, are the node's too. The kubelet reaches its runtime there. The only trace
    * on the machine is the mount point, an empty {@code /run/containerd} (the machine's own, made
    * when missing, and removed with the last node or test containerd of the JVM when no mount
-   * namespace has a mount on it any more: {@link HostRunContainerd}).
+   * namespace has a mount on it any more: {@link HostDirs}).
    */
   public static final String CRI_SOCKET = "/run/containerd/containerd.sock";
 
@@ -92,7 +92,7 @@ public final class KubeletNode implements AutoCloseable {
   private Path kubeletBinary;
   private List<String> kubeletArgs;
   private Process kubelet;
-  private HostRunContainerd.Hold hostRun;
+  private HostDirs.Hold hostRun;
   private boolean closed;
 
   private KubeletNode(
@@ -165,7 +165,7 @@ public final class KubeletNode implements AutoCloseable {
     long t0 = System.nanoTime();
     try {
       // The mount namespace makes the machine's /run/containerd, the mount point of its socket dir.
-      node.hostRun = HostRunContainerd.hold();
+      node.hostRun = HostDirs.RUN_CONTAINERD.hold();
       node.startNetwork(bridge);
       node.startMountNamespace();
       node.installPlugins();

@@ -2,6 +2,7 @@ package dev.cnioperator.testkit.node;
 
 import dev.cnioperator.testkit.ApiServerProxy;
 import dev.cnioperator.testkit.Commands;
+import dev.cnioperator.testkit.ForkSlot;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.Prerequisites;
 import dev.cnioperator.testkit.TestNames;
@@ -68,8 +69,11 @@ public final class NodeBridge implements AutoCloseable {
   /** A 10.231.x /24 no interface on the host has an address in (another run's bridge). */
   private static String freePrefix() {
     String addresses = Commands.run("ip", "-4", "-o", "addr", "show").orThrow("ip addr").stdout();
+    // Test JVMs running at once pick from slices of their own (ForkSlot), so that two never take
+    // the same /24 between this look and the address's assignment.
+    int[] range = ForkSlot.slice(0, 255);
     for (int attempt = 0; attempt < 50; attempt++) {
-      String prefix = "10.231." + RANDOM.nextInt(256);
+      String prefix = "10.231." + (range[0] + RANDOM.nextInt(range[1] - range[0] + 1));
       if (!addresses.contains(" " + prefix + ".")) {
         return prefix;
       }

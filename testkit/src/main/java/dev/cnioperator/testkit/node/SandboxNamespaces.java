@@ -2,6 +2,7 @@ package dev.cnioperator.testkit.node;
 
 import dev.cnioperator.testkit.Prerequisites;
 import dev.cnioperator.testkit.SocketRelay;
+import dev.cnioperator.testkit.containerd.HostDirs;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -43,14 +44,14 @@ public final class SandboxNamespaces implements AutoCloseable {
   private final Process holder;
   private final SocketRelay outside;
   private final Path socketDir;
-  private final Path madeMountPoint;
+  private final HostDirs.Hold mountPoint;
 
   private SandboxNamespaces(
-      Process holder, SocketRelay outside, Path socketDir, Path madeMountPoint) {
+      Process holder, SocketRelay outside, Path socketDir, HostDirs.Hold mountPoint) {
     this.holder = holder;
     this.outside = outside;
     this.socketDir = socketDir;
-    this.madeMountPoint = madeMountPoint;
+    this.mountPoint = mountPoint;
   }
 
   /**
@@ -62,17 +63,16 @@ public final class SandboxNamespaces implements AutoCloseable {
     for (String c : List.of("unshare", "nsenter", "ip", "mount")) {
       Prerequisites.requireCommand(c);
     }
-    Path mountPoint = Path.of("/var/lib/cni");
-    Path made = null;
+    HostDirs.Hold mountPoint = null;
     Path socketDir = null;
     SocketRelay outside = null;
     try {
       Files.createDirectories(cniStateDir);
       Files.createDirectories(log.toAbsolutePath().getParent());
-      if (!Files.isDirectory(mountPoint)) {
-        // The bind needs a mount point; one this made goes again on close.
-        made = Files.createDirectories(mountPoint);
-      }
+      // The bind needs a mount point; one made here goes again with the last sandbox on the
+      // machine (another test JVM's may be bound there now).
+      mountPoint = HostDirs.VAR_LIB_CNI.hold();
+      Files.createDirectories(Path.of("/var/lib/cni"));
       // In /tmp: a unix socket's path has at most 107 bytes, a checkout's may be longer.
       socketDir = Files.createTempDirectory(Path.of("/tmp"), "ctrelay");
       Path socket = socketDir.resolve("api.sock");
@@ -81,13 +81,15 @@ public final class SandboxNamespaces implements AutoCloseable {
               UnixDomainSocketAddress.of(socket),
               new InetSocketAddress("127.0.0.1", apiServerPort));
       Process holder = startHolder(cniStateDir, apiServerPort, socket, log);
-      return new SandboxNamespaces(holder, outside, socketDir, made);
+      return new SandboxNamespaces(holder, outside, socketDir, mountPoint);
     } catch (IOException | RuntimeException e) {
       if (outside != null) {
         outside.close();
       }
       removeQuietly(socketDir);
-      removeQuietly(made);
+      if (mountPoint != null) {
+        mountPoint.close();
+      }
       throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
     }
   }
@@ -161,7 +163,7 @@ public final class SandboxNamespaces implements AutoCloseable {
     }
     outside.close();
     removeQuietly(socketDir);
-    removeQuietly(madeMountPoint);
+    mountPoint.close();
   }
 
   /** Removes an empty directory; one that is not empty holds what others put there, and stays. */

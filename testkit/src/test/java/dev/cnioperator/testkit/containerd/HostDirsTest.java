@@ -12,16 +12,16 @@ import org.junit.jupiter.api.io.TempDir;
  * What the tests' containerds make in {@code /run/containerd} goes with the last of them, and only
  * that: here on a directory of the test's standing in for the machine's.
  */
-class HostRunContainerdTest {
+class HostDirsTest {
   @TempDir Path tmp;
 
   @Test
   void theDirectoriesTheHoldersMadeGoWithTheLastHolder() throws IOException {
     Path run = tmp.resolve("run-containerd");
-    HostRunContainerd dirs = new HostRunContainerd(run);
+    HostDirs dirs = new HostDirs(run, tmp.resolve("holds.lock"));
 
-    HostRunContainerd.Hold node = dirs.take();
-    HostRunContainerd.Hold fixture = dirs.take();
+    HostDirs.Hold node = dirs.take();
+    HostDirs.Hold fixture = dirs.take();
     // A node's mount point, a shim's socket dir, ctr's fifo dir, runc's state of namespace k8s.io.
     for (String d : new String[] {"s", "fifo", "runc/k8s.io"}) {
       Files.createDirectories(run.resolve(d));
@@ -39,9 +39,9 @@ class HostRunContainerdTest {
     Path run = Files.createDirectories(tmp.resolve("run-containerd"));
     Files.createDirectories(run.resolve("runc"));
     Files.writeString(run.resolve("containerd.sock"), "a system containerd's");
-    HostRunContainerd dirs = new HostRunContainerd(run);
+    HostDirs dirs = new HostDirs(run, tmp.resolve("holds.lock"));
 
-    try (HostRunContainerd.Hold hold = dirs.take()) {
+    try (HostDirs.Hold hold = dirs.take()) {
       Files.createDirectories(run.resolve("runc/k8s.io"));
       Files.createDirectories(run.resolve("fifo"));
       Files.createDirectories(run.resolve("s"));
