@@ -39,7 +39,9 @@ public final class HostNetworkFixture implements AutoCloseable {
       bridge = TestNames.unique("br");
       network = TestNames.unique(base);
       subnetPrefix = "10.213." + (1 + RANDOM.nextInt(254)) + ".";
-      hostPort = 20_000 + RANDOM.nextInt(10_000);
+      // Below the ports FreePorts hands out to servers (20000 and up): the DNAT of this hostPort
+      // in the machine's OUTPUT chain would take their loopback connections.
+      hostPort = 10_000 + RANDOM.nextInt(10_000);
       work = Files.createTempDirectory("cni-it-" + network);
       netconfDir = Files.createDirectories(work.resolve("net.d"));
       ipamDir = work.resolve("ipam");
