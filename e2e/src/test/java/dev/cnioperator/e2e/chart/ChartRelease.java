@@ -228,6 +228,26 @@ public final class ChartRelease implements AutoCloseable {
     return args.toArray(String[]::new);
   }
 
+  /**
+   * Sets the agents' resync to {@code resync} ({@code AGENT_RESYNC_SECONDS}, which the chart leaves
+   * at the agent's 60 s) and waits until they run with it: for a test that needs many passes and
+   * does not test the default's length.
+   */
+  public void setAgentResync(KubeletCluster cluster, Duration resync, Duration timeout) {
+    controlPlane
+        .kubectl(
+            "-n",
+            namespace(),
+            "set",
+            "env",
+            "daemonset",
+            "-l",
+            "app.kubernetes.io/component=agent",
+            "AGENT_RESYNC_SECONDS=" + resync.toSeconds())
+        .orThrow("kubectl set env of the agent");
+    awaitProductRollout(cluster, timeout);
+  }
+
   /** {@link #awaitRollout} of the agent's DaemonSet, then of the operator's Deployment. */
   public void awaitProductRollout(KubeletCluster cluster, Duration timeout) {
     String fullname = name + "-cni-operator";

@@ -68,17 +68,7 @@ class IstioOnKubeletE2E {
     release = product.release;
     apps = product.apps;
     // Half an hour of the chart's 60 s resync, compressed: a pass every 2 s.
-    cp.kubectl(
-            "-n",
-            release.namespace(),
-            "set",
-            "env",
-            "daemonset",
-            "-l",
-            "app.kubernetes.io/component=agent",
-            "AGENT_RESYNC_SECONDS=2")
-        .orThrow("kubectl set env of the agent");
-    release.awaitProductRollout(cluster, OneNodeProduct.INSTALL_WAIT);
+    release.setAgentResync(cluster, Duration.ofSeconds(2), OneNodeProduct.INSTALL_WAIT);
     Path dir = Files.createDirectories(node.dir().resolve("istio-image"));
     Path istio = ToolPaths.istioDir();
     node.importImage(

@@ -210,17 +210,7 @@ class SharedNodeE2E {
     ClusterNetworks networks = ClusterNetworks.on(cp);
     // Only here: the first test proves the chain put back by the conf dir's watch, which a short
     // resync would hide.
-    cp.kubectl(
-            "-n",
-            release.namespace(),
-            "set",
-            "env",
-            "daemonset",
-            "-l",
-            "app.kubernetes.io/component=agent",
-            "AGENT_RESYNC_SECONDS=" + CONTESTED_RESYNC.toSeconds())
-        .orThrow("kubectl set env of the agent");
-    release.awaitProductRollout(cluster, OneNodeProduct.INSTALL_WAIT);
+    release.setAgentResync(cluster, CONTESTED_RESYNC, OneNodeProduct.INSTALL_WAIT);
     // The pods of the first test go first: the other installer leaves the runtime a pod network
     // whose plugin is not on the node, with which no pod's network could be torn down.
     cp.kubectl("-n", apps, "delete", "pods", "--all", "--wait=true").orThrow("delete the pods");
