@@ -119,11 +119,7 @@ public final class HostDirs {
    * Takes hold of the directories, recording which of them exist if this is the first hold on the
    * machine.
    */
-  public Hold hold() {
-    return take();
-  }
-
-  synchronized Hold take() {
+  public synchronized Hold hold() {
     if (holders == 0) {
       try {
         if (channel == null) {
@@ -167,8 +163,7 @@ public final class HostDirs {
       held = null;
       FileLock alone = channel.tryLock(HOLD, 1, false);
       if (alone == null) {
-        log.info(
-            "event=host-run-containerd-kept dir={} reason=another test JVM holds it", dirs.get(0));
+        log.info("event=host-dirs-kept dir={} reason=another test JVM holds them", dirs.get(0));
         return;
       }
       try {
@@ -207,7 +202,7 @@ public final class HostDirs {
         kept.add(d + " (" + e + ")");
       }
     }
-    log.info("event=host-run-containerd-released dir={} kept={}", dirs.get(0), kept);
+    log.info("event=host-dirs-released dir={} kept={}", dirs.get(0), kept);
   }
 
   /** Every mount point of every mount namespace a process on the machine is in. */

@@ -20,8 +20,8 @@ class HostDirsTest {
     Path run = tmp.resolve("run-containerd");
     HostDirs dirs = new HostDirs(run, tmp.resolve("holds.lock"));
 
-    HostDirs.Hold node = dirs.take();
-    HostDirs.Hold fixture = dirs.take();
+    HostDirs.Hold node = dirs.hold();
+    HostDirs.Hold fixture = dirs.hold();
     // A node's mount point, a shim's socket dir, ctr's fifo dir, runc's state of namespace k8s.io.
     for (String d : new String[] {"s", "fifo", "runc/k8s.io"}) {
       Files.createDirectories(run.resolve(d));
@@ -41,7 +41,7 @@ class HostDirsTest {
     Files.writeString(run.resolve("containerd.sock"), "a system containerd's");
     HostDirs dirs = new HostDirs(run, tmp.resolve("holds.lock"));
 
-    try (HostDirs.Hold hold = dirs.take()) {
+    try (HostDirs.Hold hold = dirs.hold()) {
       Files.createDirectories(run.resolve("runc/k8s.io"));
       Files.createDirectories(run.resolve("fifo"));
       Files.createDirectories(run.resolve("s"));
