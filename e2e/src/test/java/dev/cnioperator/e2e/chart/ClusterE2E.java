@@ -448,14 +448,7 @@ class ClusterE2E {
     phaseStart = System.nanoTime();
 
     client.pods().inNamespace(ns).withName(leader).delete();
-    client
-        .nodes()
-        .withName(target.name())
-        .edit(
-            n -> {
-              n.getMetadata().getLabels().put(FAILOVER_LABEL, "on");
-              return n;
-            });
+    target.label(FAILOVER_LABEL, "on");
     // The standby usually takes it at its next look, but the Deployment's replacement for the
     // deleted pod is a candidate too and may win the same race (a fresh-clone run saw the Lease
     // not go to the standby within 60 s): either is a live replica leading, which is what a
@@ -487,14 +480,7 @@ class ClusterE2E {
     cp.kubectl("delete", "cninetwork", "failover", "--wait=true", "--timeout=90s")
         .orThrow("kubectl delete cninetwork failover");
     assertThat(NodePods.confFiles(target)).doesNotContain("90-failover.conflist");
-    client
-        .nodes()
-        .withName(target.name())
-        .edit(
-            n -> {
-              n.getMetadata().getLabels().remove(FAILOVER_LABEL);
-              return n;
-            });
+    target.label(FAILOVER_LABEL, null);
     phase("failover-cleanup");
   }
 

@@ -324,14 +324,7 @@ class MultusE2E {
   void aNodeWithoutTheUplinkLabelDoesNotGetTheNetworkAndTheStatusSaysWhy() {
     KubernetesClient client = cp.client();
     KubeletNode node = cluster.nodes().get(1);
-    client
-        .nodes()
-        .withName(node.name())
-        .edit(
-            n -> {
-              n.getMetadata().getLabels().remove(UPLINK_LABEL);
-              return n;
-            });
+    node.label(UPLINK_LABEL, null);
     try {
       await("the CniNode of " + node.name() + " says why it has no " + LAN)
           .atMost(Duration.ofSeconds(60))
@@ -357,14 +350,7 @@ class MultusE2E {
           "event=multus-e2e-unlabelled%n%s%n",
           cp.kubectl("get", "cninetwork", LAN, "-o", "yaml").stdout());
     } finally {
-      client
-          .nodes()
-          .withName(node.name())
-          .edit(
-              n -> {
-                n.getMetadata().getLabels().put(UPLINK_LABEL, uplink(node));
-                return n;
-              });
+      node.label(UPLINK_LABEL, uplink(node));
     }
     ClusterNetworks.on(cp).waitReady(LAN);
   }
@@ -507,16 +493,7 @@ class MultusE2E {
           .orThrow("rename to " + UPLINKS.get(i));
       Commands.run("ip", "-n", node.networkNamespace(), "link", "set", UPLINKS.get(i), "up")
           .orThrow("up " + UPLINKS.get(i));
-      cp.client()
-          .nodes()
-          .withName(node.name())
-          .edit(
-              n -> {
-                n.getMetadata()
-                    .getLabels()
-                    .put(UPLINK_LABEL, UPLINKS.get(cluster.nodes().indexOf(node)));
-                return n;
-              });
+      node.label(UPLINK_LABEL, UPLINKS.get(cluster.nodes().indexOf(node)));
     }
   }
 

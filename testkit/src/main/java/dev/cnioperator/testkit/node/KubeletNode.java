@@ -1,5 +1,7 @@
 package dev.cnioperator.testkit.node;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cnioperator.testkit.Await;
 import dev.cnioperator.testkit.Commands;
 import dev.cnioperator.testkit.LocalControlPlane;
@@ -11,6 +13,8 @@ import dev.cnioperator.testkit.containerd.ContainerdFixture;
 import dev.cnioperator.testkit.containerd.ContainerdRelease;
 import dev.cnioperator.testkit.containerd.HostDirs;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -23,7 +27,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -82,6 +88,8 @@ public final class KubeletNode implements AutoCloseable {
   private final String name;
   private final String address;
   private final Path dir;
+  private static final ObjectMapper JSON = new ObjectMapper();
+
   private final LocalControlPlane controlPlane;
   private final Duration syncFrequency;
   private final List<String> cleanupProblems = new ArrayList<>();
@@ -199,6 +207,29 @@ public final class KubeletNode implements AutoCloseable {
   }
 
   /** The Node's name (also its hostname override). */
+  /**
+   * Sets the label {@code key} of this node's Node object to {@code value}, or removes it when
+   * {@code value} is null, with a merge patch the API server applies to the version it holds: the
+   * kubelet, the controller manager and the operator update the Node all the time, and a
+   * read-modify-write meets their updates as conflicts (seen under load: "the object has been
+   * modified").
+   */
+  public void label(String key, String value) {
+    Map<String, String> labels = new HashMap<>();
+    labels.put(key, value);
+    String patch;
+    try {
+      patch = JSON.writeValueAsString(Map.of("metadata", Map.of("labels", labels)));
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("label " + key + "=" + value, e);
+    }
+    controlPlane
+        .client()
+        .nodes()
+        .withName(name)
+        .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+  }
+
   public String name() {
     return name;
   }
