@@ -5,11 +5,13 @@ import static org.awaitility.Awaitility.await;
 
 import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.Commands;
+import dev.cnioperator.testkit.ForkSlot;
 import dev.cnioperator.testkit.ToolPaths;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -35,18 +37,14 @@ class QuickstartE2E {
     Path log =
         Files.createDirectories(Path.of("target/it-logs").toAbsolutePath())
             .resolve("quickstart.log");
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    // The quickstart's control plane picks its ports from this JVM's slice.
+    command.addAll(ForkSlot.jvmArguments());
+    command.addAll(
+        List.of("-cp", System.getProperty("java.class.path"), Quickstart.class.getName()));
     Process quickstart =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                // The quickstart's control plane picks its ports from this JVM's slice.
-                "-Dtestkit.module=" + System.getProperty("testkit.module", ""),
-                "-Dtestkit.fork=" + System.getProperty("testkit.fork", ""),
-                "-cp",
-                System.getProperty("java.class.path"),
-                Quickstart.class.getName())
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .start();
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     List<ProcessHandle> started = List.of();
     try {
       await("the quickstart waits for Ctrl-C")

@@ -1,5 +1,9 @@
 package dev.cnioperator.testkit;
 
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
 /**
  * Which of the test JVMs running at the same time on this machine this one is, so that what they
  * pick at random from a shared range (a port, a bridge's /24) comes from disjoint slices and two of
@@ -7,52 +11,72 @@ package dev.cnioperator.testkit;
  *
  * <p>Failsafe runs a module's integration tests in several forks ({@code it.forkCount}) and the
  * build runs modules side by side ({@code -T}); the root pom gives each forked JVM the system
- * properties {@code testkit.module} (a number per module, {@code it.module}) and {@code
- * testkit.fork} (failsafe's {@code surefire.forkNumber}, from 1). A JVM without them (a test run
- * from an IDE, a benchmark) is slot 0 and picks from the whole range, at random, as one run alone.
+ * property {@code testkit.slot} as {@code MODULE:FORK}: a number per module ({@code it.module}) and
+ * failsafe's fork number, from 1. A JVM without it (a test run from an IDE, a benchmark) is slot 0
+ * and picks from the whole range, at random, as one run alone. A JVM given it in any other shape
+ * refuses to start its tests: a slot silently lost would put every fork back on the whole range,
+ * where two of them meet only now and then (a port taken between its check and its server's bind).
  */
 public final class ForkSlot {
+  /** The system property the root pom sets for every forked test JVM. */
+  public static final String PROPERTY = "testkit.slot";
+
   /** Forks a module may run at once; a module's slots are {@code module * FORKS + fork}. */
   static final int FORKS = 4;
 
   /** Modules that may run at once; slots are {@code 1 .. SLOTS - 1}. */
   static final int SLOTS = 8 * FORKS;
 
-  private static final int SLOT =
-      slot(System.getProperty("testkit.module"), System.getProperty("testkit.fork"));
+  /** {@value #PROPERTY}'s shape; declared before {@link #SLOT}, which it parses. */
+  private static final Pattern SHAPE = Pattern.compile("(\\d{1,3}):(\\d{1,3})");
+
+  private static final int SLOT = slot(System.getProperty(PROPERTY));
 
   private ForkSlot() {}
 
-  /** This JVM's slot, 0 when it runs alone (no fork properties). */
+  /** This JVM's slot, 0 when it runs alone (no {@value #PROPERTY} property). */
   public static int current() {
     return SLOT;
   }
 
-  static int slot(String module, String fork) {
-    if (module == null || fork == null || module.isBlank() || fork.isBlank()) {
+  /**
+   * The {@code -D} argument that puts a child JVM (a quickstart the test starts) in this JVM's
+   * slot, or none when this JVM has no slot.
+   */
+  public static List<String> jvmArguments() {
+    String value = System.getProperty(PROPERTY);
+    return value == null ? List.of() : List.of("-D" + PROPERTY + "=" + value);
+  }
+
+  static int slot(String value) {
+    if (value == null) {
       return 0;
     }
-    try {
-      int m = Integer.parseInt(module.trim());
-      int f = Integer.parseInt(fork.trim());
-      if (m < 0 || f < 1 || f > FORKS || m * FORKS + f >= SLOTS) {
-        throw new IllegalStateException(
-            "testkit.module="
-                + module
-                + " testkit.fork="
-                + fork
-                + " is outside the slots: a module"
-                + " runs at most "
-                + FORKS
-                + " forks, and at most "
-                + (SLOTS / FORKS)
-                + " modules");
-      }
-      return m * FORKS + f;
-    } catch (NumberFormatException e) {
+    Matcher m = SHAPE.matcher(value.trim());
+    if (!m.matches()) {
       throw new IllegalStateException(
-          "testkit.module=" + module + " testkit.fork=" + fork + " is not a pair of numbers", e);
+          PROPERTY
+              + "="
+              + value
+              + " is not MODULE:FORK (two numbers; the root pom's failsafe configuration sets it"
+              + " from it.module and ${surefire.forkNumber})");
     }
+    int module = Integer.parseInt(m.group(1));
+    int fork = Integer.parseInt(m.group(2));
+    if (fork < 1 || fork > FORKS || module * FORKS + fork >= SLOTS) {
+      throw new IllegalStateException(
+          PROPERTY
+              + "="
+              + value
+              + " is outside the slots: a module runs at most "
+              + FORKS
+              + " forks, and there are at most "
+              + (SLOTS / FORKS)
+              + " modules (0 to "
+              + (SLOTS / FORKS - 1)
+              + ")");
+    }
+    return module * FORKS + fork;
   }
 
   /**
