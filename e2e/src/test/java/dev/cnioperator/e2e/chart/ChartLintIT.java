@@ -487,7 +487,6 @@ class ChartLintIT {
         .containsExactlyInAnyOrder(
             "cnioperator.dev/cninodes: get,list,watch",
             "cnioperator.dev/cninodes/status: patch,update",
-            "cnioperator.dev/cniplugins: get,list,watch",
             "/pods: get,list,watch",
             "/events: create,patch",
             "events.k8s.io/events: create,patch");

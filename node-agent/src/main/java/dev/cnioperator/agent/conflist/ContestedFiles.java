@@ -16,11 +16,15 @@ import java.util.Optional;
  * sees, and would otherwise rename the agent's file as often as the agent restores it.
  *
  * <p>After {@link #RESTORES} restores of one file within {@link #WINDOW}, the file is contested: it
- * is not restored again until a pause has passed (first {@link #FIRST_PAUSE}, doubled after each
- * further restore that is taken away too, up to {@link #MAX_PAUSE}). Once a pause has passed the
- * agent restores the file once more; when that restore stays (no restore needed for a whole {@link
- * #WINDOW}), the history is forgotten and the file is the agent's as before. A file that comes back
- * by itself (the other party renames it back) is found in place and the contest ends at once.
+ * is not restored again until a pause has passed (first {@link #FIRST_PAUSE}, each later one twice
+ * the one before, up to {@link #MAX_PAUSE}). Once a pause has passed, the agent restores the file
+ * as long as fewer than {@link #RESTORES} restores are in the window. At one pass a minute that is
+ * once after the first pause (two of the window's are left) and {@link #RESTORES} times after every
+ * later one (the window is empty by then): 3 restores, 5 min, 1, 10 min, 3, 20 min, 3, 40 min, 3,
+ * 60 min, 3, 60 min and so on ({@code ContestedFilesTest}). When a restore stays (no restore needed
+ * for a whole {@link #WINDOW}), the history is forgotten and the file is the agent's as before. A
+ * file that comes back by itself (the other party renames it back) is found in place and the
+ * contest ends at once.
  *
  * <p>In memory only: an agent restart forgets the contest and tries again, {@link #RESTORES} times
  * at most, which bounds what a crash-looping agent can do to the other party's directory.

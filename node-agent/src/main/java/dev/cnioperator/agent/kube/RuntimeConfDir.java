@@ -32,8 +32,8 @@ public final class RuntimeConfDir {
     }
     return Optional.of(
         ("the runtime at %s loads CNI configuration from %s, but this agent writes to %s: no pod"
-                + " on this node gets the agent's networks; set the chart's agent.profile (or"
-                + " agent.hostPaths.cniConfDir) to the runtime's directory")
+                + " on this node gets the agent's networks; set the chart's agent.hostPaths.profile"
+                + " (or agent.hostPaths.cniConfDir) to the runtime's directory")
             .formatted(endpoint, theirs, ours));
   }
 }

@@ -6,6 +6,8 @@ import dev.cnioperator.agent.conflist.ContestedFiles.Key;
 import dev.cnioperator.api.v1alpha1.ConfigDirectory;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ContestedFilesTest {
@@ -41,6 +43,38 @@ class ContestedFilesTest {
     var again = contested.restore(FILE, RENAMED, afterPause.plusSeconds(2)).orElseThrow();
     assertThat(Duration.between(afterPause.plusSeconds(2), again.until()))
         .isEqualTo(ContestedFiles.FIRST_PAUSE.multipliedBy(2));
+  }
+
+  /**
+   * The whole schedule, one pass a minute (the default resync), the file taken away after every
+   * restore: the numbers docs/install.md, docs/operations.md and node-agent/README.md give.
+   */
+  @Test
+  void theScheduleOfRestoresAndPausesAtOnePassAMinute() {
+    List<String> schedule = new ArrayList<>();
+    int restores = 0;
+    Instant pausedUntil = null;
+    for (long minute = 0; minute <= 4 * 60; minute++) {
+      Instant now = at(minute * 60);
+      var contest = contested.restore(FILE, RENAMED, now);
+      if (contest.isEmpty()) {
+        restores++;
+      } else if (!contest.get().until().equals(pausedUntil)) {
+        pausedUntil = contest.get().until();
+        schedule.add("restores: " + restores);
+        schedule.add("pause: " + Duration.between(now, pausedUntil).toMinutes() + " min");
+        restores = 0;
+      }
+    }
+    assertThat(schedule)
+        .containsExactly(
+            "restores: 3", "pause: 5 min",
+            "restores: 1", "pause: 10 min",
+            "restores: 3", "pause: 20 min",
+            "restores: 3", "pause: 40 min",
+            "restores: 3", "pause: 60 min",
+            "restores: 3", "pause: 60 min",
+            "restores: 3", "pause: 60 min");
   }
 
   @Test

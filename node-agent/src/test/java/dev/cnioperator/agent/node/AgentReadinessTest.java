@@ -89,7 +89,8 @@ class AgentReadinessTest {
                     .contains(
                         "loads CNI configuration from /var/lib/rancher/k3s/agent/etc/cni/net.d")
                     .contains("this agent writes to /etc/cni/net.d")
-                    .contains("agent.profile"));
+                    .contains(
+                        "set the chart's agent.hostPaths.profile (or agent.hostPaths.cniConfDir)"));
     // The same directory, however spelled, is no mismatch.
     assertThat(
             AgentReadiness.notReady(
