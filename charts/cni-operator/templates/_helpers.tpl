@@ -186,3 +186,161 @@ tolerations:
   {{- toYaml . | nindent 2 }}
 {{- end }}
 {{- end }}
+
+{{/*
+One uninstall hook: a ServiceAccount, its ClusterRole (and Role in the release namespace, when it
+has rules there) and a Job running the operator's image with the given args, placed and secured as
+the operator is, tolerating the pod network taint whatever podNetworkTaint says (the taint may be
+on every node). dict: root, name, hook, container, args, deadline (s), clusterRules,
+namespaceRules.
+*/}}
+{{- define "cni-operator.uninstallJob" -}}
+{{- $root := .root }}
+{{- $op := $root.Values.operator }}
+{{- $ctx := dict "root" $root "component" "uninstall" }}
+{{- $meta := dict "helm.sh/hook" .hook "helm.sh/hook-weight" "-10" "helm.sh/hook-delete-policy" "before-hook-creation,hook-succeeded" }}
+apiVersion: v1
+kind: ServiceAccount
+metadata:
+  name: {{ .name }}
+  namespace: {{ $root.Release.Namespace }}
+  labels:
+    {{- include "cni-operator.componentLabels" $ctx | nindent 4 }}
+  annotations:
+    {{- toYaml $meta | nindent 4 }}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: {{ .name }}
+  labels:
+    {{- include "cni-operator.componentLabels" $ctx | nindent 4 }}
+  annotations:
+    {{- toYaml $meta | nindent 4 }}
+rules:
+  {{- toYaml .clusterRules | nindent 2 }}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata:
+  name: {{ .name }}
+  labels:
+    {{- include "cni-operator.componentLabels" $ctx | nindent 4 }}
+  annotations:
+    {{- toYaml $meta | nindent 4 }}
+roleRef:
+  apiGroup: rbac.authorization.k8s.io
+  kind: ClusterRole
+  name: {{ .name }}
+subjects:
+  - kind: ServiceAccount
+    name: {{ .name }}
+    namespace: {{ $root.Release.Namespace }}
+{{- if .namespaceRules }}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata:
+  name: {{ .name }}
+  namespace: {{ $root.Release.Namespace }}
+  labels:
+    {{- include "cni-operator.componentLabels" $ctx | nindent 4 }}
+  annotations:
+    {{- toYaml $meta | nindent 4 }}
+rules:
+  {{- toYaml .namespaceRules | nindent 2 }}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata:
+  name: {{ .name }}
+  namespace: {{ $root.Release.Namespace }}
+  labels:
+    {{- include "cni-operator.componentLabels" $ctx | nindent 4 }}
+  annotations:
+    {{- toYaml $meta | nindent 4 }}
+roleRef:
+  apiGroup: rbac.authorization.k8s.io
+  kind: Role
+  name: {{ .name }}
+subjects:
+  - kind: ServiceAccount
+    name: {{ .name }}
+    namespace: {{ $root.Release.Namespace }}
+{{- end }}
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: {{ .name }}
+  namespace: {{ $root.Release.Namespace }}
+  labels:
+    {{- include "cni-operator.componentLabels" $ctx | nindent 4 }}
+  annotations:
+    {{- toYaml (set (deepCopy $meta) "helm.sh/hook-weight" "0") | nindent 4 }}
+spec:
+  backoffLimit: 0
+  activeDeadlineSeconds: {{ .deadline }}
+  template:
+    metadata:
+      labels:
+        {{- include "cni-operator.selectorLabels" $ctx | nindent 8 }}
+    spec:
+      serviceAccountName: {{ .name }}
+      restartPolicy: Never
+      {{- with $root.Values.imagePullSecrets }}
+      imagePullSecrets:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      {{- with $op.priorityClassName }}
+      priorityClassName: {{ . }}
+      {{- end }}
+      {{- if $op.hostNetwork }}
+      hostNetwork: true
+      # As the operator: the node's resolver, which needs no pod network.
+      dnsPolicy: Default
+      {{- end }}
+      securityContext:
+        runAsNonRoot: true
+        runAsUser: 65532
+        runAsGroup: 65532
+        seccompProfile:
+          type: RuntimeDefault
+      containers:
+        - name: {{ .container }}
+          image: {{ include "cni-operator.image" (dict "root" $root "image" $op.image) }}
+          imagePullPolicy: {{ $op.image.pullPolicy }}
+          args:
+            {{- toYaml .args | nindent 12 }}
+          env:
+            {{- if $root.Values.apiServer.host }}
+            {{- include "cni-operator.apiServerEnv" $root | trim | nindent 12 }}
+            {{- end }}
+            - name: POD_NAMESPACE
+              valueFrom:
+                fieldRef:
+                  fieldPath: metadata.namespace
+            - name: JAVA_TOOL_OPTIONS
+              value: {{ include "cni-operator.javaToolOptions" $op | quote }}
+          securityContext:
+            allowPrivilegeEscalation: false
+            readOnlyRootFilesystem: true
+            privileged: false
+            capabilities:
+              drop:
+                - ALL
+          volumeMounts:
+            - name: tmp
+              mountPath: /tmp
+      volumes:
+        - name: tmp
+          emptyDir:
+            sizeLimit: 64Mi
+      {{- with $op.nodeSelector }}
+      nodeSelector:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      {{- $tolerations := append ($op.tolerations | default list) (dict "key" $root.Values.podNetworkTaint.key "operator" "Exists" "effect" "NoSchedule") }}
+      tolerations:
+        {{- toYaml $tolerations | nindent 8 }}
+{{- end }}

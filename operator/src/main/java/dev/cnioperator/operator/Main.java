@@ -29,7 +29,7 @@ import picocli.CommandLine.Option;
 @Command(
     name = "cni-operator",
     mixinStandardHelpOptions = true,
-    subcommands = DeleteNetworksCommand.class,
+    subcommands = {DeleteNetworksCommand.class, RemoveTaintCommand.class},
     description = {
       "Validates and renders CniNetworks and writes each node's CniNode spec.",
       "Every option can also be given by the environment variable shown in its description."
@@ -149,6 +149,17 @@ public final class Main implements Callable<Integer> {
   String podNetworkTaint;
 
   @Option(
+      names = "--remove-pod-network-taint",
+      defaultValue = "${env:CNI_OPERATOR_REMOVE_POD_NETWORK_TAINT}",
+      description =
+          "The pod network taint turned off: take a taint of this key (effect NoSchedule) off"
+              + " every node that carries it, now and whenever one appears (a node registered"
+              + " with it), instead of keeping it; not with --pod-network-taint (env"
+              + " CNI_OPERATOR_REMOVE_POD_NETWORK_TAINT; default: unset, the operator leaves"
+              + " Nodes' taints alone).")
+  String removePodNetworkTaint;
+
+  @Option(
       names = "--agent-pod-selector",
       defaultValue = "${env:CNI_OPERATOR_AGENT_POD_SELECTOR:-app.kubernetes.io/component=agent}",
       description =
@@ -167,10 +178,7 @@ public final class Main implements Callable<Integer> {
     InetSocketAddress metricsAddress;
     PodNetworkTaintSettings taint;
     try {
-      taint =
-          podNetworkTaint == null || podNetworkTaint.isEmpty()
-              ? null
-              : new PodNetworkTaintSettings(podNetworkTaint, namespace, agentPodSelector);
+      taint = podNetworkTaint(podNetworkTaint, removePodNetworkTaint, namespace, agentPodSelector);
       lease = new OperatorSettings.LeaseTimings(leaseDuration, renewDeadline, retryPeriod);
       liveness =
           new LoopLiveness.Limits(
@@ -219,7 +227,10 @@ public final class Main implements Callable<Integer> {
           metricsBindAddress,
           health.port(),
           client.getMasterUrl(),
-          settings.podNetworkTaint() == null ? "none" : settings.podNetworkTaint().key());
+          settings.podNetworkTaint() == null
+              ? "none"
+              : (settings.podNetworkTaint().kept() ? "kept:" : "removed:")
+                  + settings.podNetworkTaint().key());
       stop.await();
       log.info("event=stopping identity={}", settings.identity());
     } catch (BindException e) {
@@ -238,6 +249,25 @@ public final class Main implements Callable<Integer> {
       stopped.countDown();
     }
     return 0;
+  }
+
+  /** The taint {@code --pod-network-taint} keeps or {@code --remove-pod-network-taint} removes. */
+  static PodNetworkTaintSettings podNetworkTaint(
+      String kept, String removed, String namespace, String agentSelector) {
+    boolean keep = kept != null && !kept.isEmpty();
+    boolean remove = removed != null && !removed.isEmpty();
+    if (keep && remove) {
+      throw new IllegalArgumentException(
+          "--pod-network-taint="
+              + kept
+              + " and --remove-pod-network-taint="
+              + removed
+              + " are given together: the operator either keeps the taint or takes it off");
+    }
+    if (keep) {
+      return PodNetworkTaintSettings.kept(kept, namespace, agentSelector);
+    }
+    return remove ? PodNetworkTaintSettings.removed(removed) : null;
   }
 
   /**

@@ -18,6 +18,11 @@ public enum ConditionReason {
   INVALID_NODE_SELECTOR("InvalidNodeSelector"),
   /** Accepted False: spec.nodeSlices cannot be cut into slices. */
   INVALID_NODE_SLICES("InvalidNodeSlices"),
+  /**
+   * Accepted False: the spec has a field this operator does not know (written for a newer version,
+   * as after a rollback); CniNode Ready False: the same of the node's spec and its agent.
+   */
+  UNKNOWN_FIELDS("UnknownFields"),
   /** Accepted False: an older network's name is on a node; AttachmentDefinitions: a foreign NAD. */
   CONFLICT("Conflict"),
 

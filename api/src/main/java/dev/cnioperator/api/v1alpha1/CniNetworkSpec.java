@@ -39,7 +39,7 @@ import lombok.Data;
     fieldPath = ".appendTo")
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @Data
-public class CniNetworkSpec {
+public class CniNetworkSpec extends KnownFields {
 
   @JsonPropertyDescription(
       "The CNI network name written as the conflist's \"name\"; defaults to metadata.name. It must start with a letter or digit, followed by letters, digits, '_', '.' or '-' (CNI spec, section 1).")

@@ -9,7 +9,7 @@ import lombok.Data;
 /** Exactly what one node must hold, written by the operator from every CniNetwork and CniPlugin. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @Data
-public class CniNodeSpec {
+public class CniNodeSpec extends KnownFields {
 
   @JsonPropertyDescription(
       "The configuration lists this node must hold, sorted by file name; a managed file not listed here is removed.")

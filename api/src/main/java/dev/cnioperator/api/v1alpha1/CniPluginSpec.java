@@ -11,7 +11,7 @@ import lombok.Data;
 /** A plugin binary to download onto nodes, for plugins the agent image does not bundle. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @Data
-public class CniPluginSpec {
+public class CniPluginSpec extends KnownFields {
 
   @JsonPropertyDescription("File name in the CNI plugin directory; it is the 'type' networks use.")
   @Required

@@ -10,7 +10,7 @@ import lombok.Data;
 /** Settings of the release of IP reservations held by attachments whose pod is gone. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @Data
-public class IpamCleanup {
+public class IpamCleanup extends KnownFields {
 
   @JsonPropertyDescription(
       "Whether stale attachments are deleted (DEL through the chain; never GC, which only the container runtime may send).")

@@ -20,7 +20,7 @@ import lombok.Data;
     reason = "FieldValueRequired")
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @Data
-public class MultusAttachment {
+public class MultusAttachment extends KnownFields {
 
   @JsonPropertyDescription(
       "Namespaces that get the NetworkAttachmentDefinition, by name. A namespace created later gets it when it appears. (A name that is not a namespace name is reported in the AttachmentDefinitions condition; the API server cannot check list items cheaply enough.)")

@@ -10,7 +10,7 @@ import lombok.Data;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @Data
-public class NetworkAttachment {
+public class NetworkAttachment extends KnownFields {
 
   @JsonPropertyDescription(
       "Makes this a Multus secondary network: its file goes only into Multus's configuration directory (never the runtime's, so it can never become a node's default network), and pods ask for it with the k8s.v1.cni.cncf.io/networks annotation.")

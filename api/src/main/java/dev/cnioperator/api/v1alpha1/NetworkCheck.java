@@ -10,7 +10,7 @@ import lombok.Data;
 /** Settings of the periodic CNI CHECK of a network's attachments. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @Data
-public class NetworkCheck {
+public class NetworkCheck extends KnownFields {
 
   @JsonPropertyDescription(
       "Whether attachments are CHECKed at all (needs cniVersion 0.4.0 or later and disableCheck unset).")

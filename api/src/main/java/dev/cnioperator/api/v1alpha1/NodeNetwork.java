@@ -16,7 +16,7 @@ import lombok.Data;
     value = "has(self.unavailable) != (has(self.content) && has(self.sha256))",
     message = "either content and sha256, or unavailable")
 @Data
-public class NodeNetwork {
+public class NodeNetwork extends KnownFields {
 
   @JsonPropertyDescription("The CniNetwork this comes from.")
   @Required

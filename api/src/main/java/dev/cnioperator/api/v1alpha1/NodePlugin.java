@@ -9,7 +9,7 @@ import lombok.Data;
 /** One plugin binary a node must have. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @Data
-public class NodePlugin {
+public class NodePlugin extends KnownFields {
 
   @JsonPropertyDescription("Binary name in the CNI plugin directory.")
   @Required

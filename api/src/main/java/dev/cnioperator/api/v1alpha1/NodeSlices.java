@@ -13,7 +13,7 @@ import lombok.Data;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @Data
-public class NodeSlices {
+public class NodeSlices extends KnownFields {
   // The subnet is checked by the operator (Accepted=False naming the field), which cuts it into
   // slices anyway. The CEL CIDR functions (Kubernetes 1.31, below the chart's floor since it is
   // 1.35) could refuse a malformed one at the door as well; not done yet.

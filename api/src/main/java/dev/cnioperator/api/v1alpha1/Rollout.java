@@ -11,7 +11,7 @@ import lombok.Data;
 /** How a changed revision of a network goes out to the nodes that already hold the network. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @Data
-public class Rollout {
+public class Rollout extends KnownFields {
 
   /** A count of nodes ("3") or a percentage of the selected nodes ("25%"), rounded up. */
   public static final String MAX_NODES_PATTERN = "^([1-9][0-9]{0,5}|([1-9][0-9]?|100)%)$";

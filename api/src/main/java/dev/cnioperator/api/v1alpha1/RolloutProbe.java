@@ -8,7 +8,7 @@ import lombok.Data;
 /** How a node proves a new revision of a network before it counts as done. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @Data
-public class RolloutProbe {
+public class RolloutProbe extends KnownFields {
 
   @JsonPropertyDescription(
       "Whether the agent makes a probe attachment (ADD, CHECK, DEL in a network namespace of its own) with the new revision. Turn it off for IPAM that must not hand out a probe address, such as dhcp; then STATUS (1.1.0) and a CHECK of the live attachments alone prove the revision.")

@@ -428,6 +428,7 @@ class ChartLintIT {
             "cnioperator.dev/cninodes: get,list,watch,create,update,patch,delete",
             "cnioperator.dev/cniplugins: get,list,watch",
             "/nodes: get,list,watch",
+            "/nodes: patch",
             "/namespaces: get,list,watch",
             "k8s.cni.cncf.io/network-attachment-definitions:"
                 + " get,list,watch,create,update,patch,delete",
@@ -469,13 +470,67 @@ class ChartLintIT {
         .contains("/nodes: patch");
     assertThat(rules(chart.named("Role", "-operator", Role.class).getRules()))
         .contains("/pods: get,list,watch");
-    // Off by default: no right to change Nodes, no flag.
+    // Off by default: the operator only takes the taint off, and needs no agent pods for that.
     RenderedChart plain = RenderedChart.render(helm);
     assertThat(
             onlyContainer(
                     plain.single("Deployment", Deployment.class).getSpec().getTemplate().getSpec())
                 .getArgs())
-        .noneMatch(a -> a.startsWith("--pod-network-taint"));
+        .contains("--remove-pod-network-taint=cnioperator.dev/pod-network-not-ready")
+        .noneMatch(a -> a.startsWith("--pod-network-taint") || a.startsWith("--agent-pod"));
+    assertThat(rules(plain.named("Role", "-operator", Role.class).getRules()))
+        .noneMatch(r -> r.startsWith("/pods"));
+  }
+
+  @Test
+  void uninstallTakesThePodNetworkTaintOffEveryNodeOnceTheOperatorIsGoneWhateverTheValues() {
+    for (RenderedChart chart :
+        List.of(
+            RenderedChart.render(helm),
+            RenderedChart.render(
+                helm,
+                "--set",
+                "podNetworkTaint.enabled=true",
+                "--set",
+                "podNetworkTaint.key=example.com/net-not-ready"))) {
+      Job job = chart.named("Job", "-untaint", Job.class);
+      String key =
+          onlyContainer(
+                  chart.single("Deployment", Deployment.class).getSpec().getTemplate().getSpec())
+              .getArgs()
+              .stream()
+              .filter(a -> a.contains("pod-network-taint="))
+              .map(a -> a.substring(a.indexOf('=') + 1))
+              .findFirst()
+              .orElseThrow();
+      for (HasMetadata hook :
+          List.of(
+              job,
+              chart.named("ClusterRole", "-untaint", ClusterRole.class),
+              chart.named("ClusterRoleBinding", "-untaint", ClusterRoleBinding.class),
+              chart.named("Role", "-untaint", Role.class),
+              chart.named("ServiceAccount", "-untaint", ServiceAccount.class))) {
+        assertThat(hook.getMetadata().getAnnotations())
+            .containsEntry("helm.sh/hook", "post-delete")
+            .containsEntry("helm.sh/hook-delete-policy", "before-hook-creation,hook-succeeded");
+      }
+      assertThat(rules(chart.named("ClusterRole", "-untaint", ClusterRole.class).getRules()))
+          .containsExactly("/nodes: get,list,patch");
+      assertThat(rules(chart.named("Role", "-untaint", Role.class).getRules()))
+          .containsExactly("/pods: list");
+      PodSpec pod = job.getSpec().getTemplate().getSpec();
+      assertThat(onlyContainer(pod).getArgs())
+          .containsExactly(
+              "remove-pod-network-taint",
+              "--key=" + key,
+              "--after-pods-gone=app.kubernetes.io/name=cni-operator,"
+                  + "app.kubernetes.io/instance=cni,app.kubernetes.io/component=operator",
+              "--timeout=120s");
+      // It must run where every node carries the taint.
+      assertThat(pod.getTolerations())
+          .anyMatch(t -> key.equals(t.getKey()) && "NoSchedule".equals(t.getEffect()));
+      assertThat(pod.getServiceAccountName()).endsWith("-untaint");
+    }
   }
 
   @Test
@@ -552,7 +607,8 @@ class ChartLintIT {
             List.of(
                 chart.single("Deployment", Deployment.class).getSpec().getTemplate().getSpec(),
                 chart.single("DaemonSet", DaemonSet.class).getSpec().getTemplate().getSpec(),
-                chart.single("Job", Job.class).getSpec().getTemplate().getSpec()))
+                chart.named("Job", "-uninstall", Job.class).getSpec().getTemplate().getSpec(),
+                chart.named("Job", "-untaint", Job.class).getSpec().getTemplate().getSpec()))
         .allSatisfy(
             pod -> {
               assertThat(pod.getHostNetwork()).isTrue();
@@ -603,7 +659,8 @@ class ChartLintIT {
 
   @Test
   void conflistsAreRemovedOnUninstallOnlyWhenAskedByAPreDeleteJobThatDeletesTheNetworks() {
-    assertThat(RenderedChart.render(helm).ofKind("Job")).isEmpty();
+    assertThat(RenderedChart.render(helm).ofKind("Job"))
+        .noneMatch(j -> j.at("/metadata/name").asText().endsWith("-uninstall"));
 
     RenderedChart chart =
         RenderedChart.render(
@@ -614,7 +671,7 @@ class ChartLintIT {
             "agent.removeConflistsTimeoutSeconds=120",
             "--set",
             "apiServer.host=10.200.0.1");
-    Job job = chart.single("Job", Job.class);
+    Job job = chart.named("Job", "-uninstall", Job.class);
     ClusterRole role = chart.named("ClusterRole", "-uninstall", ClusterRole.class);
     for (HasMetadata hook :
         List.of(

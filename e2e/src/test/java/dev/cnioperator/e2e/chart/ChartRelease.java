@@ -306,6 +306,14 @@ public final class ChartRelease implements AutoCloseable {
     return helm.run("uninstall", name, "--namespace", name, "--wait", "--timeout", "2m");
   }
 
+  /**
+   * {@code helm uninstall} without {@code --wait}: helm still runs the hooks to their end, but does
+   * not wait for the release's pods to go (one on a node that is down stays Terminating).
+   */
+  CommandResult uninstallNoWait() {
+    return helm.run("uninstall", name, "--namespace", name, "--timeout", "4m");
+  }
+
   @Override
   public void close() {
     helm.run("uninstall", name, "--namespace", name, "--ignore-not-found");

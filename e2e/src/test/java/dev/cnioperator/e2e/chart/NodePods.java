@@ -15,6 +15,7 @@ import dev.cnioperator.testkit.node.KubeletNode;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -41,6 +42,13 @@ final class NodePods {
   private NodePods() {}
 
   /** Whether {@code p} runs and has its address. */
+  /** Whether {@code node} carries a taint of {@code key}, whatever its effect. */
+  static boolean hasTaint(Node node, String key) {
+    return node.getSpec() != null
+        && node.getSpec().getTaints() != null
+        && node.getSpec().getTaints().stream().anyMatch(t -> key.equals(t.getKey()));
+  }
+
   static boolean running(Pod p) {
     return p != null
         && p.getStatus() != null

@@ -11,10 +11,8 @@ import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.TestNames;
 import dev.cnioperator.testkit.node.KubeletCluster;
 import dev.cnioperator.testkit.node.KubeletNode;
-import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.Taint;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -150,21 +148,16 @@ class PodNetworkTaintE2E {
     assertThat(withTaint.afterMissing()).isEmpty();
     System.out.printf("event=pod-network-taint-e2e-events%n%s%n", events());
 
+    // The feature turned off while the node is tainted (down, so no agent of its can prove it): the
+    // operator, restarted without the feature, takes the taint off.
+    Instant down = powerOffUntilTainted();
+    upgradeOperator("podNetworkTaint.enabled=false");
+    awaitTaint(false, "the feature turned off");
+    assertThat(controlPlaneNoticed()).as("the node still down").isTrue();
+    powerOnUntilProven(down);
+
     // The same restart with the chart's default, no taint: the control plane's own taint
     // (unreachable) holds new pods back while the node is down, and lets them go when it is up.
-    release
-        .upgrade("--reuse-values", "--set", "podNetworkTaint.enabled=false")
-        .orThrow("helm upgrade without the taint");
-    cp.kubectl(
-            "-n",
-            release.namespace(),
-            "rollout",
-            "status",
-            "deployment",
-            "-l",
-            "app.kubernetes.io/component=operator",
-            "--timeout=180s")
-        .orThrow("the operator rolled out without the taint");
     Restart withoutTaint = restartNode(false);
     System.out.printf(
         "event=pod-network-taint-e2e-figure pods created from the control plane's notice of the"
@@ -174,6 +167,69 @@ class PodNetworkTaintE2E {
         withTaint.heldMissing().size(),
         withoutTaint.held(),
         withoutTaint.heldMissing().size());
+
+    // helm uninstall with the taint on and the node's agent away: nothing is left to take it off
+    // but the chart's post-delete hook, which does once the operator is gone.
+    upgradeOperator("podNetworkTaint.enabled=true");
+    awaitTaint(false, "the feature on again, the node proven");
+    Instant downAgain = powerOffUntilTainted();
+    // Not --wait: the agent pod of a node that is down stays Terminating until the node is back.
+    release.uninstallNoWait().orThrow("helm uninstall");
+    assertThat(cp.client().nodes().list().getItems())
+        .as("nodes still carrying " + KEY + " after helm uninstall returned")
+        .noneMatch(n -> NodePods.hasTaint(n, KEY));
+    assertThat(
+            cp.kubectl(
+                    "get",
+                    "jobs,serviceaccounts,roles,rolebindings,clusterroles,clusterrolebindings",
+                    "-A",
+                    "-l",
+                    "app.kubernetes.io/component=uninstall",
+                    "-o",
+                    "name")
+                .orThrow("kubectl get the uninstall hook's objects")
+                .stdout())
+        .as("the uninstall hook's objects, which helm deletes once its Job succeeded")
+        .isBlank();
+    guarded.powerOn();
+    Pod afterUninstall = createPod("after-uninstall");
+    await("a pod placed on " + guarded.name() + " after the uninstall")
+        .atMost(SETTLE)
+        .until(() -> nodeOf(afterUninstall) != null);
+    System.out.printf(
+        "event=pod-network-taint-e2e-uninstalled node_down_since=%s pod=%s node=%s%n",
+        downAgain, afterUninstall.getMetadata().getName(), nodeOf(afterUninstall));
+  }
+
+  /** Powers the guarded node off and waits until the operator has tainted it; returns when. */
+  private Instant powerOffUntilTainted() {
+    Instant off = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+    guarded.powerOff();
+    awaitTaint(true, "the node down");
+    return off;
+  }
+
+  /** Powers the guarded node on and waits until its agent, started since, proved the chain. */
+  private void powerOnUntilProven(Instant since) {
+    guarded.powerOn();
+    await("the chain proven on " + guarded.name() + " after its boot")
+        .atMost(SETTLE)
+        .until(() -> chainProvenSince(since));
+  }
+
+  /** {@code helm upgrade --reuse-values --set <value>}, then the operator's rollout. */
+  private void upgradeOperator(String value) {
+    release.upgrade("--reuse-values", "--set", value).orThrow("helm upgrade --set " + value);
+    cp.kubectl(
+            "-n",
+            release.namespace(),
+            "rollout",
+            "status",
+            "deployment",
+            "-l",
+            "app.kubernetes.io/component=operator",
+            "--timeout=180s")
+        .orThrow("the operator rolled out with " + value);
   }
 
   /**
@@ -339,9 +395,7 @@ class PodNetworkTaintE2E {
   }
 
   private boolean tainted() {
-    Node node = cp.client().nodes().withName(guarded.name()).get();
-    List<Taint> taints = node.getSpec().getTaints();
-    return taints != null && taints.stream().anyMatch(t -> KEY.equals(t.getKey()));
+    return NodePods.hasTaint(cp.client().nodes().withName(guarded.name()).get(), KEY);
   }
 
   private String describe() {

@@ -12,6 +12,7 @@ import dev.cnioperator.agent.plugin.PluginOutcome;
 import dev.cnioperator.api.reasons.EventReason;
 import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.CniNodeStatus;
+import dev.cnioperator.api.v1alpha1.KnownFields;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
 import dev.cnioperator.api.v1alpha1.ProbeReport;
 import dev.cnioperator.cni.CniException;
@@ -261,6 +262,11 @@ public final class NodeAgent implements AutoCloseable {
       if (known == null || !known.uid().equals(seen.getMetadata().getUid())) {
         known = KnownStatus.read(seen);
       }
+      List<String> unknown = KnownFields.unknownFields(seen.getSpec(), "spec");
+      if (!unknown.isEmpty()) {
+        refuse(unknown);
+        return;
+      }
       List<ManagedNetwork> current = reader.networks(seen.getSpec());
       confDirWatch.active(current.stream().anyMatch(ManagedNetwork::appended));
       NodeSync.Result result = sync.sync(current, reader.plugins(seen.getSpec()));
@@ -283,6 +289,25 @@ public final class NodeAgent implements AutoCloseable {
     } catch (RuntimeException | java.io.IOException e) {
       LOG.error("event=pass-failed node={} error=\"{}\"", api.nodeName(), e.toString(), e);
       metrics.nodePass(NodePass.ERROR);
+    }
+  }
+
+  /**
+   * A spec written by a newer operator (a rollback of the agent before the operator, or a
+   * downgrade): acting on the part understood could write or delete what the spec's author did not
+   * mean, so the pass changes nothing on the node and the status names the fields.
+   */
+  private void refuse(List<String> unknown) {
+    LOG.warn("event=pass-skipped node={} reason=unknown-fields fields={}", api.nodeName(), unknown);
+    metrics.nodePass(NodePass.UNKNOWN_FIELDS);
+    KnownStatus current = known;
+    CniNodeStatus status = statusBuilder.refused(current.status(), unknown);
+    try {
+      if (api.publishStatus(current.status(), status)) {
+        known = new KnownStatus(current.uid(), status);
+      }
+    } catch (KubernetesClientException e) {
+      retryStatusLater(e);
     }
   }
 

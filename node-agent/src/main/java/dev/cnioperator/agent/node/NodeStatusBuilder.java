@@ -13,6 +13,7 @@ import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
 import dev.cnioperator.api.v1alpha1.NodeSummary;
 import dev.cnioperator.api.v1alpha1.ProbeResult;
 import dev.cnioperator.api.v1alpha1.RuntimeNetwork;
+import dev.cnioperator.runtime.text.CappedList;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import java.time.Clock;
@@ -103,6 +104,46 @@ public final class NodeStatusBuilder {
                 podNetworkReady(pass, networks, previous)))
         .setUnparsableFiles(
             pass.unparsableFiles().isEmpty() ? null : List.copyOf(pass.unparsableFiles()));
+  }
+
+  /**
+   * The status of a pass not made because the spec has fields this agent does not know ({@code
+   * unknown}, their paths): what the node reported before, with Ready False and PodNetworkReady
+   * Unknown (this agent has proven nothing), both naming the fields, and the generation observed
+   * left as it was.
+   */
+  public CniNodeStatus refused(CniNodeStatus previous, List<String> unknown) {
+    CniNodeStatus before = previous == null ? new CniNodeStatus() : previous;
+    String fields = CappedList.names(unknown);
+    return new CniNodeStatus()
+        .setNetworks(before.getNetworks())
+        .setPlugins(before.getPlugins())
+        .setDefaultNetwork(before.getDefaultNetwork())
+        .setDefaultFile(before.getDefaultFile())
+        .setRuntime(runtime(before))
+        .setSummary(before.getSummary())
+        .setAgentStartTime(startTime)
+        .setObservedGeneration(before.getObservedGeneration())
+        .setUnparsableFiles(before.getUnparsableFiles())
+        .setConditions(
+            List.of(
+                condition(
+                    ConditionType.READY,
+                    "False",
+                    ConditionReason.UNKNOWN_FIELDS,
+                    "the spec has fields this agent does not know, written by a newer operator: "
+                        + fields
+                        + "; nothing on the node is changed until the operator and the agent are"
+                        + " of one version",
+                    previous),
+                condition(
+                    ConditionType.POD_NETWORK_READY,
+                    "Unknown",
+                    ConditionReason.UNKNOWN_FIELDS,
+                    "not proven by this agent, which does not act on a spec with fields it does"
+                        + " not know: "
+                        + fields,
+                    previous)));
   }
 
   private static NodeNetworkStatus network(NetworkOutcome o, NetworkHealth h) {
@@ -332,7 +373,15 @@ public final class NodeStatusBuilder {
       ConditionReason reason,
       String message,
       CniNodeStatus previous) {
-    String status = holds ? "True" : "False";
+    return condition(type, holds ? "True" : "False", reason, message, previous);
+  }
+
+  private Condition condition(
+      ConditionType type,
+      String status,
+      ConditionReason reason,
+      String message,
+      CniNodeStatus previous) {
     String since = Instant.now(clock).truncatedTo(ChronoUnit.SECONDS).toString();
     if (previous != null && previous.getConditions() != null) {
       for (Condition c : previous.getConditions()) {

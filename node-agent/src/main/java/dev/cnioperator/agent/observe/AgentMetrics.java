@@ -44,6 +44,8 @@ public final class AgentMetrics implements AutoCloseable {
     OK,
     API_UNREACHABLE,
     CNINODE_MISSING,
+    /** The CniNode's spec has a field this agent does not know: nothing on the node is changed. */
+    UNKNOWN_FIELDS,
     ERROR
   }
 

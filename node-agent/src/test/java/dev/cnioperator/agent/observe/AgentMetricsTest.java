@@ -102,6 +102,7 @@ class AgentMetricsTest {
     assertThat(before)
         .contains("cni_agent_node_passes_total{outcome=\"api_unreachable\"} 0.0")
         .contains("cni_agent_node_passes_total{outcome=\"cninode_missing\"} 0.0")
+        .contains("cni_agent_node_passes_total{outcome=\"unknown_fields\"} 0.0")
         .contains("cni_agent_node_passes_total{outcome=\"error\"} 0.0")
         .contains("cni_agent_node_passes_total{outcome=\"ok\"} 0.0")
         .contains("cni_agent_node_pass_last_success_timestamp_seconds 0.0");

@@ -7,6 +7,7 @@ import dev.cnioperator.api.reasons.ConditionReason;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNetworkDefaults;
 import dev.cnioperator.api.v1alpha1.CniNetworkSpec;
+import dev.cnioperator.api.v1alpha1.KnownFields;
 import dev.cnioperator.api.v1alpha1.NodeSlices;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
 import dev.cnioperator.api.v1alpha1.SpecVersion;
@@ -43,7 +44,9 @@ public final class NetworkRenderer {
   private enum Rule implements ConfigRule {
     FILE_NAME_LENGTH("file-name-length"),
     /** A field that an appended network cannot set: it belongs to the other product's list. */
-    NOT_FOR_APPENDED("not-for-appended");
+    NOT_FOR_APPENDED("not-for-appended"),
+    /** A field this build does not know: the spec was written for a newer operator. */
+    UNKNOWN_FIELD("unknown-field");
 
     private final String id;
 
@@ -60,6 +63,24 @@ public final class NetworkRenderer {
   /** Validates and renders {@code network}'s current spec. */
   public Rendering render(CniNetwork network) {
     CniNetworkSpec spec = network.getSpec();
+    List<String> unknown = KnownFields.unknownFields(spec, "spec");
+    if (!unknown.isEmpty()) {
+      // Acting on the part understood could write to every node a network the author did not
+      // mean (a rollback to a build before spec.appendTo would write the chain as a file of its
+      // own): the whole spec is refused, and the nodes keep what they hold.
+      return new Rendering.Refused(
+          ConditionReason.UNKNOWN_FIELDS,
+          unknown.stream()
+              .map(
+                  path ->
+                      new ConfigProblem(
+                          path,
+                          Rule.UNKNOWN_FIELD,
+                          "not a field this operator knows: the network was written for a newer"
+                              + " version of cni-operator; upgrade the operator, or remove the"
+                              + " field"))
+              .toList());
+    }
     List<ConfigProblem> selectorProblems =
         LabelSelectors.validate(spec.getNodeSelector(), "spec.nodeSelector");
     if (!selectorProblems.isEmpty()) {

@@ -7,6 +7,7 @@ import dev.cnioperator.api.v1alpha1.CniNodeSpec;
 import dev.cnioperator.api.v1alpha1.CniPlugin;
 import dev.cnioperator.api.v1alpha1.ConfigDirectory;
 import dev.cnioperator.api.v1alpha1.IpamCleanup;
+import dev.cnioperator.api.v1alpha1.KnownFields;
 import dev.cnioperator.api.v1alpha1.NodeNetwork;
 import dev.cnioperator.api.v1alpha1.NodePlugin;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
@@ -78,14 +79,29 @@ public final class DesiredNodeSpec {
     List<NodeNetwork> placed = new ArrayList<>();
     TreeSet<String> binaries = new TreeSet<>();
     for (AcceptedRevision r : NodePlacement.onNode(labels, candidates).placed()) {
-      NodeNetwork network = nodeNetwork(r, byName.get(r.resource()), values, held, renderers);
+      CniNetwork resource = byName.get(r.resource());
+      if (!KnownFields.unknownFields(resource.getSpec(), "spec").isEmpty()) {
+        // Written for a newer operator (a rollback): the node keeps what it holds of it, as it
+        // holds it, and gets nothing of it it does not hold (the network's Accepted says why).
+        Optional<NodeNetwork> kept = held == null ? Optional.empty() : held.network(r.resource());
+        kept.ifPresent(
+            n -> {
+              placed.add(n);
+              if (n.getContent() != null) {
+                binaries.addAll(heldBinaries(n));
+              }
+            });
+        continue;
+      }
+      NodeNetwork network = nodeNetwork(r, resource, values, held, renderers);
       placed.add(network);
       if (network.getContent() != null) {
         binaries.addAll(pluginBinaries(r.rendered()));
       }
     }
     placed.sort(Comparator.comparing(NodeNetwork::getFileName));
-    List<NodePlugin> needed = binaries.stream().map(b -> nodePlugin(b, labels, plugins)).toList();
+    List<NodePlugin> needed =
+        binaries.stream().map(b -> nodePlugin(b, labels, plugins, held)).toList();
     return new CniNodeSpec().setNetworks(placed).setPlugins(needed);
   }
 
@@ -174,16 +190,39 @@ public final class DesiredNodeSpec {
         .pluginBinaries();
   }
 
-  /** From the oldest CniPlugin that provides {@code binary} to this node, else bundled. */
+  /** The plugin binaries of the conflist a node holds. */
+  private static List<String> heldBinaries(NodeNetwork held) {
+    return NetworkConfigList.parse(
+            held.getContent().getBytes(StandardCharsets.UTF_8), held.getFileName())
+        .pluginBinaries();
+  }
+
+  /**
+   * From the oldest CniPlugin that provides {@code binary} to this node, else bundled. A CniPlugin
+   * written for a newer operator (a field this one does not know) changes nothing: the node keeps
+   * the entry it holds for the binary, or without one gets the bundled binary.
+   */
   private static NodePlugin nodePlugin(
-      String binary, Map<String, String> labels, Collection<CniPlugin> plugins) {
-    return plugins.stream()
-        .filter(p -> p.getMetadata().getDeletionTimestamp() == null && p.getSpec() != null)
-        .filter(p -> binary.equals(p.getSpec().getBinaryName()))
-        .filter(p -> LabelSelectors.matches(p.getSpec().getNodeSelector(), labels))
-        .min(
-            Comparator.comparing((CniPlugin p) -> p.getMetadata().getCreationTimestamp())
-                .thenComparing(p -> p.getMetadata().getName()))
+      String binary, Map<String, String> labels, Collection<CniPlugin> plugins, CniNodeSpec held) {
+    Optional<CniPlugin> chosen =
+        plugins.stream()
+            .filter(p -> p.getMetadata().getDeletionTimestamp() == null && p.getSpec() != null)
+            .filter(p -> binary.equals(p.getSpec().getBinaryName()))
+            .filter(p -> LabelSelectors.matches(p.getSpec().getNodeSelector(), labels))
+            .min(
+                Comparator.comparing((CniPlugin p) -> p.getMetadata().getCreationTimestamp())
+                    .thenComparing(p -> p.getMetadata().getName()));
+    NodePlugin bundled = new NodePlugin().setName(binary).setSource(BUNDLED);
+    if (chosen.isPresent()
+        && !KnownFields.unknownFields(chosen.get().getSpec(), "spec").isEmpty()) {
+      return held == null || held.getPlugins() == null
+          ? bundled
+          : held.getPlugins().stream()
+              .filter(p -> binary.equals(p.getName()))
+              .findFirst()
+              .orElse(bundled);
+    }
+    return chosen
         .map(
             p ->
                 new NodePlugin()
@@ -191,6 +230,6 @@ public final class DesiredNodeSpec {
                     .setSource(p.getMetadata().getName())
                     .setUrl(p.getSpec().getUrl())
                     .setSha256(p.getSpec().getSha256()))
-        .orElseGet(() -> new NodePlugin().setName(binary).setSource(BUNDLED));
+        .orElse(bundled);
   }
 }

@@ -1,6 +1,5 @@
 package dev.cnioperator.operator.taint;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.cnioperator.api.reasons.EventReason;
 import dev.cnioperator.api.v1alpha1.CniNode;
@@ -11,10 +10,7 @@ import dev.cnioperator.runtime.events.EventRecorder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -35,7 +31,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Keeps the pod network taint ({@code <key>:NoSchedule}) on every node whose agent has not proven
  * the node's pod network with the chains declared onto it since it last started, and off every
- * other node the agent runs on ({@link TaintDecision}). The operator is the taint's only writer:
+ * other node the agent runs on ({@link TaintDecision}); with the feature turned off ({@link
+ * PodNetworkTaintSettings#kept()} false), off every node. The operator is the taint's only writer:
  * agents need no right to change Nodes, and one writer cannot race another over the taint list.
  * Each change is one JSON patch that tests the Node's resourceVersion, so a taint another component
  * adds or removes at the same moment is never lost; on a conflict the reconcile fails and is
@@ -48,7 +45,6 @@ import org.slf4j.LoggerFactory;
 public class PodNetworkTaintReconciler implements Reconciler<Node> {
   public static final String NAME = "pod-network-taint";
   private static final Logger LOG = LoggerFactory.getLogger(PodNetworkTaintReconciler.class);
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final CallDeadline EVENT_DEADLINE = new CallDeadline(Duration.ofSeconds(30));
 
   private final KubernetesClient client;
@@ -69,6 +65,9 @@ public class PodNetworkTaintReconciler implements Reconciler<Node> {
 
   @Override
   public List<EventSource<?, Node>> prepareEventSources(EventSourceContext<Node> context) {
+    if (!settings.kept()) {
+      return List.of();
+    }
     var ofNode =
         new CniNodeEventSource<Node>(
             cniNodeInformer, n -> Set.of(new ResourceID(n.getMetadata().getName())));
@@ -88,41 +87,18 @@ public class PodNetworkTaintReconciler implements Reconciler<Node> {
   @Override
   public UpdateControl<Node> reconcile(Node node, Context<Node> context) throws Exception {
     String name = node.getMetadata().getName();
-    @SuppressWarnings("unchecked")
-    var ofNode =
-        (CniNodeEventSource<Node>) context.eventSourceRetriever().getEventSourceFor(CniNode.class);
-    // The agent pods bound to this node: JOSDK indexes them by the mapper above.
-    List<Pod> onNode = List.copyOf(context.getSecondaryResources(Pod.class));
-    TaintDecision decision = TaintDecision.decide(onNode, ofNode.get(name).orElse(null));
-    int index = indexOfTaint(node);
+    TaintDecision decision = settings.kept() ? decide(name, context) : TaintDecision.TURNED_OFF;
+    int index = NodeTaints.indexOf(node, settings.key());
     if (!decision.changes(index >= 0)) {
       return UpdateControl.noUpdate();
     }
-    ArrayNode patch = JSON.createArrayNode();
-    patch
-        .addObject()
-        .put("op", "test")
-        .put("path", "/metadata/resourceVersion")
-        .put("value", node.getMetadata().getResourceVersion());
+    ArrayNode patch = NodeTaints.testingVersion(node);
     if (decision.taint()) {
-      Taint taint = new Taint(PodNetworkTaintSettings.EFFECT, settings.key(), null, null);
-      // The API server leaves an empty list out, so "/spec/taints/-" would have nothing to add to.
-      boolean none =
-          node.getSpec() == null
-              || node.getSpec().getTaints() == null
-              || node.getSpec().getTaints().isEmpty();
-      patch
-          .addObject()
-          .put("op", "add")
-          .put("path", none ? "/spec/taints" : "/spec/taints/-")
-          .set("value", JSON.valueToTree(none ? List.of(taint) : taint));
+      NodeTaints.add(patch, node, settings.key());
     } else {
-      patch.addObject().put("op", "remove").put("path", "/spec/taints/" + index);
+      NodeTaints.remove(patch, index);
     }
-    client
-        .nodes()
-        .withName(name)
-        .patch(PatchContext.of(PatchType.JSON), JSON.writeValueAsString(patch));
+    NodeTaints.patch(client, name, patch);
     EventReason reason =
         decision.taint() ? EventReason.POD_NETWORK_TAINTED : EventReason.POD_NETWORK_UNTAINTED;
     LOG.info(
@@ -152,18 +128,12 @@ public class PodNetworkTaintReconciler implements Reconciler<Node> {
     return UpdateControl.noUpdate();
   }
 
-  /** Where the node's taint of this key and effect is in its list, or -1. */
-  private int indexOfTaint(Node node) {
-    List<Taint> taints = node.getSpec() == null ? null : node.getSpec().getTaints();
-    if (taints == null) {
-      return -1;
-    }
-    for (int i = 0; i < taints.size(); i++) {
-      if (settings.key().equals(taints.get(i).getKey())
-          && PodNetworkTaintSettings.EFFECT.equals(taints.get(i).getEffect())) {
-        return i;
-      }
-    }
-    return -1;
+  private static TaintDecision decide(String name, Context<Node> context) {
+    @SuppressWarnings("unchecked")
+    var ofNode =
+        (CniNodeEventSource<Node>) context.eventSourceRetriever().getEventSourceFor(CniNode.class);
+    // The agent pods bound to this node: JOSDK indexes them by the mapper above.
+    List<Pod> onNode = List.copyOf(context.getSecondaryResources(Pod.class));
+    return TaintDecision.decide(onNode, ofNode.get(name).orElse(null));
   }
 }

@@ -24,6 +24,11 @@ import java.util.Optional;
  */
 public record TaintDecision(Boolean taint, String reason) {
 
+  /** The feature turned off: the taint comes off every node. */
+  public static final TaintDecision TURNED_OFF =
+      new TaintDecision(
+          false, "the pod network taint is turned off (the chart's podNetworkTaint.enabled=false)");
+
   static TaintDecision on(String reason) {
     return new TaintDecision(true, reason);
   }

@@ -70,7 +70,7 @@ final class TestOperator {
             client,
             new OperatorSettings("default", false, "test", FINALIZER_TIMEOUT)
                 .withPodNetworkTaint(
-                    new PodNetworkTaintSettings(
+                    PodNetworkTaintSettings.kept(
                         POD_NETWORK_TAINT, "default", AGENT_LABEL + "=true")),
             registry);
     operator.start();

@@ -1,0 +1,75 @@
+package dev.cnioperator.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonAnySetter;
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import lombok.EqualsAndHashCode;
+
+/**
+ * A part of a spec that remembers the fields this build does not know instead of dropping them, so
+ * that a program can refuse a spec written for a newer version of it rather than act on the part it
+ * understands.
+ *
+ * <p>After a rollback ({@code helm rollback}, or any downgrade) the older operator and agent run
+ * against objects of the newer version, and Helm leaves the newer CRDs in place, so the API server
+ * keeps fields the older programs were not built with. A CniNetwork whose new field changes what
+ * its nodes get would otherwise be rendered without it; {@link #unknownFields(Object, String)}
+ * names every such field, for the program to refuse the whole spec.
+ *
+ * <p>Only read, never written: an any-getter would put a property of its own in the generated CRD's
+ * schema, and the programs never write a spec they did not make (status is written apart).
+ */
+@EqualsAndHashCode
+public abstract class KnownFields {
+  @JsonIgnore private final Map<String, JsonNode> unknown = new TreeMap<>();
+
+  @JsonAnySetter
+  void putUnknownField(String name, JsonNode value) {
+    unknown.put(name, value);
+  }
+
+  /**
+   * The path of every field under {@code root} that this build does not know, e.g. {@code
+   * spec.rollout.surge}, in a stable order; empty when there is none. Walks the fields of {@code
+   * root} that are themselves {@link KnownFields}, or lists of them.
+   */
+  public static List<String> unknownFields(Object root, String path) {
+    List<String> found = new ArrayList<>();
+    collect(root, path, found);
+    return found;
+  }
+
+  private static void collect(Object value, String path, List<String> found) {
+    if (value instanceof Collection<?> items) {
+      int i = 0;
+      for (Object item : items) {
+        collect(item, path + "[" + i++ + "]", found);
+      }
+      return;
+    }
+    if (!(value instanceof KnownFields known)) {
+      return;
+    }
+    known.unknown.keySet().forEach(name -> found.add(path + "." + name));
+    for (Class<?> c = value.getClass(); c != KnownFields.class; c = c.getSuperclass()) {
+      for (Field field : c.getDeclaredFields()) {
+        if (Modifier.isStatic(field.getModifiers())) {
+          continue;
+        }
+        field.setAccessible(true);
+        try {
+          collect(field.get(value), path + "." + field.getName(), found);
+        } catch (IllegalAccessException e) {
+          throw new IllegalStateException("cannot read " + c.getName() + "." + field.getName(), e);
+        }
+      }
+    }
+  }
+}
