@@ -32,6 +32,7 @@ class WireValuesTest {
             "InvalidConfiguration",
             "InvalidNodeSelector",
             "InvalidNodeSlices",
+            "UnknownFields",
             "Conflict",
             "Ready",
             "NotAccepted",
