@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import com.github.packageurl.MalformedPackageURLException;
 import com.github.packageurl.PackageURL;
 import dev.cnioperator.testkit.CommandResult;
@@ -85,13 +86,27 @@ class ProductImagesIT {
   }
 
   @Test
-  void theRuntimeKnowsBothImagesByTheChartsDefaultNames() {
-    assertThat(operator.reference()).isEqualTo("ghcr.io/cni-operator/operator:0.1.0");
-    assertThat(agent.reference()).isEqualTo("ghcr.io/cni-operator/node-agent:0.1.0");
+  void theRuntimeKnowsBothImagesByTheChartsDefaultNames() throws IOException {
+    String version = chart().path("appVersion").asText();
+    assertThat(operator.reference()).isEqualTo("ghcr.io/cni-operator/operator:" + version);
+    assertThat(agent.reference()).isEqualTo("ghcr.io/cni-operator/node-agent:" + version);
     String listed = containerd.ctr("images", "ls", "-q").orThrow("ctr images ls").stdout();
     assertThat(listed.lines()).contains(operator.reference(), agent.reference());
     for (ProductImage image : List.of(operator, agent)) {
       containerd.crictl("inspecti", image.reference()).orThrow("crictl inspecti " + image);
+    }
+  }
+
+  @Test
+  void eachImageIsLabelledWithTheChartsVersionTheCommitAndTheSource() throws IOException {
+    JsonNode chart = chart();
+    for (ProductImage image : List.of(operator, agent)) {
+      JsonNode labels = config(image).path("config").path("Labels");
+      assertThat(labels.path("org.opencontainers.image.version").asText())
+          .isEqualTo(chart.path("appVersion").asText());
+      assertThat(labels.path("org.opencontainers.image.revision").asText()).matches("[0-9a-f]{40}");
+      assertThat(labels.path("org.opencontainers.image.source").asText())
+          .isEqualTo(chart.path("sources").path(0).asText());
     }
   }
 
@@ -338,17 +353,23 @@ class ProductImagesIT {
 
   /** The image's entrypoint (its config's {@code Entrypoint}) followed by {@code args}. */
   private static String[] command(ProductImage image, String... args) throws IOException {
-    String manifest = extract(image.tarball(), "manifest.json");
-    String configName = new ObjectMapper().readTree(manifest).path(0).path("Config").asText();
-    JsonNode entrypoint =
-        new ObjectMapper()
-            .readTree(extract(image.tarball(), configName))
-            .path("config")
-            .path("Entrypoint");
+    JsonNode entrypoint = config(image).path("config").path("Entrypoint");
     List<String> command = new ArrayList<>();
     entrypoint.forEach(arg -> command.add(arg.asText()));
     command.addAll(List.of(args));
     return command.toArray(String[]::new);
+  }
+
+  /** The image's config, as its tarball's {@code manifest.json} names it. */
+  private static JsonNode config(ProductImage image) throws IOException {
+    String manifest = extract(image.tarball(), "manifest.json");
+    String configName = new ObjectMapper().readTree(manifest).path(0).path("Config").asText();
+    return new ObjectMapper().readTree(extract(image.tarball(), configName));
+  }
+
+  private static JsonNode chart() throws IOException {
+    return new YAMLMapper()
+        .readTree(ToolPaths.repoRoot().resolve("charts/cni-operator/Chart.yaml").toFile());
   }
 
   private static String extract(Path tarball, String entry) {
