@@ -301,6 +301,14 @@ public final class ChartRelease implements AutoCloseable {
     return helm.run(args.toArray(String[]::new));
   }
 
+  /**
+   * {@code helm <args>} as the release's user runs it (its kubeconfig, its helm home), allowed
+   * {@code limit}: a command of the docs run verbatim.
+   */
+  CommandResult helm(Duration limit, List<String> args) {
+    return helm.withLimit(limit).run(args);
+  }
+
   /** {@code helm uninstall --wait}; the namespace stays until {@link #close()}. */
   CommandResult uninstall() {
     return helm.run("uninstall", name, "--namespace", name, "--wait", "--timeout", "2m");

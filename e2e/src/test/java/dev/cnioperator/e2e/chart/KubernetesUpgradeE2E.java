@@ -3,32 +3,20 @@ package dev.cnioperator.e2e.chart;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.e2e.ClusterNetworks;
 import dev.cnioperator.e2e.Helm;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.ToolPaths;
 import dev.cnioperator.testkit.node.KubeletCluster;
 import dev.cnioperator.testkit.node.KubeletNode;
-import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -112,7 +100,7 @@ class KubernetesUpgradeE2E {
     assertThat(podsBefore).hasSize(4);
 
     ConflistWatch watch = ConflistWatch.start(cluster.nodes(), NETWORK_FILE);
-    ReadySamples ready = ReadySamples.start(cp);
+    ReadySamples ready = ReadySamples.start(cp, NETWORK_NAME);
     long t0 = System.nanoTime();
     try {
       cp.upgradeTo(ToolPaths.kubernetesBinDir());
@@ -216,113 +204,5 @@ class KubernetesUpgradeE2E {
 
   private static String kubeletVersion(KubernetesClient client, KubeletNode node) {
     return client.nodes().withName(node.name()).get().getStatus().getNodeInfo().getKubeletVersion();
-  }
-
-  /** A file's inode, modification time and bytes: a rewrite, even to the same bytes, changes it. */
-  private record FileIdentity(Object inode, long modifiedNanos, String content) {
-    static FileIdentity of(Path file) {
-      try {
-        return new FileIdentity(
-            Files.getAttribute(file, "unix:ino"),
-            Files.getLastModifiedTime(file).to(TimeUnit.NANOSECONDS),
-            Files.readString(file));
-      } catch (IOException e) {
-        throw new IllegalStateException("cannot read " + file, e);
-      }
-    }
-  }
-
-  /**
-   * Where a pod runs, its sandbox and its address: a pod whose network was set up again differs.
-   */
-  private record PodSandbox(String node, String sandboxId, String podIp) {
-    static PodSandbox of(KubeletNode node, Pod pod) {
-      return new PodSandbox(node.name(), NodePods.sandboxId(node, pod), pod.getStatus().getPodIP());
-    }
-  }
-
-  /**
-   * The pod network's Ready condition read every second with a client of its own that does not
-   * retry (a read during the API server's restart counts as unanswered rather than waiting it out):
-   * each sample that was not True (with its reason and message), and the unanswered ones.
-   */
-  private static final class ReadySamples {
-    private final ScheduledExecutorService poller =
-        Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "ready-samples"));
-    private final List<String> notReady = Collections.synchronizedList(new ArrayList<>());
-    private final AtomicInteger ready = new AtomicInteger();
-    private final AtomicInteger unanswered = new AtomicInteger();
-    private final long t0 = System.nanoTime();
-    private final KubernetesClient client;
-
-    private ReadySamples(KubernetesClient client) {
-      this.client = client;
-    }
-
-    static ReadySamples start(LocalControlPlane cp) {
-      Config once =
-          new ConfigBuilder(cp.client().getConfiguration())
-              .withRequestRetryBackoffLimit(0)
-              .withConnectionTimeout(2_000)
-              .withRequestTimeout(2_000)
-              .build();
-      ReadySamples samples =
-          new ReadySamples(new KubernetesClientBuilder().withConfig(once).build());
-      samples.poller.scheduleWithFixedDelay(samples::sample, 0, 1, TimeUnit.SECONDS);
-      return samples;
-    }
-
-    /** Waits until {@code count} more samples were taken. */
-    void awaitSamples(int count) {
-      int until = ready.get() + unanswered.get() + notReady().size() + count;
-      await(count + " more samples of the Ready condition")
-          .atMost(Duration.ofSeconds(count * 3L))
-          .until(() -> ready.get() + unanswered.get() + notReady().size() >= until);
-    }
-
-    private void sample() {
-      CniNetwork network;
-      try {
-        network = client.resources(CniNetwork.class).withName(NETWORK_NAME).get();
-      } catch (RuntimeException e) {
-        unanswered.incrementAndGet();
-        return;
-      }
-      Condition c =
-          network == null || network.getStatus() == null
-              ? null
-              : network.getStatus().getConditions().stream()
-                  .filter(x -> "Ready".equals(x.getType()))
-                  .findFirst()
-                  .orElse(null);
-      if (c != null && "True".equals(c.getStatus())) {
-        ready.incrementAndGet();
-      } else {
-        notReady.add(
-            (System.nanoTime() - t0) / 1_000_000
-                + "ms: "
-                + (c == null ? "no Ready condition" : c.getReason() + ": " + c.getMessage()));
-      }
-    }
-
-    void stop() throws InterruptedException {
-      poller.shutdown();
-      poller.awaitTermination(10, TimeUnit.SECONDS);
-      client.close();
-    }
-
-    int readyCount() {
-      return ready.get();
-    }
-
-    int unanswered() {
-      return unanswered.get();
-    }
-
-    List<String> notReady() {
-      synchronized (notReady) {
-        return List.copyOf(notReady);
-      }
-    }
   }
 }
