@@ -142,7 +142,7 @@ class ReleaseUpgradeE2E {
                   helm(concat(List.of("show", "crds"), current.helmChartArgs()))
                       .orThrow("helm show crds")
                       .stdout();
-              cp.kubectlWithInput(crds, "apply", "--server-side", "-f", "-")
+              cp.kubectlWithInput(crds, "apply", "--server-side", "--force-conflicts", "-f", "-")
                   .orThrow("kubectl apply --server-side of the new CRDs");
               helm(concat(
                       List.of("upgrade", release.name()),
