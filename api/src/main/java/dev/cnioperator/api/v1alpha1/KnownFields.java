@@ -1,5 +1,6 @@
 package dev.cnioperator.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -23,8 +24,8 @@ import lombok.EqualsAndHashCode;
  * its nodes get would otherwise be rendered without it; {@link #unknownFields(Object, String)}
  * names every such field, for the program to refuse the whole spec.
  *
- * <p>Only read, never written: an any-getter would put a property of its own in the generated CRD's
- * schema, and the programs never write a spec they did not make (status is written apart).
+ * <p>Written back as read: JOSDK hands a reconciler a copy of the cached resource made through
+ * JSON, which would otherwise drop them and let the refused spec through (KnownFieldsTest).
  */
 @EqualsAndHashCode
 public abstract class KnownFields {
@@ -33,6 +34,13 @@ public abstract class KnownFields {
   @JsonAnySetter
   void putUnknownField(String name, JsonNode value) {
     unknown.put(name, value);
+  }
+
+  // @JsonIgnore keeps it out of the generated CRD; Jackson writes an any-getter all the same.
+  @JsonAnyGetter
+  @JsonIgnore
+  Map<String, JsonNode> unknownFieldValues() {
+    return unknown;
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.cnioperator.agent.node;
 
 import static dev.cnioperator.api.v1alpha1.ConfigDirectory.Runtime;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.cnioperator.agent.conflist.Appended;
 import dev.cnioperator.agent.conflist.NetworkOutcome;
@@ -53,6 +54,17 @@ class NodeStatusBuilderTest {
               new PluginOutcome("macvlan", null, null, List.of(), "missing")),
           List.of("old"),
           "a",
+          List.of());
+
+  /** One network, b, applied. */
+  private static final NodeSync.Result APPLIED =
+      new NodeSync.Result(
+          List.of(
+              new NetworkOutcome(
+                  "b", "60-b.conflist", State.Applied, "bb", "", false, Runtime, null, "bb")),
+          List.of(),
+          List.of(),
+          "b",
           List.of());
 
   private static NodeStatusBuilder at(String instant) {
@@ -190,15 +202,6 @@ class NodeStatusBuilderTest {
 
   @Test
   void aNetworkWhoseAppliedContentFailedItsProbeMakesTheNodeNotReadyNamingIt() {
-    NodeSync.Result applied =
-        new NodeSync.Result(
-            List.of(
-                new NetworkOutcome(
-                    "b", "60-b.conflist", State.Applied, "bb", "", false, Runtime, null, "bb")),
-            List.of(),
-            List.of(),
-            "b",
-            List.of());
     Health health = new Health();
     health.update(
         "b",
@@ -209,7 +212,7 @@ class NodeStatusBuilderTest {
                     .setResult(ProbeResult.Failed)
                     .setMessage("ADD: Link not found")));
 
-    CniNodeStatus s = at("2026-01-01T00:00:00Z").build(applied, health, null, 1L);
+    CniNodeStatus s = at("2026-01-01T00:00:00Z").build(APPLIED, health, null, 1L);
 
     assertThat(s.getConditions().get(0).getStatus()).isEqualTo("False");
     assertThat(s.getConditions().get(0).getReason()).isEqualTo("ProbeFailed");
@@ -218,7 +221,7 @@ class NodeStatusBuilderTest {
 
     // A failed probe of an earlier content says nothing about the content on disk.
     health.update("b", h -> h.withProbe(h.probe().setSha256("aa")));
-    CniNodeStatus later = at("2026-01-01T00:00:00Z").build(applied, health, s, 1L);
+    CniNodeStatus later = at("2026-01-01T00:00:00Z").build(APPLIED, health, s, 1L);
     assertThat(later.getConditions().get(0).getStatus()).isEqualTo("True");
   }
 
@@ -257,11 +260,15 @@ class NodeStatusBuilderTest {
         List.of(chain));
   }
 
-  private static Condition podNetworkReady(CniNodeStatus s) {
+  private static Condition condition(CniNodeStatus s, String type) {
     return s.getConditions().stream()
-        .filter(c -> c.getType().equals("PodNetworkReady"))
+        .filter(c -> c.getType().equals(type))
         .findFirst()
         .orElseThrow();
+  }
+
+  private static Condition podNetworkReady(CniNodeStatus s) {
+    return condition(s, "PodNetworkReady");
   }
 
   @Test
@@ -347,6 +354,60 @@ class NodeStatusBuilderTest {
         new NodeStatusBuilder(t, () -> null, Instant.parse("2026-01-01T00:00:00.750Z"))
             .build(PASS, new Health(), null, 1L);
     assertThat(s.getAgentStartTime()).isEqualTo("2026-01-01T00:00:00Z");
+  }
+
+  private static Condition ready(CniNodeStatus s) {
+    return condition(s, "Ready");
+  }
+
+  /**
+   * Issue 52: a spec with fields this agent does not know changes nothing on the node, so the
+   * status keeps what the last pass reported and says, naming the fields, why it is not ready.
+   */
+  @Test
+  void aRefusedSpecKeepsWhatTheNodeReportedAndNamesTheUnknownFields() {
+    NodeSync.Result applied =
+        new NodeSync.Result(APPLIED.networks(), PASS.plugins(), List.of(), "b", List.of());
+    CniNodeStatus before = at("2026-01-01T00:00:00Z").build(applied, new Health(), null, 3L);
+    assertThat(ready(before).getStatus()).isEqualTo("True");
+    List<String> unknown = List.of("spec.networks[0].newThing", "spec.plugins[1].arch");
+
+    CniNodeStatus refused = at("2026-01-01T00:05:00Z").refused(before, unknown);
+
+    assertThat(ready(refused).getStatus()).isEqualTo("False");
+    assertThat(ready(refused).getReason()).isEqualTo("UnknownFields");
+    assertThat(ready(refused).getMessage())
+        .contains("spec.networks[0].newThing, spec.plugins[1].arch");
+    assertThat(ready(refused).getLastTransitionTime()).isEqualTo("2026-01-01T00:05:00Z");
+    assertThat(podNetworkReady(refused).getStatus()).isEqualTo("Unknown");
+    assertThat(podNetworkReady(refused).getReason()).isEqualTo("UnknownFields");
+    assertThat(podNetworkReady(refused).getMessage()).contains("spec.networks[0].newThing");
+    assertThat(refused).usingRecursiveComparison().ignoringFields("conditions").isEqualTo(before);
+    assertThat(refused.getObservedGeneration()).isEqualTo(3L);
+    assertThat(refused.getNetworks()).extracting("name").containsExactly("b");
+    assertThat(refused.getSummary().getNetworks()).isEqualTo("1/1");
+
+    // Refused again later: an equal status, so nothing is written for it.
+    assertThat(at("2026-01-01T00:09:00Z").refused(refused, unknown)).isEqualTo(refused);
+    // Ready was False already: it keeps the time it became so.
+    CniNodeStatus notReady = at("2026-01-01T00:00:00Z").build(PASS, new Health(), null, 3L);
+    assertThat(ready(notReady).getStatus()).isEqualTo("False");
+    assertThat(ready(at("2026-01-01T00:05:00Z").refused(notReady, unknown)).getLastTransitionTime())
+        .isEqualTo("2026-01-01T00:00:00Z");
+  }
+
+  @Test
+  void aSpecRefusedBeforeAnyPassHasOnlyTheConditions() {
+    CniNodeStatus refused =
+        at("2026-01-01T00:00:00Z").refused(null, List.of("spec.networks[0].newThing"));
+
+    assertThat(refused.getConditions())
+        .extracting(Condition::getType, Condition::getStatus, Condition::getReason)
+        .containsExactly(
+            tuple("Ready", "False", "UnknownFields"),
+            tuple("PodNetworkReady", "Unknown", "UnknownFields"));
+    assertThat(refused.getNetworks()).isNull();
+    assertThat(refused.getObservedGeneration()).isNull();
   }
 
   /** What the network runs found, by network, as the builder reads it. */

@@ -6,12 +6,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cnioperator.api.reasons.ConditionReason;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
+import dev.cnioperator.api.v1alpha1.CniNetworkSpec;
 import dev.cnioperator.api.v1alpha1.IpamCleanup;
 import dev.cnioperator.api.v1alpha1.NodeSlices;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
 import dev.cnioperator.api.v1alpha1.SpecVersion;
 import dev.cnioperator.cni.config.ConfigProblem;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.Test;
 
 class NetworkRendererTest {
@@ -132,6 +134,30 @@ class NetworkRendererTest {
                 .rendered()
                 .getNodeSlices())
         .isNull();
+  }
+
+  /**
+   * Issue 52: a spec written for a newer operator (its CRD left in place by a rollback) is refused
+   * whole, naming each field this one does not know, before anything else is judged.
+   */
+  @Test
+  void aSpecWithFieldsThisOperatorDoesNotKnowIsRefusedNamingThem() {
+    CniNetwork n = network("future");
+    n.setSpec(
+        Serialization.unmarshal(
+            "{\"priority\":5,\"plugins\":[{\"type\":\"bridge\",\"cni.dev/x\":1}],"
+                + "\"futureField\":\"x\",\"rollout\":{\"maxNodes\":\"1\",\"surge\":2}}",
+            CniNetworkSpec.class));
+
+    Rendering.Refused refused = (Rendering.Refused) renderer.render(n);
+
+    assertThat(refused.reason()).isEqualTo(ConditionReason.UNKNOWN_FIELDS);
+    assertThat(refused.problems())
+        .extracting(ConfigProblem::path)
+        .containsExactly("spec.futureField", "spec.rollout.surge");
+    assertThat(refused.message())
+        .startsWith("spec.futureField: not a field this operator knows")
+        .contains("spec.rollout.surge: ");
   }
 
   /** A network whose plugins are appended to flannel's cbr0, with a per-node value. */

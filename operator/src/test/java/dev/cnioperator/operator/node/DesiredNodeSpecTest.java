@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNetworkStatus;
 import dev.cnioperator.api.v1alpha1.CniNodeSpec;
@@ -30,10 +32,13 @@ import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.List;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 class DesiredNodeSpecTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
   private static final Node NODE =
       new NodeBuilder().withNewMetadata().withName("n1").withUid("u1").endMetadata().build();
 
@@ -130,14 +135,18 @@ class DesiredNodeSpecTest {
     assertThat(admitted.getProbe().getEnabled()).isFalse();
   }
 
+  /** A network of bridge and whereabouts, which the agent image does not carry. */
+  private static CniNetwork needingWhereabouts() {
+    return accepted(
+        "n",
+        "2026-01-01T00:00:00Z",
+        50,
+        "{\"type\":\"bridge\",\"ipam\":{\"type\":\"whereabouts\"}}");
+  }
+
   @Test
   void pluginsComeFromTheOldestMatchingCniPluginElseTheAgentImage() {
-    CniNetwork n =
-        accepted(
-            "n",
-            "2026-01-01T00:00:00Z",
-            50,
-            "{\"type\":\"bridge\",\"ipam\":{\"type\":\"whereabouts\"}}");
+    CniNetwork n = needingWhereabouts();
     CniPlugin newer = cniPlugin("wb-new", "whereabouts", "2026-02-02T00:00:00Z");
     CniPlugin older = cniPlugin("wb-old", "whereabouts", "2026-02-01T00:00:00Z");
     CniPlugin elsewhere = cniPlugin("bridge-gpu", "bridge", "2026-01-01T00:00:00Z");
@@ -303,5 +312,92 @@ class DesiredNodeSpecTest {
     assertThat(spec.getNetworks())
         .extracting(NodeNetwork::getName, NodeNetwork::getAppendTo)
         .containsExactly(tuple("shaping", "cbr0"), tuple("calico-extra", "k8s-pod-network"));
+  }
+
+  /**
+   * {@code spec} as an informer reads it once {@code edit} has changed its JSON: a field this build
+   * does not know is remembered (a newer release's CRD, left in place by a rollback, keeps it).
+   */
+  @SuppressWarnings("unchecked")
+  private static <T> T readBack(T spec, Consumer<ObjectNode> edit) {
+    ObjectNode json = JSON.valueToTree(spec);
+    edit.accept(json);
+    return (T) JSON.convertValue(json, spec.getClass());
+  }
+
+  /**
+   * Issue 52: the network is refused (NetworkRendererTest) and each node keeps its entry as it
+   * holds it, though the spec's settings that reach nodes changed beside the unknown field.
+   */
+  @Test
+  void aNetworkWithAFieldThisOperatorDoesNotKnowLeavesTheEntryTheNodeHolds() {
+    CniNetwork before = accepted("net", "2026-01-01T00:00:00Z", 50, "{\"type\":\"bridge\"}");
+    CniNodeSpec held = DesiredNodeSpec.compute(NODE, List.of(before), List.of(), null);
+    Consumer<ObjectNode> nodeSettings =
+        spec -> {
+          spec.putObject("check").put("enabled", true).put("intervalSeconds", 5);
+          spec.putObject("ipamCleanup").put("enabled", false);
+          spec.putObject("rollout").putObject("probe").put("enabled", false);
+        };
+
+    CniNetwork known = accepted("net", "2026-01-01T00:00:00Z", 50, "{\"type\":\"bridge\"}");
+    known.setSpec(readBack(known.getSpec(), nodeSettings));
+    NodeNetwork edited =
+        DesiredNodeSpec.compute(NODE, List.of(known), List.of(), held).getNetworks().get(0);
+    assertThat(edited.getCheck().getIntervalSeconds()).isEqualTo(5);
+    assertThat(edited.getIpamCleanup().getEnabled()).isFalse();
+    assertThat(edited.getProbe().getEnabled()).isFalse();
+
+    CniNetwork newer = accepted("net", "2026-01-01T00:00:00Z", 50, "{\"type\":\"bridge\"}");
+    newer.setSpec(
+        readBack(newer.getSpec(), nodeSettings.andThen(spec -> spec.put("futureField", "x"))));
+    CniNodeSpec kept = DesiredNodeSpec.compute(NODE, List.of(newer), List.of(), held);
+    assertThat(Serialization.asJson(kept)).isEqualTo(Serialization.asJson(held));
+    assertThat(kept).isEqualTo(held);
+  }
+
+  @Test
+  void aNetworkWithAFieldThisOperatorDoesNotKnowIsPlacedOnNoNodeThatDoesNotHoldIt() {
+    CniNetwork other = accepted("other", "2026-01-01T00:00:00Z", 10, "{\"type\":\"loopback\"}");
+    CniNodeSpec held = DesiredNodeSpec.compute(NODE, List.of(other), List.of(), null);
+    CniNetwork newer =
+        accepted(
+            "net",
+            "2026-01-01T00:00:00Z",
+            50,
+            "{\"type\":\"bridge\",\"ipam\":{\"type\":\"dhcp\"}}");
+    newer.setSpec(readBack(newer.getSpec(), spec -> spec.putObject("rollout").put("surge", 2)));
+
+    CniNodeSpec spec = DesiredNodeSpec.compute(NODE, List.of(other, newer), List.of(), held);
+    assertThat(spec).isEqualTo(held);
+    assertThat(spec.getPlugins()).extracting(NodePlugin::getName).containsExactly("loopback");
+    CniNodeSpec fresh = DesiredNodeSpec.compute(NODE, List.of(newer), List.of(), null);
+    assertThat(fresh.getNetworks()).isEmpty();
+    assertThat(fresh.getPlugins()).isEmpty();
+  }
+
+  @Test
+  void aCniPluginWithAFieldThisOperatorDoesNotKnowLeavesTheEntryTheNodeHolds() {
+    CniNetwork n = needingWhereabouts();
+    CniPlugin plugin = cniPlugin("wb", "whereabouts", "2026-02-01T00:00:00Z");
+    CniNodeSpec held = DesiredNodeSpec.compute(NODE, List.of(n), List.of(plugin), null);
+    Consumer<ObjectNode> moved =
+        spec -> spec.put("url", "https://example.com/v2/whereabouts").put("sha256", "d".repeat(64));
+
+    CniPlugin known = cniPlugin("wb", "whereabouts", "2026-02-01T00:00:00Z");
+    known.setSpec(readBack(known.getSpec(), moved));
+    assertThat(DesiredNodeSpec.compute(NODE, List.of(n), List.of(known), held).getPlugins())
+        .extracting(NodePlugin::getName, NodePlugin::getUrl)
+        .containsExactly(
+            tuple("bridge", null), tuple("whereabouts", "https://example.com/v2/whereabouts"));
+
+    CniPlugin newer = cniPlugin("wb", "whereabouts", "2026-02-01T00:00:00Z");
+    newer.setSpec(
+        readBack(
+            newer.getSpec(),
+            moved.andThen(spec -> spec.putArray("mirrors").add("https://mirror.example"))));
+    CniNodeSpec kept = DesiredNodeSpec.compute(NODE, List.of(n), List.of(newer), held);
+    assertThat(kept).isEqualTo(held);
+    assertThat(kept.getPlugins().get(1).getUrl()).isEqualTo("https://example.com/whereabouts");
   }
 }
