@@ -95,6 +95,31 @@ multusCacheDir: {{ $hp.multusCacheDir | clean }}
 criSocket: {{ default $profile.criSocket .Values.agent.criSocket.path | clean }}
 {{- end }}
 
+{{/*
+The host path the agent's pod mounts to reach one of Multus's dirs (.dir), or nothing, so that a node
+without Multus gets no Multus dir from the pod's volumes (DirectoryOrCreate would make one on every
+node): nothing when .dir is inside one of the other mounts (.mounted), which shows it at the same
+path once Multus made it (multusCacheDir in cniCacheDir, the default); else the deepest directory
+above .dir that also holds the conf dir (.confDir), below the top level (/etc/cni by default), which
+that mount makes anyway, and the agent makes .dir itself when it first writes there; else .dir.
+*/}}
+{{- define "cni-operator.agent.multusMount" -}}
+{{- $dir := .dir }}
+{{- $inside := false }}
+{{- range .mounted }}
+{{- if hasPrefix (printf "%s/" .) $dir }}{{ $inside = true }}{{ end }}
+{{- end }}
+{{- if not $inside }}
+{{- $mount := $dir }}
+{{- $prefix := "" }}
+{{- range $i, $part := initial (splitList "/" (trimPrefix "/" $dir)) }}
+{{- $prefix = printf "%s/%s" $prefix $part }}
+{{- if and (gt $i 0) (hasPrefix (printf "%s/" $prefix) $.confDir) }}{{ $mount = $prefix }}{{ end }}
+{{- end }}
+{{- $mount }}
+{{- end }}
+{{- end }}
+
 {{/* KUBERNETES_SERVICE_HOST/PORT when apiServer.host is set: the clients skip the kubernetes Service. */}}
 {{- define "cni-operator.apiServerEnv" -}}
 {{- with .Values.apiServer.host }}

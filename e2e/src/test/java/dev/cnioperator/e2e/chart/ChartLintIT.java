@@ -22,6 +22,7 @@ import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.Role;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -253,17 +254,22 @@ class ChartLintIT {
         .containsEntry("/var/lib/cni", "/var/lib/cni")
         .containsEntry("/var/run/netns", "/var/run/netns")
         .containsEntry("/var/lib/cni-operator", "/var/lib/cni-operator")
-        .containsEntry("/etc/cni/multus/net.d", "/etc/cni/multus/net.d")
-        .containsEntry("/var/lib/cni/multus", "/var/lib/cni/multus")
+        // Multus's conf dir through /etc/cni, which the conf dir's volume makes anyway.
+        .containsEntry("/etc/cni", "/etc/cni")
         .containsEntry("/run/containerd", "/run/containerd")
         // Where tuning keeps its backups and the dhcp daemon its socket, as for the runtime's runs.
         .containsEntry("/run/cni", "/run/cni");
     assertThat(hostPathVolume(pod, agent, "/run/cni").getType()).isEqualTo("DirectoryOrCreate");
-    // Multus's dirs are made where Multus has not run yet, as the others are.
-    assertThat(hostPathVolume(pod, agent, "/etc/cni/multus/net.d").getType())
-        .isEqualTo("DirectoryOrCreate");
-    assertThat(hostPathVolume(pod, agent, "/var/lib/cni/multus").getType())
-        .isEqualTo("DirectoryOrCreate");
+    // No volume makes a Multus dir on a node without Multus (issue 52): the agent makes its conf
+    // dir when it writes there, and sees its cache, once Multus made it, through /var/lib/cni.
+    assertThat(pod.getVolumes())
+        .map(v -> v.getHostPath() == null ? "" : v.getHostPath().getPath())
+        .noneMatch(path -> path.contains("multus"));
+    assertThat(hostPathVolume(pod, agent, "/etc/cni").getType()).isEqualTo("DirectoryOrCreate");
+    assertThat(agent.getVolumeMounts())
+        .map(VolumeMount::getMountPath)
+        .as("/etc/cni before the conf dir inside it, for a runtime that mounts in the given order")
+        .containsSubsequence("/etc/cni", "/etc/cni/net.d");
     // Plugins run chrooted into the node's root, as the runtime runs them; the probes' namespaces
     // the agent makes must reach that root, so the netns dir propagates both ways.
     assertThat(agent.getArgs()).contains("--plugin-root=/node-root");
@@ -333,16 +339,17 @@ class ChartLintIT {
   @CsvSource(
       delimiter = '|',
       value = {
-        "containerd|/etc/cni/net.d|/opt/cni/bin|/run/containerd/containerd.sock",
-        "generic|/etc/cni/net.d|/opt/cni/bin|/run/containerd/containerd.sock",
+        "containerd|/etc/cni/net.d|/opt/cni/bin|/run/containerd/containerd.sock|/etc/cni",
+        "generic|/etc/cni/net.d|/opt/cni/bin|/run/containerd/containerd.sock|/etc/cni",
+        // The conf dir is elsewhere, so nothing else makes /etc/cni: Multus's conf dir itself.
         "k3s|/var/lib/rancher/k3s/agent/etc/cni/net.d|/var/lib/rancher/k3s/data/cni"
-            + "|/run/k3s/containerd/containerd.sock",
-        "k3s-no-flannel|/etc/cni/net.d|/opt/cni/bin|/run/k3s/containerd/containerd.sock",
-        "rke2|/etc/cni/net.d|/opt/cni/bin|/run/k3s/containerd/containerd.sock",
-        "crio|/etc/cni/net.d|/opt/cni/bin|/var/run/crio/crio.sock",
+            + "|/run/k3s/containerd/containerd.sock|/etc/cni/multus/net.d",
+        "k3s-no-flannel|/etc/cni/net.d|/opt/cni/bin|/run/k3s/containerd/containerd.sock|/etc/cni",
+        "rke2|/etc/cni/net.d|/opt/cni/bin|/run/k3s/containerd/containerd.sock|/etc/cni",
+        "crio|/etc/cni/net.d|/opt/cni/bin|/var/run/crio/crio.sock|/etc/cni",
       })
   void eachProfileGivesTheAgentItsRuntimesDirsAndSocket(
-      String profile, String confDir, String binDir, String socket) {
+      String profile, String confDir, String binDir, String socket, String multusMount) {
     PodSpec pod =
         RenderedChart.render(helm, "--set", "agent.hostPaths.profile=" + profile)
             .single("DaemonSet", DaemonSet.class)
@@ -360,7 +367,61 @@ class ChartLintIT {
     assertThat(hostPathsByMount(pod, agent))
         .containsEntry(confDir, confDir)
         .containsEntry(binDir, binDir)
-        .containsEntry(socketDir, socketDir);
+        .containsEntry(socketDir, socketDir)
+        .containsEntry(multusMount, multusMount)
+        .doesNotContainKey("/var/lib/cni/multus");
+  }
+
+  /**
+   * Issue 52: what the pod mounts for Multus's dirs, so that its volumes make no Multus dir on a
+   * node that would not have it anyway: nothing for a dir inside another mount; else the deepest
+   * directory above it that holds the conf dir too, below the top level, once for both; else the
+   * dir itself.
+   */
+  @ParameterizedTest(name = "{1} {2}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "/etc/cni/net.d|/etc/cni/multus/net.d|/var/lib/cni/multus|/etc/cni",
+        "/etc/cni/net.d|/etc/cni/multus/net.d|/etc/cni/multus/cache|/etc/cni",
+        "/var/lib/k3s/etc/cni/net.d|/etc/cni/multus/net.d|/var/lib/cni/multus|/etc/cni/multus/net.d",
+        "/etc/cni/net.d|/etc/multus/net.d|/var/lib/multus|/etc/multus/net.d,/var/lib/multus",
+        "/etc/cni/net.d|/var/lib/cni-operator/multus|/var/lib/cni/multus|",
+      })
+  void multusDirsAreMountedThroughWhatTheOtherVolumesMakeAnyway(
+      String confDir, String multusConfDir, String multusCacheDir, String expected) {
+    PodSpec pod =
+        RenderedChart.render(
+                helm,
+                "--set",
+                "agent.hostPaths.cniConfDir=" + confDir,
+                "--set",
+                "agent.hostPaths.multusConfDir=" + multusConfDir,
+                "--set",
+                "agent.hostPaths.multusCacheDir=" + multusCacheDir)
+            .single("DaemonSet", DaemonSet.class)
+            .getSpec()
+            .getTemplate()
+            .getSpec();
+    Container agent = onlyContainer(pod);
+    Map<String, String> mounts = hostPathsByMount(pod, agent);
+    List<String> forMultus = new ArrayList<>(mounts.values());
+    forMultus.removeAll(
+        List.of(
+            confDir,
+            "/opt/cni/bin",
+            "/var/lib/cni",
+            "/var/run/netns",
+            "/var/lib/cni-operator",
+            "/run/containerd",
+            "/run/cni",
+            "/"));
+
+    assertThat(forMultus)
+        .containsExactlyInAnyOrder(expected == null ? new String[0] : expected.split(","));
+    forMultus.forEach(p -> assertThat(mounts).containsEntry(p, p));
+    assertThat(agent.getArgs())
+        .contains("--multus-conf-dir=" + multusConfDir, "--multus-cache-dir=" + multusCacheDir);
   }
 
   @Test

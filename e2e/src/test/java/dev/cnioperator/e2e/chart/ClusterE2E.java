@@ -71,7 +71,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  *   <li>Failover: deleting the operator replica that holds the Lease hands it to the other one, and
  *       a Node label set right after still brings a network to that node.
  *   <li>Uninstall: {@code helm uninstall} removes the product's workloads and leaves the conflists,
- *       so a new pod still starts.
+ *       so a new pod still starts, and no Multus dir was ever made on the nodes.
  * </ul>
  *
  * <p>Each phase's duration is printed ({@code event=cluster-e2e}); nothing here asserts a time.
@@ -629,6 +629,9 @@ class ClusterE2E {
           .as("conflists on %s after helm uninstall", node.name())
           .containsExactlyElementsOf(before.get(node));
       assertThat(ready(client.nodes().withName(node.name()).get()).getStatus()).isEqualTo("True");
+      // Issue 52: the product ran here without a Multus network, so it made no Multus dir.
+      assertThat(node.hostPath("/etc/cni/multus")).as("on %s", node.name()).doesNotExist();
+      assertThat(node.cniStateDir().resolve("multus")).as("on %s", node.name()).doesNotExist();
     }
     KubeletNode first = cluster.nodes().get(0);
     String cidr = client.nodes().withName(first.name()).get().getSpec().getPodCIDR();

@@ -73,6 +73,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  *   <li>After containerd loses a node's pods, no reservation of the secondary network is left for
  *       them.
  *   <li>A node without the uplink label does not get the network, and the status says why.
+ *   <li>Deleting the network, the last Multus network, takes Multus's directory the agent made off
+ *       every node; applied again, the network gets it back.
  *   <li>{@code helm uninstall} leaves the files.
  * </ul>
  */
@@ -419,8 +421,33 @@ class MultusE2E {
     }
   }
 
+  /**
+   * Issue 52: no node had Multus's directory before the network (Multus's thin plugin only reads
+   * it): the agent made it for the network's file, and takes it off with the last such file, so
+   * that a node keeps no trace of a feature it no longer uses.
+   */
   @Test
   @Order(7)
+  void deletingTheLastMultusNetworkTakesTheDirectoryTheAgentMadeOffEveryNode() {
+    for (KubeletNode node : cluster.nodes()) {
+      assertThat(node.hostPath(MULTUS_CONF_DIR).resolve(LAN_FILE)).exists();
+    }
+    cp.kubectl("delete", "cninetwork", LAN, "--timeout=120s").orThrow("delete " + LAN);
+    for (KubeletNode node : cluster.nodes()) {
+      await("no /etc/cni/multus left on " + node.name())
+          .atMost(Duration.ofSeconds(60))
+          .until(() -> !Files.exists(node.hostPath("/etc/cni/multus")));
+      assertThat(node.cniConfDir().resolve(POD_NETWORK_FILE)).exists();
+    }
+    cp.kubectlWithInput(lanYaml(""), "apply", "-f", "-").orThrow("apply lan again");
+    ClusterNetworks.on(cp).waitReady(LAN);
+    for (KubeletNode node : cluster.nodes()) {
+      assertThat(node.hostPath(MULTUS_CONF_DIR).resolve(LAN_FILE)).exists();
+    }
+  }
+
+  @Test
+  @Order(8)
   void uninstallLeavesTheFiles() {
     System.out.printf(
         "event=multus-e2e-as-a-user-sees-it%n%s%n%s%n%s%n",

@@ -3,8 +3,10 @@ package dev.cnioperator.agent.host;
 import dev.cnioperator.cni.io.AtomicFiles;
 import dev.cnioperator.cni.io.Sha256;
 import java.io.IOException;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -159,6 +161,27 @@ public final class DiskHostFiles implements HostFiles {
   @Override
   public void createDirectories(Path dir) throws IOException {
     Files.createDirectories(dir);
+  }
+
+  @Override
+  public boolean isDirectory(Path path) {
+    return Files.isDirectory(path);
+  }
+
+  @Override
+  public boolean deleteEmptyDirectory(Path dir) throws IOException {
+    if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+      return true;
+    }
+    try {
+      Files.delete(dir);
+    } catch (DirectoryNotEmptyException e) {
+      return false;
+    } catch (NoSuchFileException e) {
+      return true;
+    }
+    AtomicFiles.fsyncDirectory(dir.getParent());
+    return true;
   }
 
   @Override

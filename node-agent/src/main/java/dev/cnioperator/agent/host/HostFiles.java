@@ -48,6 +48,16 @@ public interface HostFiles {
   /** Creates the directory and its parents when missing. */
   void createDirectories(Path dir) throws IOException;
 
+  /** Whether {@code path} is a directory, or a symbolic link to one. */
+  boolean isDirectory(Path path);
+
+  /**
+   * Removes {@code dir} when it is an empty directory, then fsyncs its parent. False when it is a
+   * directory with something in it; true when no directory is left at the path (removed now, or
+   * none there: a symbolic link or a file there is not one, and is not touched).
+   */
+  boolean deleteEmptyDirectory(Path dir) throws IOException;
+
   /** Removes temporary files this agent left behind in {@code dir} when it was killed mid-write. */
   void removeLeftoverTemporaryFiles(Path dir) throws IOException;
 }

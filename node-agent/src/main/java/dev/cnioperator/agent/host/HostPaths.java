@@ -91,4 +91,11 @@ public record HostPaths(
   public Path manifestFile() {
     return stateDir.resolve("manifest.json");
   }
+
+  /**
+   * The record of the directories the agent made for Multus's files ({@link CreatedDirectories}).
+   */
+  public Path createdDirectoriesFile() {
+    return stateDir.resolve("created-directories.json");
+  }
 }

@@ -6,6 +6,7 @@ import dev.cnioperator.agent.conflist.ChainApplier;
 import dev.cnioperator.agent.conflist.ChainSync;
 import dev.cnioperator.agent.conflist.ConflistAction;
 import dev.cnioperator.agent.conflist.ConflistAction.Contested;
+import dev.cnioperator.agent.conflist.ConflistAction.Hold;
 import dev.cnioperator.agent.conflist.ConflistAction.Keep;
 import dev.cnioperator.agent.conflist.ConflistAction.Remove;
 import dev.cnioperator.agent.conflist.ConflistAction.Write;
@@ -17,6 +18,7 @@ import dev.cnioperator.agent.conflist.DesiredConflist;
 import dev.cnioperator.agent.conflist.NetworkOutcome;
 import dev.cnioperator.agent.conflist.RuntimeDefault;
 import dev.cnioperator.agent.conflist.UnparsableFiles;
+import dev.cnioperator.agent.host.CreatedDirectories;
 import dev.cnioperator.agent.host.HostFiles;
 import dev.cnioperator.agent.host.HostPaths;
 import dev.cnioperator.agent.host.ManagedFile;
@@ -53,6 +55,8 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Makes the node's conf dirs and bin dir match a CniNode spec: plugin binaries first (a network is
@@ -61,6 +65,7 @@ import java.util.TreeSet;
  * Multus's directory that Multus cannot parse.
  */
 public final class NodeSync {
+  private static final Logger LOG = LoggerFactory.getLogger(NodeSync.class);
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final HostPaths paths;
@@ -80,6 +85,7 @@ public final class NodeSync {
   private final ChainSync chainSync = new ChainSync();
   private final PluginBinarySync binarySync = new PluginBinarySync();
   private final ContestedFiles contested = new ContestedFiles();
+  private final CreatedDirectories multusDirs;
   private final Clock clock;
 
   public NodeSync(
@@ -104,6 +110,8 @@ public final class NodeSync {
     this.store = store;
     this.installer = installer;
     this.versions = versions;
+    this.multusDirs =
+        new CreatedDirectories(files, paths.multusConfDir(), paths.createdDirectoriesFile());
   }
 
   /**
@@ -169,7 +177,8 @@ public final class NodeSync {
 
   /**
    * Prepares the directories and removes temporary files a killed agent left behind. Multus's
-   * directory is made only when a network is first written there: a node without Multus gets none.
+   * directory is made only when a network is first written there, and removed with the last one
+   * (when the agent made it): a node without Multus networks gets none.
    */
   public void prepare() throws IOException {
     for (Path dir : List.of(paths.confDir(), paths.binDir(), paths.stateDir())) {
@@ -209,9 +218,10 @@ public final class NodeSync {
     // As the plugin installs left it: each saved the manifest before its rename.
     Manifest manifest = installed.manifest();
     List<ConflistAction> actions =
-        contest(
-            conflistSync.plan(desired, heldBack, manifest, conflistContents(desired, manifest)),
-            manifest);
+        makeMultusDirs(
+            contest(
+                conflistSync.plan(desired, heldBack, manifest, conflistContents(desired, manifest)),
+                manifest));
     Set<String> listed = new TreeSet<>();
     networks.forEach(n -> listed.add(n.name()));
     List<String> removed = new ArrayList<>();
@@ -227,6 +237,9 @@ public final class NodeSync {
     }
     List<NetworkOutcome> outcomes =
         new ArrayList<>(new ConflistApplier(files, store, paths).apply(actions, manifest));
+    if (store.load().conflists(ConfigDirectory.Multus).isEmpty()) {
+      multusDirs.removeEmpty();
+    }
     ChainApplier.Applied chains = syncChains(chained, heldBack, byNetwork, byName);
     outcomes.addAll(chains.outcomes());
     Map<String, byte[]> running = new HashMap<>(chains.chains());
@@ -240,6 +253,30 @@ public final class NodeSync {
         running,
         defaultFile,
         podNetworkChain(defaultFile, desired, chained));
+  }
+
+  /**
+   * Makes Multus's directory, with the parents it lacks, before the first file is written there;
+   * when it cannot, each file for it is held, reported with why.
+   */
+  private List<ConflistAction> makeMultusDirs(List<ConflistAction> actions) {
+    if (actions.stream().noneMatch(NodeSync::writesIntoMultusDir)) {
+      return actions;
+    }
+    try {
+      multusDirs.make();
+      return actions;
+    } catch (IOException e) {
+      String why = "cannot make Multus's directory " + paths.multusConfDir() + ": " + e;
+      LOG.warn("event=multus-directory-failed dir={} error=\"{}\"", paths.multusConfDir(), e);
+      return actions.stream()
+          .map(a -> writesIntoMultusDir(a) ? new Hold(((Write) a).desired(), why) : a)
+          .toList();
+    }
+  }
+
+  private static boolean writesIntoMultusDir(ConflistAction a) {
+    return a instanceof Write w && w.desired().directory() == ConfigDirectory.Multus;
   }
 
   /**

@@ -72,6 +72,16 @@ class ConflistApplierTest {
     }
 
     @Override
+    public boolean isDirectory(Path path) {
+      return disk.isDirectory(path);
+    }
+
+    @Override
+    public boolean deleteEmptyDirectory(Path dir) throws IOException {
+      return disk.deleteEmptyDirectory(dir);
+    }
+
+    @Override
     public void removeLeftoverTemporaryFiles(Path dir) throws IOException {
       disk.removeLeftoverTemporaryFiles(dir);
     }

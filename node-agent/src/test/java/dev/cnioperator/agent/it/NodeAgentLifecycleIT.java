@@ -300,6 +300,40 @@ class NodeAgentLifecycleIT {
     await().atMost(CONVERGE).until(() -> !Files.exists(multusDir.resolve(m1.getFileName())));
     assertThat(new TreeSet<>(List.of(multusDir.toFile().list()))).containsExactly(m2.getFileName());
     assertThat(Files.readAllBytes(multusDir.resolve(m2.getFileName()))).isEqualTo(theirs);
+
+    // Empty now, and still there after a pass: the directory was there before the agent.
+    Files.delete(multusDir.resolve(m2.getFileName()));
+    NodeNetwork n1 = CniNodes.network("n1", 50, 43, "1.0.0");
+    cniNodes.put(a.name, List.of(n1));
+    awaitApplied(a, n1);
+    assertThat(multusDir).isEmptyDirectory();
+  }
+
+  /**
+   * Issue 52: a node gets Multus's directory from the agent only while it holds a Multus network:
+   * made with the first file, and removed with the last, with the parent it made too.
+   */
+  @Test
+  void theAgentMakesMultussDirectoryForItsFirstFileThereAndRemovesItWithItsLast() throws Exception {
+    Path multusEtc = a.paths.multusConfDir().getParent();
+    NodeNetwork n1 = CniNodes.network("n1", 50, 44, "1.0.0");
+    NodeNetwork m1 = CniNodes.network("m1", 10, 45, "1.0.0").setDirectory(ConfigDirectory.Multus);
+    cniNodes.put(a.name, List.of(n1));
+    agentA = AgentProcess.start(a.name, a.paths, cniNodes.controlPlane.kubeconfigFile(), a.log());
+    awaitApplied(a, n1);
+    assertThat(multusEtc).as("no Multus network, no Multus directory").doesNotExist();
+    assertThat(a.paths.multusCacheDir()).doesNotExist();
+
+    cniNodes.put(a.name, List.of(n1, m1));
+    awaitApplied(a, m1);
+    assertThat(a.conflist(m1)).exists();
+    assertThat(agentA.log()).contains("event=directories-created");
+
+    cniNodes.put(a.name, List.of(n1));
+    await().atMost(CONVERGE).until(() -> !Files.exists(multusEtc));
+    assertThat(a.conflist(n1)).exists();
+    assertThat(a.paths.createdDirectoriesFile()).doesNotExist();
+    assertThat(a.paths.multusCacheDir()).doesNotExist();
   }
 
   private List<Event> unparsableEvents(SimulatedNode node) {
