@@ -544,10 +544,13 @@ class ChartLintIT {
   }
 
   @Test
-  void uninstallTakesThePodNetworkTaintOffEveryNodeOnceTheOperatorIsGoneWhateverTheValues() {
+  void uninstallTakesThePodNetworkTaintOffEveryNodeOnceTheOperatorIsGoneWhenTheTaintIsOn() {
+    // Off, the operator keeps the taint off every node itself: no Job to wait on at uninstall.
+    assertThat(RenderedChart.render(helm).ofKind("Job"))
+        .noneMatch(j -> j.at("/metadata/name").asText().endsWith("-untaint"));
     for (RenderedChart chart :
         List.of(
-            RenderedChart.render(helm),
+            RenderedChart.render(helm, "--set", "podNetworkTaint.enabled=true"),
             RenderedChart.render(
                 helm,
                 "--set",
@@ -662,7 +665,9 @@ class ChartLintIT {
             "--set",
             "apiServer.host=api.cluster.example",
             "--set",
-            "agent.removeConflistsOnUninstall=true");
+            "agent.removeConflistsOnUninstall=true",
+            "--set",
+            "podNetworkTaint.enabled=true");
 
     assertThat(
             List.of(
