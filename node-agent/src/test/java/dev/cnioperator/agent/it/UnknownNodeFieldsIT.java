@@ -49,6 +49,12 @@ class UnknownNodeFieldsIT {
     try (SimulatedNode node = new SimulatedNode("unknown", ToolPaths.pluginDir());
         NewerCrd crd =
             NewerCrd.install(cp, "cninodes.cnioperator.dev", "spec.networks[].newThing")) {
+      // Before the agent starts: a watch begun while the API server still serves the older schema
+      // may deliver objects decoded with it, the new field pruned, until the CRD's storage is
+      // replaced; one begun after the newer schema is served reads with it.
+      await("the newer schema served")
+          .atMost(CONVERGE)
+          .until(() -> unknownFields(dryRunPut(cniNodes, node.name, newer)).contains(FIELD));
       try {
         cniNodes.put(node.name, List.of(held));
         try (AgentProcess agent =
@@ -62,9 +68,6 @@ class UnknownNodeFieldsIT {
           BasicFileAttributes file = Files.readAttributes(heldFile, BasicFileAttributes.class);
           long generation = cniNodes.get(node.name).getStatus().getObservedGeneration();
 
-          await("the newer schema served")
-              .atMost(CONVERGE)
-              .until(() -> unknownFields(dryRunPut(cniNodes, node.name, newer)).contains(FIELD));
           CniNode stored = cniNodes.put(node.name, newer);
           assertThat(unknownFields(stored)).containsExactly(FIELD);
 
