@@ -6,6 +6,8 @@ import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -75,9 +77,20 @@ public final class NewerCrd implements AutoCloseable {
         .patch(PatchContext.of(PatchType.JSON), Serialization.asJson(operations));
   }
 
-  /** Takes the added properties out again. */
+  /**
+   * Takes the added properties out again, and gives the CRD back to the field manager that applies
+   * the committed one: the patches made this client the manager of {@code .spec.versions}, so a
+   * later {@code kubectl apply --server-side -f crds/} in the same control plane (another test's
+   * set-up) would be refused as a conflict with it.
+   */
   @Override
   public void close() {
     patch(pointers.stream().map(p -> Map.<String, Object>of("op", "remove", "path", p)).toList());
+    Path committed = ToolPaths.repoRoot().resolve("crds").resolve(crd + ".yaml");
+    if (Files.isRegularFile(committed)) {
+      controlPlane
+          .kubectl("apply", "--server-side", "--force-conflicts", "-f", committed.toString())
+          .orThrow("kubectl apply --server-side --force-conflicts -f " + committed);
+    }
   }
 }
