@@ -2,6 +2,7 @@ package dev.cnioperator.e2e.chart;
 
 import dev.cnioperator.testkit.node.KubeletNode;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -10,10 +11,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 /**
- * Looks into every node's conf dir for one conflist every 50 ms while something else runs (a
- * rolling update), and keeps each moment a node did not have it.
+ * Looks on every node for one conflist (in its conf dir, unless told where) every 50 ms while
+ * something else runs (a rolling update), and keeps each moment a node did not have it.
  */
 final class ConflistWatch {
   private final ScheduledExecutorService poller =
@@ -24,11 +26,16 @@ final class ConflistWatch {
   private ConflistWatch() {}
 
   static ConflistWatch start(List<KubeletNode> nodes, String fileName) {
+    return start(nodes, node -> node.cniConfDir().resolve(fileName));
+  }
+
+  /** Watches the file {@code file} names on each node. */
+  static ConflistWatch start(List<KubeletNode> nodes, Function<KubeletNode, Path> file) {
     ConflistWatch watch = new ConflistWatch();
     watch.poller.scheduleWithFixedDelay(
         () -> {
           for (KubeletNode node : nodes) {
-            if (!Files.isRegularFile(node.cniConfDir().resolve(fileName))) {
+            if (!Files.isRegularFile(file.apply(node))) {
               watch.misses.add(node.name() + " at " + Instant.now());
             }
           }

@@ -65,18 +65,14 @@ class KubernetesUpgradeE2E {
 
   @AfterAll
   static void stopCluster() {
-    try {
-      if (cluster != null) {
-        PodLogs.keep(cluster, Path.of("target/it-logs/kubernetes-upgrade").toAbsolutePath());
-      }
-      if (release != null) {
-        release.close();
-      }
-    } finally {
-      if (cluster != null) {
-        cluster.close();
-      }
-    }
+    Teardown.closeAll(
+        () -> {
+          if (cluster != null) {
+            PodLogs.keep(cluster, Path.of("target/it-logs/kubernetes-upgrade").toAbsolutePath());
+          }
+        },
+        release,
+        cluster);
   }
 
   @Test

@@ -14,10 +14,7 @@ import dev.cnioperator.api.v1alpha1.NodeSlice;
 import dev.cnioperator.api.v1alpha1.RolloutPhase;
 import dev.cnioperator.e2e.ClusterNetworks;
 import dev.cnioperator.e2e.Helm;
-import dev.cnioperator.testkit.Commands;
-import dev.cnioperator.testkit.HostLocalStore;
 import dev.cnioperator.testkit.LocalControlPlane;
-import dev.cnioperator.testkit.ToolPaths;
 import dev.cnioperator.testkit.node.KubeletCluster;
 import dev.cnioperator.testkit.node.KubeletNode;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -25,7 +22,6 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
@@ -33,8 +29,6 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -53,12 +47,11 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * A secondary network through Multus on two real nodes ({@link KubeletCluster}), as a Multus user
- * runs one: Multus 4.2.2's thin plugin (built from the Go module proxy) is each node's first
- * configuration, delegating to the product's pod network, with the real NetworkAttachmentDefinition
- * CRD; the product installed from its published chart; a macvlan network whose uplink is each
- * node's own (the nodes' uplinks have different names, {@code eth1} and {@code ens5f0}, joined by a
- * bridge of the test's, the "L2 segment") and whose host-local range is each node's slice of one
- * shared subnet.
+ * runs one ({@link ThinMultus}: the thin plugin as each node's first configuration, delegating to
+ * the product's pod network, the real NetworkAttachmentDefinition CRD, nodes whose uplinks have
+ * different names on one L2 segment); the product installed from its published chart; a macvlan
+ * network on each node's own uplink whose host-local range is each node's slice of one shared
+ * subnet.
  *
  * <p>Set up once: the scenarios run in order on what it left running.
  *
@@ -86,41 +79,23 @@ class MultusE2E {
   private static final String POD_BRIDGE = "cbmts0";
   private static final String LAN = "lan";
   private static final String LAN_FILE = "50-" + LAN + ".conflist";
-  private static final String UPLINK_LABEL = "e2e.cnioperator.dev/uplink";
-
-  /** Each node's uplink, by node index: names differ, as on nodes of two hardware generations. */
-  private static final List<String> UPLINKS = List.of("eth1", "ens5f0");
 
   /** The segment's subnet: the test's own (the cluster's pods are in 10.232.0.0/16). */
   private static final String SUBNET = "10.234.0.0/24";
-
-  private static final String MULTUS_CONF_DIR = "/etc/cni/multus/net.d";
-  private static final String MULTUS_FILE = "00-multus.conflist";
-  private static final ResourceDefinitionContext NAD =
-      new ResourceDefinitionContext.Builder()
-          .withGroup("k8s.cni.cncf.io")
-          .withVersion("v1")
-          .withPlural("network-attachment-definitions")
-          .withKind("NetworkAttachmentDefinition")
-          .withNamespaced(true)
-          .build();
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static KubeletCluster cluster;
   private static LocalControlPlane cp;
   private static ChartRelease release;
   private static String apps;
-  private static String segment;
-  private static final List<String> hostEnds = new ArrayList<>();
+  private static ThinMultus multus;
 
   @BeforeAll
   static void startCluster() throws IOException {
     cluster = KubeletCluster.start(2);
     cp = cluster.controlPlane();
     PublishedProduct product = PublishedProduct.publish(cluster, Helm.provisioned());
-    cp.kubectl("apply", "-f", ToolPaths.multusDir().resolve("networks-crd.yaml").toString())
-        .orThrow("kubectl apply of the NetworkAttachmentDefinition CRD");
-    makeUplinks();
+    multus = ThinMultus.prepare(cluster, POD_NETWORK_FILE);
 
     release = ChartRelease.install(cp, product, "mts", ChartRelease.onNodes(cluster));
     cp.kubectlWithInput(POD_NETWORK_YAML, "apply", "-f", "-").orThrow("apply the pod network");
@@ -130,41 +105,26 @@ class MultusE2E {
           .atMost(Duration.ofSeconds(60))
           .until(() -> Files.exists(node.cniConfDir().resolve(POD_NETWORK_FILE)));
     }
-    installMultus();
+    multus.install();
 
     apps = NodePods.appsNamespace(cp.client());
     cp.kubectlWithInput(lanYaml(""), "apply", "-f", "-").orThrow("apply lan");
     ClusterNetworks.on(cp).waitReady(LAN);
-    cp.client()
-        .apps()
-        .deployments()
-        .inNamespace(apps)
-        .resource(NodePods.pauseDeployment(4, Map.of("k8s.v1.cni.cncf.io/networks", LAN)))
-        .create();
+    ThinMultus.createPausePods(cp.client(), apps, 4, LAN);
     awaitRunningPods(4);
   }
 
   @AfterAll
   static void stopCluster() {
-    keepMultusLogs();
-    try {
-      if (release != null) {
-        release.close();
-      }
-    } finally {
-      try {
-        if (cluster != null) {
-          cluster.close();
-        }
-      } finally {
-        for (String end : hostEnds) {
-          Commands.run("ip", "link", "del", end);
-        }
-        if (segment != null) {
-          Commands.run("ip", "link", "del", segment);
-        }
-      }
-    }
+    Teardown.closeAll(
+        () -> {
+          if (multus != null) {
+            multus.keepLogs(Path.of("target/it-logs/multus-e2e").toAbsolutePath());
+          }
+        },
+        release,
+        cluster,
+        multus);
   }
 
   @Test
@@ -172,7 +132,7 @@ class MultusE2E {
   void podsGetNet1OnTheirNodesUplinkWithAnAddressFromTheirNodesSlice() throws IOException {
     KubernetesClient client = cp.client();
     GenericKubernetesResource nad =
-        client.genericKubernetesResources(NAD).inNamespace(apps).withName(LAN).get();
+        client.genericKubernetesResources(ThinMultus.NAD).inNamespace(apps).withName(LAN).get();
     assertThat(nad).as("the NetworkAttachmentDefinition %s/%s", apps, LAN).isNotNull();
     assertThat(nad.getAdditionalProperties().get("spec"))
         .as("its spec: config-less, so Multus reads the node's file")
@@ -191,13 +151,15 @@ class MultusE2E {
     for (Pod pod : pods()) {
       String nodeName = pod.getSpec().getNodeName();
       KubeletNode node = node(nodeName);
-      JsonNode net1 = networkStatus(pod, "net1");
+      JsonNode net1 = ThinMultus.networkStatus(pod, "net1");
       String ip = net1.path("ips").path(0).asText();
       assertThat(inSlice(ip, slices.get(nodeName)))
           .as("net1 address %s of %s within %s's slice %s", ip, name(pod), nodeName, slices)
           .isTrue();
       assertThat(seen.add(ip)).as("%s is handed out once", ip).isTrue();
-      assertThat(uplinkOf(node, pod)).as("master of net1 in %s", name(pod)).isEqualTo(uplink(node));
+      assertThat(uplinkOf(node, pod))
+          .as("master of net1 in %s", name(pod))
+          .isEqualTo(multus.uplink(node));
       oneOnEachNode.putIfAbsent(nodeName, pod);
     }
     assertThat(oneOnEachNode).as("a pod on each node").hasSize(2);
@@ -209,12 +171,12 @@ class MultusE2E {
                 pair.get(0),
                 node(pair.get(1).getSpec().getNodeName()),
                 pair.get(1),
-                networkStatus(pair.get(1), "net1").path("ips").path(0).asText()))
+                ThinMultus.address(pair.get(1), "net1")))
         .as("TCP over net1 from a pod on one node to a pod on the other")
         .isEqualTo("pong");
 
     for (KubeletNode node : cluster.nodes()) {
-      assertThat(node.hostPath(MULTUS_CONF_DIR).resolve(LAN_FILE)).exists();
+      assertThat(node.hostPath(ThinMultus.CONF_DIR).resolve(LAN_FILE)).exists();
       assertThat(node.cniConfDir().resolve(LAN_FILE))
           .as("a secondary network never in the runtime's directory")
           .doesNotExist();
@@ -259,7 +221,7 @@ class MultusE2E {
     KubernetesClient client = cp.client();
     Map<String, String> before = new HashMap<>();
     for (KubeletNode node : cluster.nodes()) {
-      before.put(node.name(), read(node.hostPath(MULTUS_CONF_DIR).resolve(LAN_FILE)));
+      before.put(node.name(), read(node.hostPath(ThinMultus.CONF_DIR).resolve(LAN_FILE)));
     }
     String stable = network(client, LAN).getStatus().getRendered().getSha256();
     cp.kubectlWithInput(lanYaml("      mtu: 1400\n"), "apply", "-f", "-").orThrow("apply the edit");
@@ -273,7 +235,7 @@ class MultusE2E {
     assertThat(edited.getStatus().getRollout().getPhase()).isEqualTo(RolloutPhase.Complete);
     assertThat(edited.getStatus().getRollout().getUpdatedNodes()).isEqualTo(2);
     for (KubeletNode node : cluster.nodes()) {
-      String now = read(node.hostPath(MULTUS_CONF_DIR).resolve(LAN_FILE));
+      String now = read(node.hostPath(ThinMultus.CONF_DIR).resolve(LAN_FILE));
       assertThat(now).as("the file on %s", node.name()).isNotEqualTo(before.get(node.name()));
       assertThat(json(now).at("/plugins/0/mtu").asInt())
           .as("mtu on %s", node.name())
@@ -290,12 +252,16 @@ class MultusE2E {
     List<Pod> lost = podsOn(node);
     Set<String> lostIps = new TreeSet<>();
     for (Pod p : lost) {
-      lostIps.add(networkStatus(p, "net1").path("ips").path(0).asText());
+      lostIps.add(ThinMultus.address(p, "net1"));
     }
-    assertThat(reservations(node)).as("reservations of %s before", LAN).isEqualTo(lostIps);
+    assertThat(ThinMultus.reservations(node, LAN))
+        .as("reservations of %s before", LAN)
+        .isEqualTo(lostIps);
     List<String> sandboxes = lost.stream().map(p -> NodePods.sandboxId(node, p)).toList();
     node.withKubeletFrozen(() -> sandboxes.forEach(id -> node.containerd().loseSandbox(id)));
-    assertThat(reservations(node)).as("no DEL ran for the lost sandboxes").containsAll(lostIps);
+    assertThat(ThinMultus.reservations(node, LAN))
+        .as("no DEL ran for the lost sandboxes")
+        .containsAll(lostIps);
     await("the lost pods' sandboxes are recreated on " + node.name())
         .atMost(Duration.ofSeconds(120))
         .until(
@@ -309,13 +275,9 @@ class MultusE2E {
             () -> {
               Set<String> running = new TreeSet<>();
               for (Pod p : podsOn(node)) {
-                running.add(
-                    networkStatus(client.pods().resource(p).get(), "net1")
-                        .path("ips")
-                        .path(0)
-                        .asText());
+                running.add(ThinMultus.address(client.pods().resource(p).get(), "net1"));
               }
-              assertThat(reservations(node))
+              assertThat(ThinMultus.reservations(node, LAN))
                   .isEqualTo(running)
                   .doesNotContainAnyElementsOf(lostIps);
             });
@@ -326,7 +288,7 @@ class MultusE2E {
   void aNodeWithoutTheUplinkLabelDoesNotGetTheNetworkAndTheStatusSaysWhy() {
     KubernetesClient client = cp.client();
     KubeletNode node = cluster.nodes().get(1);
-    node.label(UPLINK_LABEL, null);
+    node.label(ThinMultus.UPLINK_LABEL, null);
     try {
       await("the CniNode of " + node.name() + " says why it has no " + LAN)
           .atMost(Duration.ofSeconds(60))
@@ -344,7 +306,7 @@ class MultusE2E {
                         .findFirst()
                         .orElseThrow();
                 assertThat(entry.getContent()).isNull();
-                assertThat(entry.getUnavailable()).contains(UPLINK_LABEL);
+                assertThat(entry.getUnavailable()).contains(ThinMultus.UPLINK_LABEL);
                 assertThat(condition(network(client, LAN), "Ready").getMessage())
                     .contains(node.name());
               });
@@ -352,7 +314,7 @@ class MultusE2E {
           "event=multus-e2e-unlabelled%n%s%n",
           cp.kubectl("get", "cninetwork", LAN, "-o", "yaml").stdout());
     } finally {
-      node.label(UPLINK_LABEL, uplink(node));
+      node.label(ThinMultus.UPLINK_LABEL, multus.uplink(node));
     }
     ClusterNetworks.on(cp).waitReady(LAN);
   }
@@ -387,7 +349,7 @@ class MultusE2E {
                 "jsonpath={.status.defaultFile}")
             .stdout());
     for (KubeletNode node : cluster.nodes()) {
-      writeMultusConf(node);
+      multus.writeConf(node);
     }
     awaitMultusCopy(true, "as it is now");
   }
@@ -412,7 +374,7 @@ class MultusE2E {
                         .getStatus()
                         .getDefaultFile();
                 assertThat(file).isNotNull();
-                assertThat(file.getFileName()).isEqualTo(MULTUS_FILE);
+                assertThat(file.getFileName()).isEqualTo(ThinMultus.FILE);
                 assertThat(file.getNetworkName()).isEqualTo("multus-cni-network");
                 assertThat(file.getCopyOf()).isEqualTo(POD_NETWORK);
                 assertThat(file.getCopyCurrent()).isEqualTo(current);
@@ -430,7 +392,7 @@ class MultusE2E {
   @Order(7)
   void deletingTheLastMultusNetworkTakesTheDirectoryTheAgentMadeOffEveryNode() {
     for (KubeletNode node : cluster.nodes()) {
-      assertThat(node.hostPath(MULTUS_CONF_DIR).resolve(LAN_FILE)).exists();
+      assertThat(node.hostPath(ThinMultus.CONF_DIR).resolve(LAN_FILE)).exists();
     }
     cp.kubectl("delete", "cninetwork", LAN, "--timeout=120s").orThrow("delete " + LAN);
     for (KubeletNode node : cluster.nodes()) {
@@ -442,7 +404,7 @@ class MultusE2E {
     cp.kubectlWithInput(lanYaml(""), "apply", "-f", "-").orThrow("apply lan again");
     ClusterNetworks.on(cp).waitReady(LAN);
     for (KubeletNode node : cluster.nodes()) {
-      assertThat(node.hostPath(MULTUS_CONF_DIR).resolve(LAN_FILE)).exists();
+      assertThat(node.hostPath(ThinMultus.CONF_DIR).resolve(LAN_FILE)).exists();
     }
   }
 
@@ -464,27 +426,8 @@ class MultusE2E {
             .collect(Collectors.joining("\n")));
     release.uninstall().orThrow("helm uninstall");
     for (KubeletNode node : cluster.nodes()) {
-      assertThat(node.hostPath(MULTUS_CONF_DIR).resolve(LAN_FILE)).exists();
+      assertThat(node.hostPath(ThinMultus.CONF_DIR).resolve(LAN_FILE)).exists();
       assertThat(node.cniConfDir().resolve(POD_NETWORK_FILE)).exists();
-    }
-  }
-
-  /** Copies Multus's log of every node into {@code target/it-logs/multus-e2e/<node>.log}. */
-  private static void keepMultusLogs() {
-    if (cluster == null) {
-      return;
-    }
-    Path kept = Path.of("target/it-logs/multus-e2e").toAbsolutePath();
-    for (KubeletNode node : cluster.nodes()) {
-      try {
-        Files.createDirectories(kept);
-        Path log = node.hostPath("/var/log/multus.log");
-        if (Files.exists(log)) {
-          Files.copy(log, kept.resolve(node.name() + ".log"), StandardCopyOption.REPLACE_EXISTING);
-        }
-      } catch (IOException e) {
-        System.out.printf("event=multus-log-not-kept node=%s error=%s%n", node.name(), e);
-      }
     }
   }
 
@@ -494,102 +437,6 @@ class MultusE2E {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-  }
-
-  /**
-   * A bridge of the test's joins one veth per node: its node end, renamed to the node's uplink name
-   * inside the node's network namespace, is the macvlan master there.
-   */
-  private static void makeUplinks() {
-    String tag = Long.toString(ProcessHandle.current().pid() % 10000);
-    segment = "mvseg" + tag;
-    Commands.run("ip", "link", "add", segment, "type", "bridge").orThrow("add " + segment);
-    Commands.run("ip", "link", "set", segment, "up").orThrow("up " + segment);
-    for (int i = 0; i < cluster.nodes().size(); i++) {
-      KubeletNode node = cluster.nodes().get(i);
-      String hostEnd = "mvh" + i + "x" + tag;
-      String nodeEnd = "mvn" + i + "x" + tag;
-      Commands.run("ip", "link", "add", hostEnd, "type", "veth", "peer", "name", nodeEnd)
-          .orThrow("add veth " + hostEnd);
-      hostEnds.add(hostEnd);
-      Commands.run("ip", "link", "set", hostEnd, "master", segment, "up").orThrow("enslave");
-      Commands.run("ip", "link", "set", nodeEnd, "netns", node.networkNamespace())
-          .orThrow("move " + nodeEnd);
-      Commands.run(
-              "ip", "-n", node.networkNamespace(), "link", "set", nodeEnd, "name", UPLINKS.get(i))
-          .orThrow("rename to " + UPLINKS.get(i));
-      Commands.run("ip", "-n", node.networkNamespace(), "link", "set", UPLINKS.get(i), "up")
-          .orThrow("up " + UPLINKS.get(i));
-      node.label(UPLINK_LABEL, UPLINKS.get(cluster.nodes().indexOf(node)));
-    }
-  }
-
-  /**
-   * Multus's thin plugin on every node, as its thin installer sets it up: the binary in the node's
-   * bin dir, a kubeconfig for a ServiceAccount with the RBAC Multus needs, and its configuration as
-   * the node's first file, delegating to the pod network's file.
-   */
-  private static void installMultus() throws IOException {
-    cp.kubectlWithInput(MULTUS_RBAC, "apply", "-f", "-").orThrow("apply Multus's RBAC");
-    String token = cp.serviceAccountToken("kube-system", "multus", Duration.ofHours(2));
-    String ca =
-        java.util.Base64.getEncoder()
-            .encodeToString(
-                Files.readAllBytes(Path.of(cp.client().getConfiguration().getCaCertFile())));
-    String kubeconfig =
-        """
-        apiVersion: v1
-        kind: Config
-        clusters:
-        - name: local
-          cluster: {server: "%s", certificate-authority-data: "%s"}
-        users:
-        - name: multus
-          user: {token: "%s"}
-        contexts:
-        - name: local
-          context: {cluster: local, user: multus}
-        current-context: local
-        """
-            .formatted(cluster.bridge().apiServerUrl(), ca, token);
-    for (KubeletNode node : cluster.nodes()) {
-      Path bin = node.hostPath("/opt/cni/bin/multus");
-      Files.copy(ToolPaths.multusDir().resolve("multus"), bin, StandardCopyOption.REPLACE_EXISTING);
-      Files.setPosixFilePermissions(bin, PosixFilePermissions.fromString("rwxr-xr-x"));
-      Path dir = node.cniConfDir().resolve("multus.d");
-      Files.createDirectories(dir);
-      Files.writeString(dir.resolve("multus.kubeconfig"), kubeconfig);
-      writeMultusConf(node);
-    }
-  }
-
-  /** Multus's file, with the node's pod network copied in as it is now, as its installer does. */
-  private static void writeMultusConf(KubeletNode node) throws IOException {
-    Path temp = node.cniConfDir().resolve(".multus.tmp");
-    Files.writeString(
-        temp,
-        MULTUS_CONF.formatted(
-            JSON.readTree(node.cniConfDir().resolve(POD_NETWORK_FILE).toFile()).toString()));
-    Files.move(temp, node.cniConfDir().resolve(MULTUS_FILE), StandardCopyOption.ATOMIC_MOVE);
-  }
-
-  /** Multus's entry for {@code iface} in the pod's network-status annotation. */
-  private static JsonNode networkStatus(Pod pod, String iface) {
-    String text =
-        pod.getMetadata().getAnnotations() == null
-            ? null
-            : pod.getMetadata().getAnnotations().get("k8s.v1.cni.cncf.io/network-status");
-    assertThat(text).as("network-status of %s", name(pod)).isNotNull();
-    try {
-      for (JsonNode entry : JSON.readTree(text)) {
-        if (iface.equals(entry.path("interface").asText())) {
-          return entry;
-        }
-      }
-    } catch (IOException e) {
-      throw new AssertionError("network-status of " + name(pod) + " is not JSON: " + text, e);
-    }
-    throw new AssertionError("network-status of " + name(pod) + " has no " + iface + ": " + text);
   }
 
   /** The name, in the node's namespace, of the link that is net1's master in the pod. */
@@ -628,11 +475,6 @@ class MultusE2E {
     } catch (UnknownHostException e) {
       throw new IllegalArgumentException(ip + " / " + cidr, e);
     }
-  }
-
-  private static Set<String> reservations(KubeletNode node) {
-    return new TreeSet<>(
-        HostLocalStore.reservedIps(node.cniStateDir().resolve("networks").resolve(LAN)));
   }
 
   private static void awaitAttachmentsHealthy(String network) {
@@ -687,10 +529,6 @@ class MultusE2E {
     return cluster.nodes().stream().filter(n -> n.name().equals(name)).findFirst().orElseThrow();
   }
 
-  private static String uplink(KubeletNode node) {
-    return UPLINKS.get(cluster.nodes().indexOf(node));
-  }
-
   private static CniNetwork network(KubernetesClient client, String name) {
     return client.resources(CniNetwork.class).withName(name).get();
   }
@@ -717,93 +555,8 @@ class MultusE2E {
   private static final String POD_NETWORK_YAML =
       ClusterNetworks.podNetwork(POD_NETWORK, POD_BRIDGE);
 
-  /**
-   * The secondary network: macvlan on each node's own uplink (from its label), host-local on each
-   * node's slice of one subnet, for pods of the test namespace through Multus ({@link #lanYaml}).
-   */
-  private static final String LAN_YAML =
-      """
-      apiVersion: cnioperator.dev/v1alpha1
-      kind: CniNetwork
-      metadata:
-        name: lan
-      spec:
-        cniVersion: "1.0.0"
-        priority: 50
-        attachment:
-          multus:
-            namespaces: [%s]
-        nodeSlices:
-          subnet: %s
-          prefixLength: 26
-        plugins:
-          - type: macvlan
-            master: "$(node.labels[%s])"
-            mode: bridge
-      %s      ipam:
-              type: host-local
-              ranges:
-                - - subnet: %s
-                    rangeStart: "$(node.slice.rangeStart)"
-                    rangeEnd: "$(node.slice.rangeEnd)"
-        check: {intervalSeconds: 5}
-        ipamCleanup: {gracePeriodSeconds: 30}
-      """;
-
-  /** The secondary network with {@code macvlanLines} added to its macvlan plugin. */
+  /** The secondary network, with {@code macvlanLines} added to its macvlan plugin. */
   private static String lanYaml(String macvlanLines) {
-    return LAN_YAML.formatted(apps, SUBNET, UPLINK_LABEL, macvlanLines, SUBNET);
+    return ThinMultus.macvlanNetwork(LAN, 50, apps, SUBNET, macvlanLines);
   }
-
-  /**
-   * Multus's thin configuration, as its thin installer writes it: the node's pod network copied
-   * into {@code delegates} ({@code %s}), and nothing before the pod network's file exists. Not
-   * {@code clusterNetwork} with the file's path: Multus 4.2.2 saves such a delegate for DEL
-   * re-marshalled through its generic types, without the plugins' own keys (host-local's ranges),
-   * so every DEL of the pod network fails ("no IP ranges specified").
-   */
-  private static final String MULTUS_CONF =
-      """
-      {"cniVersion": "1.0.0", "name": "multus-cni-network", "plugins": [{
-        "type": "multus",
-        "kubeconfig": "/etc/cni/net.d/multus.d/multus.kubeconfig",
-        "delegates": [%%s],
-        "readinessindicatorfile": "/etc/cni/net.d/%s",
-        "logLevel": "verbose",
-        "logFile": "/var/log/multus.log"
-      }]}
-      """
-          .formatted(POD_NETWORK_FILE);
-
-  /** What Multus's thin plugin needs of the API server, for its own ServiceAccount. */
-  private static final String MULTUS_RBAC =
-      """
-      apiVersion: v1
-      kind: ServiceAccount
-      metadata: {name: multus, namespace: kube-system}
-      ---
-      apiVersion: rbac.authorization.k8s.io/v1
-      kind: ClusterRole
-      metadata: {name: e2e-multus}
-      rules:
-        - apiGroups: ["k8s.cni.cncf.io"]
-          resources: ["network-attachment-definitions"]
-          verbs: ["get", "list", "watch"]
-        - apiGroups: [""]
-          resources: ["pods"]
-          verbs: ["get"]
-        - apiGroups: [""]
-          resources: ["pods/status"]
-          verbs: ["get", "update"]
-        - apiGroups: ["", "events.k8s.io"]
-          resources: ["events"]
-          verbs: ["create", "patch", "update"]
-      ---
-      apiVersion: rbac.authorization.k8s.io/v1
-      kind: ClusterRoleBinding
-      metadata: {name: e2e-multus}
-      roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: e2e-multus}
-      subjects:
-        - {kind: ServiceAccount, name: multus, namespace: kube-system}
-      """;
 }

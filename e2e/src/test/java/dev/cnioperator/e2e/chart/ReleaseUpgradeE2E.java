@@ -12,6 +12,7 @@ import dev.cnioperator.testkit.node.KubeletNode;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,6 +20,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -26,13 +29,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Day two, on two kubelet nodes: the previous release of the product (built from its tag by
- * e2e/bin/release-upgrade) runs with live pods on a pod network of its own with a staged rollout,
- * and a chain declared onto a flannel-style network another product installs; it is upgraded to
- * this tree by exactly the commands of docs/install.md (Upgrade), then rolled back to it by those
- * of Roll back. Throughout, neither conflist goes missing on any node, no pod loses its sandbox or
- * address, and both networks stay Ready; after each step every operator and agent pod runs the
- * images of the release it went to, by digest, and a conflist whose content did not change was not
- * rewritten.
+ * e2e/bin/release-upgrade) runs with live pods on a pod network of its own with a staged rollout, a
+ * chain declared onto a flannel-style network another product installs, and a Multus secondary
+ * network (macvlan, each node's slice of one subnet, {@link ThinMultus}) on every pod; it is
+ * upgraded to this tree by exactly the commands of docs/install.md (Upgrade), then rolled back to
+ * it by those of Roll back. Throughout, no conflist goes missing on any node, no pod loses its
+ * sandbox or either address, and every network stays Ready; after each step every operator and
+ * agent pod runs the images of the release it went to, by digest, a conflist whose content did not
+ * change was not rewritten, and host-local holds exactly the live pods' secondary addresses.
  *
  * <p>Tagged {@value #TAG}: it needs the previous release built ({@code
  * CNI_OPERATOR_PREVIOUS_RELEASE}, its source tree with both image tarballs), which
@@ -47,7 +51,15 @@ class ReleaseUpgradeE2E {
   // Sorts before the flannel-style file: the runtime's default network, the one the pods are on.
   private static final String POD_NETWORK_FILE = "10-" + POD_NETWORK + ".conflist";
   private static final String CHAIN = "shaping";
-  private static final List<String> FILES = List.of(POD_NETWORK_FILE, ForeignPrimary.FILE);
+  private static final String LAN = "lan";
+  private static final String LAN_FILE = "50-" + LAN + ".conflist";
+
+  /** The secondary network's subnet: the test's own (the cluster's pods are in 10.232.0.0/16). */
+  private static final String LAN_SUBNET = "10.234.0.0/24";
+
+  private static final List<String> FILES =
+      List.of(POD_NETWORK_FILE, ForeignPrimary.FILE, LAN_FILE);
+  private static final List<String> NETWORKS = List.of(POD_NETWORK, CHAIN, LAN);
 
   private static KubeletCluster cluster;
   private static LocalControlPlane cp;
@@ -55,9 +67,10 @@ class ReleaseUpgradeE2E {
   private static PublishedProduct current;
   private static ChartRelease release;
   private static String apps;
+  private static ThinMultus multus;
 
   @BeforeAll
-  static void startOnThePreviousRelease() {
+  static void startOnThePreviousRelease() throws IOException {
     String dir = System.getenv("CNI_OPERATOR_PREVIOUS_RELEASE");
     if (dir == null || !Files.isDirectory(Path.of(dir))) {
       throw new IllegalStateException(
@@ -74,6 +87,7 @@ class ReleaseUpgradeE2E {
       assertThat(current.version())
           .as("this tree's chart version, against the previous release's")
           .isNotEqualTo(previous.version());
+      multus = ThinMultus.prepare(cluster, POD_NETWORK_FILE);
       release = ChartRelease.install(cp, previous, "rel", ChartRelease.onNodes(cluster));
       cp.kubectlWithInput(
               ClusterNetworks.podNetwork(
@@ -102,8 +116,15 @@ class ReleaseUpgradeE2E {
                       .containsExactly("bridge", "portmap", "tuning", "bandwidth");
                 }
               });
-      apps = NodePods.startPausePods(cp.client(), 4);
-    } catch (RuntimeException | Error e) {
+      multus.install();
+      apps = NodePods.appsNamespace(cp.client());
+      cp.kubectlWithInput(
+              ThinMultus.macvlanNetwork(LAN, 50, apps, LAN_SUBNET, ""), "apply", "-f", "-")
+          .orThrow("kubectl apply of the secondary network");
+      networks.waitReady(LAN);
+      ThinMultus.createPausePods(cp.client(), apps, 4, LAN);
+      NodePods.awaitRunningPods(cp.client(), apps, 4);
+    } catch (Throwable e) {
       stopCluster();
       throw e;
     }
@@ -111,18 +132,21 @@ class ReleaseUpgradeE2E {
 
   @AfterAll
   static void stopCluster() {
-    try {
-      if (cluster != null) {
-        PodLogs.keep(cluster, Path.of("target/it-logs/release-upgrade").toAbsolutePath());
-      }
-      if (release != null) {
-        release.close();
-      }
-    } finally {
-      if (cluster != null) {
-        cluster.close();
-      }
-    }
+    Path logs = Path.of("target/it-logs/release-upgrade").toAbsolutePath();
+    Teardown.closeAll(
+        () -> {
+          if (cluster != null) {
+            PodLogs.keep(cluster, logs);
+          }
+        },
+        () -> {
+          if (multus != null) {
+            multus.keepLogs(logs.resolve("multus"));
+          }
+        },
+        release,
+        cluster,
+        multus);
   }
 
   @Test
@@ -130,7 +154,7 @@ class ReleaseUpgradeE2E {
     KubernetesClient client = cp.client();
     assertProductRuns(previous);
     Map<String, FileIdentity> filesBefore = files();
-    Map<String, PodSandbox> podsBefore = sandboxes(client);
+    Map<String, PodState> podsBefore = pods(client);
     assertThat(podsBefore).hasSize(4);
 
     // docs/install.md, Upgrade: the new CRDs, then the release with the new chart's defaults.
@@ -195,17 +219,19 @@ class ReleaseUpgradeE2E {
     return all;
   }
 
-  /** One step under watch: both files on every node, both networks' Ready condition. */
+  /** One step under watch: every file on every node, every network's Ready condition. */
   private record Step(
       String name, List<ConflistWatch> watches, List<ReadySamples> samples, long millis) {
 
     static Step watch(String name, ThrowingRunnable step) throws Exception {
       List<ConflistWatch> watches = new ArrayList<>();
       for (String file : FILES) {
-        watches.add(ConflistWatch.start(cluster.nodes(), file));
+        watches.add(ConflistWatch.start(cluster.nodes(), node -> path(node, file)));
       }
-      List<ReadySamples> samples =
-          List.of(ReadySamples.start(cp, POD_NETWORK), ReadySamples.start(cp, CHAIN));
+      List<ReadySamples> samples = new ArrayList<>();
+      for (String network : NETWORKS) {
+        samples.add(ReadySamples.start(cp, network));
+      }
       long t0 = System.nanoTime();
       try {
         step.run();
@@ -230,22 +256,21 @@ class ReleaseUpgradeE2E {
 
     /**
      * No file went missing, none whose content is the same was rewritten, every pod kept its
-     * sandbox and address and answers, the chain is still appended, and both networks were Ready at
-     * every sample.
+     * sandbox and both addresses and answers on both, host-local holds exactly the pods' secondary
+     * addresses, the chain is still appended, and every network was Ready at every sample.
      */
     void assertNothingLost(
-        KubernetesClient client, Map<String, FileIdentity> files, Map<String, PodSandbox> pods) {
+        KubernetesClient client, Map<String, FileIdentity> files, Map<String, PodState> pods) {
       for (int i = 0; i < FILES.size(); i++) {
         assertThat(watches.get(i).misses())
             .as("moments a node had no %s during the %s", FILES.get(i), name)
             .isEmpty();
       }
-      assertThat(samples.get(0).notReady())
-          .as("samples of %s's Ready that were not True during the %s", POD_NETWORK, name)
-          .isEmpty();
-      assertThat(samples.get(1).notReady())
-          .as("samples of %s's Ready that were not True during the %s", CHAIN, name)
-          .isEmpty();
+      for (int i = 0; i < NETWORKS.size(); i++) {
+        assertThat(samples.get(i).notReady())
+            .as("samples of %s's Ready that were not True during the %s", NETWORKS.get(i), name)
+            .isEmpty();
+      }
       Map<String, FileIdentity> now = files();
       for (Map.Entry<String, FileIdentity> before : files.entrySet()) {
         FileIdentity after = now.get(before.getKey());
@@ -259,9 +284,10 @@ class ReleaseUpgradeE2E {
               name, before.getKey(), before.getValue().content(), after.content());
         }
       }
-      assertThat(sandboxes(client))
-          .as("every pod's node, sandbox and address after the %s", name)
+      assertThat(pods(client))
+          .as("every pod's node, sandbox and addresses after the %s", name)
           .isEqualTo(pods);
+      Map<KubeletNode, Pod> oneOnEachNode = new LinkedHashMap<>();
       for (KubeletNode node : cluster.nodes()) {
         assertThat(ForeignPrimary.types(node))
             .as("plugins of %s on %s after the %s", ForeignPrimary.FILE, node.name(), name)
@@ -270,7 +296,24 @@ class ReleaseUpgradeE2E {
         assertThat(NodePods.tcpAnswer(node, onNode.get(0), onNode.get(1)))
             .as("TCP between two pods of %s after the %s", node.name(), name)
             .isEqualTo("pong");
+        assertThat(ThinMultus.reservations(node, LAN))
+            .as("%s's addresses host-local holds on %s after the %s", LAN, node.name(), name)
+            .isEqualTo(
+                onNode.stream()
+                    .map(p -> ThinMultus.address(p, "net1"))
+                    .collect(Collectors.toCollection(TreeSet::new)));
+        oneOnEachNode.put(node, onNode.get(0));
       }
+      List<Map.Entry<KubeletNode, Pod>> pair = List.copyOf(oneOnEachNode.entrySet());
+      assertThat(
+              NodePods.tcpAnswer(
+                  pair.get(0).getKey(),
+                  pair.get(0).getValue(),
+                  pair.get(1).getKey(),
+                  pair.get(1).getValue(),
+                  ThinMultus.address(pair.get(1).getValue(), "net1")))
+          .as("TCP over %s from a pod on one node to a pod on the other after the %s", LAN, name)
+          .isEqualTo("pong");
     }
   }
 
@@ -310,23 +353,35 @@ class ReleaseUpgradeE2E {
             });
   }
 
-  /** Both conflists on every node, by {@code <node>/<file>}. */
+  /** Every conflist on every node, by {@code <node>/<file>}. */
   private static Map<String, FileIdentity> files() {
     Map<String, FileIdentity> files = new LinkedHashMap<>();
     for (KubeletNode node : cluster.nodes()) {
       for (String file : FILES) {
-        files.put(node.name() + "/" + file, FileIdentity.of(node.cniConfDir().resolve(file)));
+        files.put(node.name() + "/" + file, FileIdentity.of(path(node, file)));
       }
     }
     return files;
   }
 
-  /** Every test pod's node, sandbox and address, by uid. */
-  private static Map<String, PodSandbox> sandboxes(KubernetesClient client) {
-    Map<String, PodSandbox> pods = new LinkedHashMap<>();
+  /** Where {@code file} is on {@code node}: the secondary network's in Multus's conf dir. */
+  private static Path path(KubeletNode node, String file) {
+    return LAN_FILE.equals(file)
+        ? node.hostPath(ThinMultus.CONF_DIR).resolve(file)
+        : node.cniConfDir().resolve(file);
+  }
+
+  /** A pod's node, sandbox and pod network address, and its address on the secondary network. */
+  private record PodState(PodSandbox sandbox, String secondaryAddress) {}
+
+  /** Every test pod's state, by uid. */
+  private static Map<String, PodState> pods(KubernetesClient client) {
+    Map<String, PodState> pods = new LinkedHashMap<>();
     for (KubeletNode node : cluster.nodes()) {
       for (Pod pod : NodePods.runningPods(client, apps, node)) {
-        pods.put(pod.getMetadata().getUid(), PodSandbox.of(node, pod));
+        pods.put(
+            pod.getMetadata().getUid(),
+            new PodState(PodSandbox.of(node, pod), ThinMultus.address(pod, "net1")));
       }
     }
     return pods;
