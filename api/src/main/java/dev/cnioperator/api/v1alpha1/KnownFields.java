@@ -66,18 +66,42 @@ public abstract class KnownFields {
       return;
     }
     known.unknown.keySet().forEach(name -> found.add(path + "." + name));
-    for (Class<?> c = value.getClass(); c != KnownFields.class; c = c.getSuperclass()) {
-      for (Field field : c.getDeclaredFields()) {
-        if (Modifier.isStatic(field.getModifiers())) {
-          continue;
-        }
-        field.setAccessible(true);
-        try {
-          collect(field.get(value), path + "." + field.getName(), found);
-        } catch (IllegalAccessException e) {
-          throw new IllegalStateException("cannot read " + c.getName() + "." + field.getName(), e);
-        }
+    for (Field field : NESTED.get(value.getClass())) {
+      try {
+        collect(field.get(value), path + "." + field.getName(), found);
+      } catch (IllegalAccessException e) {
+        throw new IllegalStateException(
+            "cannot read " + field.getDeclaringClass().getName() + "." + field.getName(), e);
       }
     }
   }
+
+  /**
+   * The instance fields of a class and its superclasses up to KnownFields that may hold more of
+   * them (not a string, number, boolean or enum), accessible, looked up once per class: the agent
+   * walks every network of its spec on every pass.
+   */
+  private static final ClassValue<List<Field>> NESTED =
+      new ClassValue<>() {
+        @Override
+        protected List<Field> computeValue(Class<?> type) {
+          List<Field> fields = new ArrayList<>();
+          for (Class<?> c = type; c != KnownFields.class; c = c.getSuperclass()) {
+            for (Field field : c.getDeclaredFields()) {
+              Class<?> t = field.getType();
+              if (Modifier.isStatic(field.getModifiers())
+                  || t.isPrimitive()
+                  || t.isEnum()
+                  || t == String.class
+                  || t == Boolean.class
+                  || Number.class.isAssignableFrom(t)) {
+                continue;
+              }
+              field.setAccessible(true);
+              fields.add(field);
+            }
+          }
+          return List.copyOf(fields);
+        }
+      };
 }

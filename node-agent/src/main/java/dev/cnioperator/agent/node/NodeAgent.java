@@ -91,6 +91,13 @@ public final class NodeAgent implements AutoCloseable {
   /** The watch's last event was the CniNode's deletion: no status is written. */
   private boolean deleted;
 
+  /**
+   * The fields of the CniNode's spec this agent does not know, while the last pass refused it for
+   * them ({@link #refuse}); empty otherwise. The status written says so, whatever the last
+   * completed reconcile did.
+   */
+  private List<String> refused = List.of();
+
   private boolean reconcileQueued;
   private boolean readWanted;
   private boolean statusQueued;
@@ -267,6 +274,10 @@ public final class NodeAgent implements AutoCloseable {
         refuse(unknown);
         return;
       }
+      if (!refused.isEmpty()) {
+        LOG.info("event=pass-resumed node={} reason=unknown-fields-gone", api.nodeName());
+        refused = List.of();
+      }
       List<ManagedNetwork> current = reader.networks(seen.getSpec());
       confDirWatch.active(current.stream().anyMatch(ManagedNetwork::appended));
       NodeSync.Result result = sync.sync(current, reader.plugins(seen.getSpec()));
@@ -298,17 +309,14 @@ public final class NodeAgent implements AutoCloseable {
    * mean, so the pass changes nothing on the node and the status names the fields.
    */
   private void refuse(List<String> unknown) {
-    LOG.warn("event=pass-skipped node={} reason=unknown-fields fields={}", api.nodeName(), unknown);
-    metrics.nodePass(NodePass.UNKNOWN_FIELDS);
-    KnownStatus current = known;
-    CniNodeStatus status = statusBuilder.refused(current.status(), unknown);
-    try {
-      if (api.publishStatus(current.status(), status)) {
-        known = new KnownStatus(current.uid(), status);
-      }
-    } catch (KubernetesClientException e) {
-      retryStatusLater(e);
+    if (!unknown.equals(refused)) {
+      // Once per set of fields: the status says it all the while, and passes come every resync.
+      LOG.warn(
+          "event=pass-skipped node={} reason=unknown-fields fields={}", api.nodeName(), unknown);
     }
+    refused = unknown;
+    metrics.nodePass(NodePass.UNKNOWN_FIELDS);
+    publish();
   }
 
   /**
@@ -412,16 +420,22 @@ public final class NodeAgent implements AutoCloseable {
     contested = now;
   }
 
-  /** Writes the status when it differs from the one the API server holds. */
+  /**
+   * Writes the status when it differs from the one the API server holds: what the last reconcile
+   * did, or, while the spec is refused, that it is.
+   */
   private void publish() {
     Reconciled last = lastReconcile;
     KnownStatus current = known;
-    if (last == null || current == null || deleted) {
+    if (current == null || deleted || (last == null && refused.isEmpty())) {
       return;
     }
     // The generation the reconcile applied, not the newest seen: a newer spec is not yet observed.
     CniNodeStatus status =
-        statusBuilder.build(last.result(), networks::health, current.status(), last.generation());
+        refused.isEmpty()
+            ? statusBuilder.build(
+                last.result(), networks::health, current.status(), last.generation())
+            : statusBuilder.refused(current.status(), refused);
     try {
       if (api.publishStatus(current.status(), status)) {
         known = new KnownStatus(current.uid(), status);

@@ -98,8 +98,15 @@ class UnknownNodeFieldsIT {
                         Files.readAttributes(heldFile, BasicFileAttributes.class);
                     assertThat(now.lastModifiedTime()).isEqualTo(file.lastModifiedTime());
                     assertThat(now.fileKey()).isEqualTo(file.fileKey());
+                    // Not overwritten by a status of the pass before the refusal.
+                    assertThat(
+                            condition(cniNodes.get(node.name), "Ready").orElseThrow().getReason())
+                        .isEqualTo("UnknownFields");
                   });
           assertThat(agent.scrape()).contains("outcome=\"unknown_fields\"");
+          assertThat(agent.logged("reason=unknown-fields"))
+              .as("the refusal logged once, not at every pass")
+              .hasSize(1);
 
           cniNodes.put(node.name, List.of(held, added));
           await("the spec without the field applied")
