@@ -50,9 +50,9 @@ class SharedNodeE2E {
   private static final String CHAIN = "pod-shaping";
 
   /**
-   * The agent's resync in the contested test: the chart's 60 s, compressed. What is tested there is
-   * the count (three restores of one file within the window, then none), not how long three resyncs
-   * take at the default, which is the product's arithmetic (install.md: about three minutes).
+   * The agent's resync in the contested test: the chart's 60 s, compressed, so that the passes
+   * after the contest (the watch sees nothing more once the file is gone) are many. What is tested
+   * there is the count (three restores of one file within the window, then none).
    */
   private static final Duration CONTESTED_RESYNC = Duration.ofSeconds(5);
 
@@ -231,8 +231,8 @@ class SharedNodeE2E {
 
     installExclusiveOwner();
     try {
-      // The agent restores its own files at each resync (the directory watch is for chains onto
-      // others' files): three restores, each renamed away, take three resyncs.
+      // The agent's directory watch sees its file renamed away each time: three restores within
+      // seconds, not three resyncs.
       awaitState(networks, network, NetworkState.Contested, Duration.ofMinutes(2));
       String message = networks.nodeStatus(node.name(), network).orElseThrow().getMessage();
       assertThat(message)

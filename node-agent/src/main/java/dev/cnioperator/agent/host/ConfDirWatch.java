@@ -5,20 +5,28 @@ import java.nio.file.ClosedWatchServiceException;
 import java.nio.file.FileSystems;
 import java.nio.file.Path;
 import java.nio.file.StandardWatchEventKinds;
+import java.nio.file.WatchEvent;
 import java.nio.file.WatchKey;
 import java.nio.file.WatchService;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Wakes the agent when a file of the runtime's configuration directory is created, written or
- * removed, while the node holds a network appended to another product's: when that product rewrites
- * its file without the entries (flannel's and Calico's init containers copy theirs in on every
- * start), the agent puts them back within a moment instead of at the next resync. Changes that come
- * together (a write and its rename) wake it once. Inotify on Linux, through the JDK's watch
- * service; it watches the directory itself, not its subdirectories. A directory deleted and made
- * again is watched again from the next pass on.
+ * Wakes the agent when a file of a configuration directory (the runtime's, Multus's) is created,
+ * written or removed, while the agent has a file or entries there: when someone changes or takes
+ * away the agent's file, or another product rewrites its file without the entries declared onto it
+ * (flannel's and Calico's init containers copy theirs in on every start), the agent puts them back
+ * within a moment instead of at the next resync, and an installer that takes the file away after
+ * every restore is recognised as contesting it within seconds. Changes that come together (a write
+ * and its rename) wake it once, with the names of the files that changed; the agent skips the pass
+ * when each of them is as it wrote it itself (its own write coming back) or not a configuration
+ * file at all (its temporary files). Inotify on Linux, through the JDK's watch service; it watches
+ * the directory itself, not its subdirectories. A directory deleted and made again is watched again
+ * from the next pass on.
  */
 public final class ConfDirWatch implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ConfDirWatch.class);
@@ -27,12 +35,16 @@ public final class ConfDirWatch implements AutoCloseable {
   static final long SETTLE_MILLIS = 100;
 
   private final Path dir;
-  private final Runnable changed;
+  private final Consumer<Set<String>> changed;
   private volatile boolean active;
   private WatchService service;
   private Thread thread;
 
-  public ConfDirWatch(Path dir, Runnable changed) {
+  /**
+   * @param changed told the names of the files that changed, {@link #UNKNOWN} among them when the
+   *     watch cannot say which (the kernel's queue overflowed, the directory went away)
+   */
+  public ConfDirWatch(Path dir, Consumer<Set<String>> changed) {
     this.dir = dir;
     this.changed = changed;
   }
@@ -67,10 +79,11 @@ public final class ConfDirWatch implements AutoCloseable {
         WatchKey key = watching.take();
         // Let a write and its rename arrive, then wake once for all of them.
         Thread.sleep(SETTLE_MILLIS);
-        boolean watched = drain(key);
+        Set<String> names = new TreeSet<>();
+        boolean watched = drain(key, names);
         WatchKey more;
         while ((more = watching.poll(0, TimeUnit.MILLISECONDS)) != null) {
-          watched &= drain(more);
+          watched &= drain(more, names);
         }
         if (!watched) {
           // The directory went away, and its watch with it: the next pass makes it again (the
@@ -79,7 +92,7 @@ public final class ConfDirWatch implements AutoCloseable {
           lost(watching);
         }
         if (active) {
-          changed.run();
+          changed.accept(watched ? names : Set.of(UNKNOWN));
         }
         if (!watched) {
           return;
@@ -90,11 +103,25 @@ public final class ConfDirWatch implements AutoCloseable {
     }
   }
 
-  /** Takes the key's events; false when the key is no longer valid (its directory is gone). */
-  private static boolean drain(WatchKey key) {
-    key.pollEvents();
+  /**
+   * Takes the key's events, adding the names of the files they are about to {@code names}, or
+   * clearing it for good when one cannot say (an overflow); false when the key is no longer valid
+   * (its directory is gone).
+   */
+  private static boolean drain(WatchKey key, Set<String> names) {
+    for (WatchEvent<?> event : key.pollEvents()) {
+      if (event.kind() == StandardWatchEventKinds.OVERFLOW
+          || !(event.context() instanceof Path p)) {
+        names.add(UNKNOWN);
+      } else {
+        names.add(p.toString());
+      }
+    }
     return key.reset();
   }
+
+  /** Stands for a change of a file the watch cannot name; no file of a conf dir has this name. */
+  public static final String UNKNOWN = "/";
 
   /** Forgets {@code watching}, if it is still the service, so that {@link #active} makes anew. */
   private synchronized void lost(WatchService watching) {

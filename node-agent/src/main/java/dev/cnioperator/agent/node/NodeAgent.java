@@ -12,6 +12,7 @@ import dev.cnioperator.agent.plugin.PluginOutcome;
 import dev.cnioperator.api.reasons.EventReason;
 import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.CniNodeStatus;
+import dev.cnioperator.api.v1alpha1.ConfigDirectory;
 import dev.cnioperator.api.v1alpha1.KnownFields;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
 import dev.cnioperator.api.v1alpha1.ProbeReport;
@@ -114,6 +115,7 @@ public final class NodeAgent implements AutoCloseable {
   private boolean retryPending;
   private SharedIndexInformer<CniNode> informer;
   private final ConfDirWatch confDirWatch;
+  private final ConfDirWatch multusDirWatch;
 
   public NodeAgent(
       OwnCniNode api,
@@ -134,15 +136,28 @@ public final class NodeAgent implements AutoCloseable {
     this.liveness = liveness;
     this.events = events;
     this.resync = resync;
-    this.confDirWatch = new ConfDirWatch(sync.runtimeConfDir(), this::directoryChanged);
+    this.confDirWatch =
+        new ConfDirWatch(
+            sync.runtimeConfDir(), names -> directoryChanged(ConfigDirectory.Runtime, names));
+    this.multusDirWatch =
+        new ConfDirWatch(
+            sync.multusConfDir(), names -> directoryChanged(ConfigDirectory.Multus, names));
   }
 
   /**
-   * A file of the runtime's directory changed while a network is appended to another product's: a
-   * reconcile of the CniNode last seen, without reading it again.
+   * Files changed in a directory the agent has a file in: a reconcile of the CniNode last seen,
+   * without reading it again, so that its file changed or taken away (or a chain stripped from
+   * another product's file) is put back within a moment, not at the next resync. Not for the
+   * agent's own writes coming back: each file as it wrote it, or no configuration file at all.
    */
-  private void directoryChanged() {
-    onLoop(this::reconcileWanted);
+  private void directoryChanged(ConfigDirectory directory, Set<String> names) {
+    onLoop(
+        () -> {
+          if (names.contains(ConfDirWatch.UNKNOWN)
+              || names.stream().anyMatch(name -> !sync.asWritten(directory, name))) {
+            reconcileWanted();
+          }
+        });
   }
 
   /** Prepares the directories, runs a first reconcile and starts watching. */
@@ -279,8 +294,10 @@ public final class NodeAgent implements AutoCloseable {
         refused = List.of();
       }
       List<ManagedNetwork> current = reader.networks(seen.getSpec());
-      confDirWatch.active(current.stream().anyMatch(ManagedNetwork::appended));
       NodeSync.Result result = sync.sync(current, reader.plugins(seen.getSpec()));
+      // After the pass: it makes Multus's directory for the first file there.
+      confDirWatch.active(holdsFileIn(current, ConfigDirectory.Runtime));
+      multusDirWatch.active(holdsFileIn(current, ConfigDirectory.Multus));
       long reconcile = pending.reconciled(result.removedNetworks());
       lastReconcile =
           new Reconciled(result.withRemoved(pending.removed()), seen.getMetadata().getGeneration());
@@ -346,6 +363,11 @@ public final class NodeAgent implements AutoCloseable {
       }
     }
     return reports;
+  }
+
+  /** Whether one of the node's networks has its file, or its entries, in {@code directory}. */
+  private static boolean holdsFileIn(List<ManagedNetwork> networks, ConfigDirectory directory) {
+    return networks.stream().anyMatch(n -> n.directory() == directory);
   }
 
   /** What a reconcile did, and the spec generation it did it for. */
@@ -495,6 +517,7 @@ public final class NodeAgent implements AutoCloseable {
   @Override
   public void close() throws InterruptedException {
     confDirWatch.close();
+    multusDirWatch.close();
     if (informer != null) {
       informer.close();
     }

@@ -175,6 +175,39 @@ public final class NodeSync {
     return paths.confDir();
   }
 
+  /** Multus's configuration directory, where the agent writes the Multus networks' files. */
+  public Path multusConfDir() {
+    return paths.multusConfDir();
+  }
+
+  /**
+   * Whether {@code fileName} of {@code directory} needs no pass: not a configuration file (the
+   * agent's temporary files, another product's), or as this agent last wrote it, its own file at
+   * the content the manifest records or another product's file with the chain the agent appended to
+   * it. Anything else, and whatever cannot be read, does.
+   */
+  public boolean asWritten(ConfigDirectory directory, String fileName) {
+    if (ConflistFileName.RUNTIME_EXTENSIONS.stream().noneMatch(fileName::endsWith)) {
+      return true;
+    }
+    try {
+      Optional<String> disk = files.sha256(paths.confDir(directory).resolve(fileName));
+      if (disk.isEmpty()) {
+        return false;
+      }
+      Manifest manifest = store.load();
+      Optional<ManagedFile> own = manifest.conflist(directory, fileName);
+      if (own.isPresent()) {
+        return disk.get().equals(own.get().sha256());
+      }
+      return directory == ConfigDirectory.Runtime
+          && manifest.chains().values().stream()
+              .anyMatch(c -> c.fileName().equals(fileName) && disk.get().equals(c.sha256()));
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
+  }
+
   /**
    * Prepares the directories and removes temporary files a killed agent left behind. Multus's
    * directory is made only when a network is first written there, and removed with the last one
