@@ -145,16 +145,19 @@ public final class NodeAgent implements AutoCloseable {
   }
 
   /**
-   * Files changed in a directory the agent has a file in: a reconcile of the CniNode last seen,
-   * without reading it again, so that its file changed or taken away (or a chain stripped from
-   * another product's file) is put back within a moment, not at the next resync. Not for the
-   * agent's own writes coming back: each file as it wrote it, or no configuration file at all.
+   * Files changed in a directory the agent has a file in: a reconcile, so that its file changed or
+   * taken away (or a chain stripped from another product's file) is put back within a moment, not
+   * at the next resync. It reads the CniNode first, as the resync does: while the API server is
+   * unreachable the agent cannot know the spec still wants the file, and changes nothing on disk.
+   * Not for the agent's own writes coming back: each file as it wrote it, or no configuration file
+   * at all.
    */
   private void directoryChanged(ConfigDirectory directory, Set<String> names) {
     onLoop(
         () -> {
           if (names.contains(ConfDirWatch.UNKNOWN)
               || names.stream().anyMatch(name -> !sync.asWritten(directory, name))) {
+            readWanted = true;
             reconcileWanted();
           }
         });
