@@ -24,6 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
 class ReleaseRefusalsTest {
   private static final String REGISTRY = "localhost:1/cni";
 
+  /** A version no release of this repository has: the refusals are of everything else. */
+  private static final String VERSION = "99.0.0";
+
   @TempDir Path dir;
   private Path clone;
 
@@ -42,20 +45,20 @@ class ReleaseRefusalsTest {
   void anUntrackedFileIsRefused() throws IOException {
     Files.writeString(clone.resolve("stray"), "x");
 
-    assertRefused(release("0.2.0"), "the working tree has changes");
+    assertRefused(VERSION, "the working tree has changes");
   }
 
   @Test
   void aVersionWhoseTagExistsIsRefused() {
     git(clone, "tag", "v9.9.9");
 
-    assertRefused(release("9.9.9"), "v9.9.9 exists");
+    assertRefused("9.9.9", "v9.9.9 exists");
   }
 
   @Test
   void aSnapshotOrNonSemverVersionIsRefused() {
-    assertRefused(release("0.2.0-SNAPSHOT"), "not a release version");
-    assertRefused(release("0.2"), "not a release version");
+    assertRefused(VERSION + "-SNAPSHOT", "not a release version");
+    assertRefused("99.0", "not a release version");
   }
 
   @Test
@@ -65,7 +68,7 @@ class ReleaseRefusalsTest {
         changelog, "# Changelog\n\n## [Unreleased]\n\n## [0.1.0] - 2026-12-06\n\n- x\n");
     commitAll("no entries");
 
-    assertRefused(release("0.2.0"), "no entries under ## [Unreleased]");
+    assertRefused(VERSION, "no entries under ## [Unreleased]");
   }
 
   private CommandResult release(String version) {
@@ -76,10 +79,13 @@ class ReleaseRefusalsTest {
         Duration.ofSeconds(30));
   }
 
-  private void assertRefused(CommandResult result, String reason) {
+  /** bin/release of {@code version} stops for {@code reason}, leaving no tag and no worktree. */
+  private void assertRefused(String version, String reason) {
+    String tags = git(clone, "tag", "-l").stdout();
+    CommandResult result = release(version);
     assertThat(result.exitCode()).as("exit code; stderr: %s", result.stderr()).isEqualTo(1);
     assertThat(result.stderr()).contains("release: ").contains(reason);
-    assertThat(git(clone, "tag", "-l").stdout()).doesNotContain("v0.2.0");
+    assertThat(git(clone, "tag", "-l").stdout()).as("the tags").isEqualTo(tags);
     assertThat(git(clone, "worktree", "list").stdout().lines()).hasSize(1);
   }
 
