@@ -10,8 +10,9 @@ public enum NetworkState {
   Conflict,
   /**
    * The agent's file was taken away (renamed, removed or changed) again after each of its last
-   * restores, as by an installer that takes the directory over: not restored for a while; message
-   * says what was seen and until when.
+   * restores, as by an installer that takes the directory over, or, for a network appended to
+   * another product's file, that file was rewritten without its entries after each of the agent's
+   * last re-appends: not put back for a while; message says what was seen and until when.
    */
   Contested,
   /** The network was taken off the node and the agent deleted its file. */

@@ -18,7 +18,7 @@ public class NodeNetworkStatus {
   private String appliedSha256;
 
   @JsonPropertyDescription(
-      "Applied, Failed (with message), Conflict (a file of that name the agent does not own), Contested (the agent's file was taken away again after each of its last restores, as by an installer that takes the directory over, and the agent pauses its restores; message says what it saw and until when) or Removed (the network was taken off this node and its file deleted).")
+      "Applied, Failed (with message), Conflict (a file of that name the agent does not own), Contested (the agent's file was taken away again after each of its last restores, as by an installer that takes the directory over, or the other product's file was rewritten without the network's appended entries after each of the agent's last re-appends; the agent pauses, and message says what it saw and until when) or Removed (the network was taken off this node and its file deleted).")
   private NetworkState state;
 
   @JsonPropertyDescription("Why the state is not Applied, in words a person can act on.")

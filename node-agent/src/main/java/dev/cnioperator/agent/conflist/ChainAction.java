@@ -16,6 +16,8 @@ public sealed interface ChainAction {
     R later(Later action);
 
     R drop(Drop action);
+
+    R contested(Contested action);
   }
 
   <R> R accept(Visitor<R> visitor);
@@ -95,6 +97,18 @@ public sealed interface ChainAction {
     @Override
     public <R> R accept(Visitor<R> visitor) {
       return visitor.drop(this);
+    }
+  }
+
+  /**
+   * The other product's {@code fileName} was rewritten without the network's entries again after
+   * each of the agent's last re-appends ({@link ContestedFiles}): not appended now, reported with
+   * why and until when.
+   */
+  record Contested(DesiredConflist desired, String fileName, String why) implements ChainAction {
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.contested(this);
     }
   }
 }

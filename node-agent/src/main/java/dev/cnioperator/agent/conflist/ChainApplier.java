@@ -166,6 +166,19 @@ public final class ChainApplier {
     }
 
     @Override
+    public Manifest contested(ChainAction.Contested c) {
+      DesiredConflist d = c.desired();
+      LOG.warn(
+          "event=chain-contested network={} target={} file={} reason=\"{}\"",
+          d.network(),
+          d.appendTo(),
+          c.fileName(),
+          c.why());
+      outcomes.add(NetworkOutcome.contested(d, c.fileName(), c.why()));
+      return current;
+    }
+
+    @Override
     public Manifest drop(Drop d) {
       LOG.info("event=chain-forgotten network={} reason=\"{}\"", d.network(), d.why());
       return saved(current.withoutChain(d.network()));

@@ -7,6 +7,7 @@ import dev.cnioperator.agent.conflist.ConflistAction.Keep;
 import dev.cnioperator.agent.conflist.ConflistAction.Reject;
 import dev.cnioperator.agent.conflist.ConflistAction.Remove;
 import dev.cnioperator.agent.conflist.ConflistAction.Write;
+import dev.cnioperator.agent.host.CreatedDirectories;
 import dev.cnioperator.agent.host.HostFiles;
 import dev.cnioperator.agent.host.HostPaths;
 import dev.cnioperator.agent.host.ManagedFile;
@@ -37,11 +38,18 @@ public final class ConflistApplier {
   private final HostFiles files;
   private final ManifestStore store;
   private final HostPaths paths;
+  private final CreatedDirectories multusDirs;
 
-  public ConflistApplier(HostFiles files, ManifestStore store, HostPaths paths) {
+  /**
+   * @param multusDirs Multus's directory, made with the parents it lacks before the first file is
+   *     written there
+   */
+  public ConflistApplier(
+      HostFiles files, ManifestStore store, HostPaths paths, CreatedDirectories multusDirs) {
     this.files = files;
     this.store = store;
     this.paths = paths;
+    this.multusDirs = multusDirs;
   }
 
   /** Applies {@code actions} and returns one outcome per desired network, in action order. */
@@ -147,6 +155,9 @@ public final class ConflistApplier {
 
   private Manifest write(Write w, Manifest manifest) throws IOException {
     DesiredConflist d = w.desired();
+    if (d.directory() == ConfigDirectory.Multus) {
+      makeMultusDir();
+    }
     byte[] content = w.content();
     Manifest next =
         manifest.withConflist(
@@ -162,6 +173,15 @@ public final class ConflistApplier {
         w.reason(),
         w.carried().types());
     return next;
+  }
+
+  private void makeMultusDir() throws IOException {
+    try {
+      multusDirs.make();
+    } catch (IOException e) {
+      throw new IOException(
+          "cannot make Multus's directory " + paths.multusConfDir() + ": " + e.getMessage(), e);
+    }
   }
 
   /** The manifest as it is on disk after a failed write: saved with the new entry, or not. */

@@ -35,8 +35,16 @@ public final class ContestedFiles {
   static final Duration FIRST_PAUSE = Duration.ofMinutes(5);
   static final Duration MAX_PAUSE = Duration.ofHours(1);
 
-  /** One file of one directory. */
-  public record Key(ConfigDirectory directory, String fileName) {}
+  /**
+   * One file of one directory, or the entries network {@code appended} holds in it (another
+   * product's file, which the agent re-appends to after each rewrite).
+   */
+  public record Key(ConfigDirectory directory, String fileName, String appended) {
+    /** The agent's own file. */
+    public Key(ConfigDirectory directory, String fileName) {
+      this(directory, fileName, null);
+    }
+  }
 
   /**
    * Why a file is contested now.
@@ -102,6 +110,11 @@ public final class ContestedFiles {
   /** The agent no longer owns the file: nothing to remember. */
   public synchronized void forget(Key file) {
     files.remove(file);
+  }
+
+  /** Network {@code appended} holds no entries in any file any more: nothing to remember. */
+  public synchronized void forgetAppended(String appended) {
+    files.keySet().removeIf(k -> appended.equals(k.appended()));
   }
 
   /** The contest of {@code file} now, if it is contested. */

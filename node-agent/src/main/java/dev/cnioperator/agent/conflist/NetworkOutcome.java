@@ -1,6 +1,7 @@
 package dev.cnioperator.agent.conflist;
 
 import dev.cnioperator.api.v1alpha1.ConfigDirectory;
+import dev.cnioperator.api.v1alpha1.NetworkState;
 
 /**
  * What became of one network on this node in a pass; becomes its entry in the CniNode status.
@@ -16,7 +17,7 @@ import dev.cnioperator.api.v1alpha1.ConfigDirectory;
 public record NetworkOutcome(
     String network,
     String fileName,
-    State state,
+    NetworkState state,
     String appliedSha256,
     String message,
     boolean drift,
@@ -48,14 +49,6 @@ public record NetworkOutcome(
     return directory == ConfigDirectory.Runtime;
   }
 
-  /** The states a CniNode status reports for a network. */
-  public enum State {
-    Applied,
-    Failed,
-    Conflict,
-    Contested
-  }
-
   public static NetworkOutcome applied(DesiredConflist d, boolean drift) {
     return applied(d, drift, Appended.NONE, d.sha256());
   }
@@ -67,7 +60,7 @@ public record NetworkOutcome(
     return new NetworkOutcome(
         d.network(),
         d.fileName(),
-        State.Applied,
+        NetworkState.Applied,
         d.sha256(),
         message,
         drift,
@@ -91,7 +84,7 @@ public record NetworkOutcome(
     return new NetworkOutcome(
         d.network(),
         fileName,
-        State.Applied,
+        NetworkState.Applied,
         d.sha256(),
         message,
         reapplied,
@@ -104,7 +97,7 @@ public record NetworkOutcome(
     return new NetworkOutcome(
         d.network(),
         d.fileName(),
-        State.Failed,
+        NetworkState.Failed,
         appliedSha256,
         message,
         false,
@@ -114,20 +107,22 @@ public record NetworkOutcome(
   }
 
   public static NetworkOutcome contested(DesiredConflist d, String message) {
-    return new NetworkOutcome(
-        d.network(),
-        d.fileName(),
-        State.Contested,
-        null,
-        message,
-        false,
-        d.directory(),
-        null,
-        null);
+    return contested(d, d.fileName(), message);
+  }
+
+  /** Contested in {@code fileName}: the network's own file, or the one it is appended to. */
+  public static NetworkOutcome contested(DesiredConflist d, String fileName, String message) {
+    return unapplied(d, fileName, NetworkState.Contested, message);
   }
 
   public static NetworkOutcome conflict(DesiredConflist d, String message) {
+    return unapplied(d, d.fileName(), NetworkState.Conflict, message);
+  }
+
+  /** Not applied, and no file of the agent's holds it: {@code state}, for {@code message}. */
+  private static NetworkOutcome unapplied(
+      DesiredConflist d, String fileName, NetworkState state, String message) {
     return new NetworkOutcome(
-        d.network(), d.fileName(), State.Conflict, null, message, false, d.directory(), null, null);
+        d.network(), fileName, state, null, message, false, d.directory(), null, null);
   }
 }

@@ -2,6 +2,7 @@ package dev.cnioperator.agent.node;
 
 import dev.cnioperator.agent.conflist.NetworkOutcome;
 import dev.cnioperator.agent.kube.RuntimeConfDir;
+import dev.cnioperator.api.v1alpha1.NetworkState;
 import dev.cnioperator.api.v1alpha1.RuntimeNetwork;
 import java.nio.file.Path;
 import java.util.List;
@@ -48,7 +49,7 @@ public final class AgentReadiness {
     List<NetworkOutcome> runtimeApplied =
         pass.networks().stream()
             .filter(NetworkOutcome::inRuntimeDirectory)
-            .filter(o -> o.state() == NetworkOutcome.State.Applied)
+            .filter(o -> o.state() == NetworkState.Applied)
             .toList();
     boolean anyOfOurs = !runtimeApplied.isEmpty();
     if (!anyOfOurs || !criConfigured) {

@@ -14,6 +14,7 @@ import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.CniNodeStatus;
 import dev.cnioperator.api.v1alpha1.ConfigDirectory;
 import dev.cnioperator.api.v1alpha1.KnownFields;
+import dev.cnioperator.api.v1alpha1.NetworkState;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
 import dev.cnioperator.api.v1alpha1.ProbeReport;
 import dev.cnioperator.cni.CniException;
@@ -21,6 +22,7 @@ import dev.cnioperator.cni.config.NetworkConfigList;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -383,7 +385,7 @@ public final class NodeAgent implements AutoCloseable {
   private static List<ManagedNetwork> applied(List<ManagedNetwork> all, NodeSync.Result result) {
     Set<String> ok = new HashSet<>();
     result.networks().stream()
-        .filter(o -> o.state() == NetworkOutcome.State.Applied)
+        .filter(o -> o.state() == NetworkState.Applied)
         .forEach(o -> ok.add(o.network()));
     return all.stream()
         .filter(n -> ok.contains(n.name()))
@@ -415,7 +417,8 @@ public final class NodeAgent implements AutoCloseable {
   }
 
   private void record(NodeSync.Result result) {
-    for (NetworkOutcome.State s : NetworkOutcome.State.values()) {
+    // Removed is said of a network in the CniNode status only, never of one a pass holds.
+    for (NetworkState s : EnumSet.complementOf(EnumSet.of(NetworkState.Removed))) {
       metrics.networks(
           s.name(), (int) result.networks().stream().filter(o -> o.state() == s).count());
     }
@@ -435,7 +438,7 @@ public final class NodeAgent implements AutoCloseable {
   private void tellContested(NodeSync.Result result, String uid) {
     Set<String> now = new HashSet<>();
     for (NetworkOutcome o : result.networks()) {
-      if (o.state() == NetworkOutcome.State.Contested) {
+      if (o.state() == NetworkState.Contested) {
         now.add(o.network());
         if (!contested.contains(o.network())) {
           events.warnCniNode(uid, EventReason.FILE_CONTESTED, o.network() + ": " + o.message());

@@ -68,8 +68,7 @@ public final class NodeStatusBuilder {
     carryRemoved(previous, networks, pass.removedNetworks());
     List<NodeNetworkStatus> list = new ArrayList<>(networks.values());
     long desired = pass.networks().size();
-    long applied =
-        pass.networks().stream().filter(o -> o.state() == NetworkOutcome.State.Applied).count();
+    long applied = pass.networks().stream().filter(o -> o.state() == NetworkState.Applied).count();
     int failing = 0;
     int unchecked = 0;
     int stale = 0;
@@ -151,7 +150,7 @@ public final class NodeStatusBuilder {
         new NodeNetworkStatus()
             .setName(o.network())
             .setAppliedSha256(o.appliedSha256())
-            .setState(NetworkState.valueOf(o.state().name()))
+            .setState(o.state())
             .setMessage(message(o.message(), h.cleanupMessage()));
     return s.setAttachments(h.attachments())
         .setIpam(h.ipam())
@@ -287,7 +286,7 @@ public final class NodeStatusBuilder {
                     + String.join(
                         ", ",
                         pass.networks().stream()
-                            .filter(o -> o.state() != NetworkOutcome.State.Applied)
+                            .filter(o -> o.state() != NetworkState.Applied)
                             .map(o -> o.network() + " (" + o.state() + ")")
                             .toList());
     return condition(ConditionType.READY, ready, reason, message, previous);

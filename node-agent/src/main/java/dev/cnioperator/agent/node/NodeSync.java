@@ -1,19 +1,14 @@
 package dev.cnioperator.agent.node;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cnioperator.agent.conflist.ChainAction;
 import dev.cnioperator.agent.conflist.ChainApplier;
 import dev.cnioperator.agent.conflist.ChainSync;
 import dev.cnioperator.agent.conflist.ConflistAction;
-import dev.cnioperator.agent.conflist.ConflistAction.Contested;
-import dev.cnioperator.agent.conflist.ConflistAction.Hold;
-import dev.cnioperator.agent.conflist.ConflistAction.Keep;
-import dev.cnioperator.agent.conflist.ConflistAction.Remove;
 import dev.cnioperator.agent.conflist.ConflistAction.Write;
 import dev.cnioperator.agent.conflist.ConflistApplier;
 import dev.cnioperator.agent.conflist.ConflistFileName;
 import dev.cnioperator.agent.conflist.ConflistSync;
-import dev.cnioperator.agent.conflist.ContestedFiles;
+import dev.cnioperator.agent.conflist.Contests;
 import dev.cnioperator.agent.conflist.DesiredConflist;
 import dev.cnioperator.agent.conflist.NetworkOutcome;
 import dev.cnioperator.agent.conflist.RuntimeDefault;
@@ -34,14 +29,13 @@ import dev.cnioperator.agent.plugin.PluginOutcome;
 import dev.cnioperator.agent.plugin.PluginRequest;
 import dev.cnioperator.agent.plugin.PluginVersions;
 import dev.cnioperator.api.v1alpha1.ConfigDirectory;
+import dev.cnioperator.api.v1alpha1.NetworkState;
 import dev.cnioperator.api.v1alpha1.RuntimeDefaultFile;
 import dev.cnioperator.api.v1alpha1.UnparsableFile;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -66,7 +60,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class NodeSync {
   private static final Logger LOG = LoggerFactory.getLogger(NodeSync.class);
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final HostPaths paths;
   private final HostFiles files;
@@ -84,9 +77,8 @@ public final class NodeSync {
   private final ConflistSync conflistSync = new ConflistSync();
   private final ChainSync chainSync = new ChainSync();
   private final PluginBinarySync binarySync = new PluginBinarySync();
-  private final ContestedFiles contested = new ContestedFiles();
   private final CreatedDirectories multusDirs;
-  private final Clock clock;
+  private final Contests contests;
 
   public NodeSync(
       HostPaths paths,
@@ -104,7 +96,7 @@ public final class NodeSync {
       PluginInstaller installer,
       PluginVersions versions,
       Clock clock) {
-    this.clock = clock;
+    this.contests = new Contests(clock);
     this.paths = paths;
     this.files = files;
     this.store = store;
@@ -251,25 +243,13 @@ public final class NodeSync {
     // As the plugin installs left it: each saved the manifest before its rename.
     Manifest manifest = installed.manifest();
     List<ConflistAction> actions =
-        makeMultusDirs(
-            contest(
-                conflistSync.plan(desired, heldBack, manifest, conflistContents(desired, manifest)),
-                manifest));
-    Set<String> listed = new TreeSet<>();
-    networks.forEach(n -> listed.add(n.name()));
-    List<String> removed = new ArrayList<>();
-    for (ConflistAction a : actions) {
-      if (a instanceof Remove r) {
-        // A network that moved to the other directory is not removed from the node.
-        manifest
-            .conflist(r.directory(), r.fileName())
-            .map(ManagedFile::source)
-            .filter(network -> !listed.contains(network))
-            .ifPresent(removed::add);
-      }
-    }
+        contests.own(
+            conflistSync.plan(desired, heldBack, manifest, conflistContents(desired, manifest)),
+            w -> seen(w, manifest));
     List<NetworkOutcome> outcomes =
-        new ArrayList<>(new ConflistApplier(files, store, paths).apply(actions, manifest));
+        new ArrayList<>(
+            new ConflistApplier(files, store, paths, multusDirs).apply(actions, manifest));
+    List<String> removed = removed(manifest, store.load(), networks);
     if (store.load().conflists(ConfigDirectory.Multus).isEmpty()) {
       multusDirs.removeEmpty();
     }
@@ -289,27 +269,23 @@ public final class NodeSync {
   }
 
   /**
-   * Makes Multus's directory, with the parents it lacks, before the first file is written there;
-   * when it cannot, each file for it is held, reported with why.
+   * The networks the pass took off the node: those whose files the manifest named before the pass
+   * and not after it, unless the spec still lists them (one that moved to the other directory).
    */
-  private List<ConflistAction> makeMultusDirs(List<ConflistAction> actions) {
-    if (actions.stream().noneMatch(NodeSync::writesIntoMultusDir)) {
-      return actions;
+  private static List<String> removed(
+      Manifest before, Manifest after, List<ManagedNetwork> listed) {
+    Set<String> sources = new TreeSet<>();
+    Set<String> left = new HashSet<>();
+    for (ConfigDirectory dir : ConfigDirectory.values()) {
+      before.conflists(dir).values().stream()
+          .map(ManagedFile::source)
+          .filter(Objects::nonNull)
+          .forEach(sources::add);
+      after.conflists(dir).values().forEach(f -> left.add(f.source()));
     }
-    try {
-      multusDirs.make();
-      return actions;
-    } catch (IOException e) {
-      String why = "cannot make Multus's directory " + paths.multusConfDir() + ": " + e;
-      LOG.warn("event=multus-directory-failed dir={} error=\"{}\"", paths.multusConfDir(), e);
-      return actions.stream()
-          .map(a -> writesIntoMultusDir(a) ? new Hold(((Write) a).desired(), why) : a)
-          .toList();
-    }
-  }
-
-  private static boolean writesIntoMultusDir(ConflistAction a) {
-    return a instanceof Write w && w.desired().directory() == ConfigDirectory.Multus;
+    sources.removeAll(left);
+    listed.forEach(n -> sources.remove(n.name()));
+    return List.copyOf(sources);
   }
 
   /**
@@ -343,7 +319,7 @@ public final class NodeSync {
     Map<String, byte[]> found = new HashMap<>();
     for (int i = 0; i < outcomes.size(); i++) {
       NetworkOutcome o = outcomes.get(i);
-      if (o.state() != NetworkOutcome.State.Applied || o.appended().isEmpty()) {
+      if (o.state() != NetworkState.Applied || o.appended().isEmpty()) {
         continue;
       }
       Optional<DesiredConflist> d =
@@ -397,15 +373,16 @@ public final class NodeSync {
         break;
       }
       List<ChainAction> actions =
-          chainSync.plan(
-              chained,
-              heldBack,
-              (d, version) ->
-                  new NetworkPlugins(
-                          d.network(), version, byNetwork.get(d.network()).plugins().types())
-                      .problem(plugins),
-              manifest,
-              runtimeConfigurations());
+          contests.chains(
+              chainSync.plan(
+                  chained,
+                  heldBack,
+                  (d, version) ->
+                      new NetworkPlugins(
+                              d.network(), version, byNetwork.get(d.network()).plugins().types())
+                          .problem(plugins),
+                  manifest,
+                  runtimeConfigurations()));
       chains = new ChainApplier(files, store, paths).apply(actions, manifest);
       if (!chains.passing()) {
         break;
@@ -431,64 +408,26 @@ public final class NodeSync {
     return found;
   }
 
-  /**
-   * Holds back the restores of files someone takes away again after each restore ({@link
-   * ContestedFiles}), and tells it which files were found as the agent wrote them.
-   */
-  private List<ConflistAction> contest(List<ConflistAction> planned, Manifest manifest)
-      throws IOException {
-    Instant now = clock.instant();
-    List<ConflistAction> actions = new ArrayList<>();
-    for (ConflistAction a : planned) {
-      if (a instanceof Write w && w.reason().isDrift()) {
-        DesiredConflist d = w.desired();
-        ContestedFiles.Key key = new ContestedFiles.Key(d.directory(), d.fileName());
-        String seen = seen(w, manifest);
-        Optional<ContestedFiles.Contest> c = contested.restore(key, seen, now);
-        actions.add(c.isPresent() ? new Contested(d, describe(d, c.get())) : a);
-      } else {
-        if (a instanceof Keep k) {
-          contested.found(
-              new ContestedFiles.Key(k.desired().directory(), k.desired().fileName()), now);
-        } else if (a instanceof Remove r) {
-          contested.forget(new ContestedFiles.Key(r.directory(), r.fileName()));
-        }
-        actions.add(a);
-      }
-    }
-    return actions;
-  }
-
   /** What happened to the file a drift write restores: removed, renamed (to what), or changed. */
-  private String seen(Write w, Manifest manifest) throws IOException {
+  private String seen(Write w, Manifest manifest) {
     if (w.reason() != WriteReason.RESTORE_REMOVED) {
       return "changed";
     }
     DesiredConflist d = w.desired();
     Optional<ManagedFile> owned = manifest.conflist(d.directory(), d.fileName());
     Path dir = paths.confDir(d.directory());
-    for (String name : files.list(dir)) {
-      if (!name.equals(d.fileName())
-          && owned.isPresent()
-          && owned.get().isOwnVersion(files.sha256(dir.resolve(name)).orElse(null))) {
-        return "renamed to " + name;
+    try {
+      for (String name : files.list(dir)) {
+        if (!name.equals(d.fileName())
+            && owned.isPresent()
+            && owned.get().isOwnVersion(files.sha256(dir.resolve(name)).orElse(null))) {
+          return "renamed to " + name;
+        }
       }
+    } catch (IOException e) {
+      return "removed (the directory cannot be listed: " + e.getMessage() + ")";
     }
     return "removed";
-  }
-
-  private static String describe(DesiredConflist d, ContestedFiles.Contest c) {
-    return d.fileName()
-        + " was "
-        + c.seen()
-        + " again soon after each of the agent's last "
-        + c.restores()
-        + " restores (since "
-        + c.since().truncatedTo(ChronoUnit.SECONDS)
-        + "): another installer takes the directory over; not restored before "
-        + c.until().truncatedTo(ChronoUnit.SECONDS)
-        + ", at once if it comes back. Cilium renames every other configuration to *.cilium_bak"
-        + " unless installed with cni.exclusive=false";
   }
 
   /**

@@ -3,13 +3,14 @@ package dev.cnioperator.agent.conflist;
 import static dev.cnioperator.api.v1alpha1.ConfigDirectory.Runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cnioperator.agent.conflist.NetworkOutcome.State;
+import dev.cnioperator.agent.host.CreatedDirectories;
 import dev.cnioperator.agent.host.DiskHostFiles;
 import dev.cnioperator.agent.host.HostFiles;
 import dev.cnioperator.agent.host.HostPaths;
 import dev.cnioperator.agent.host.Manifest;
 import dev.cnioperator.agent.host.ManifestStore;
 import dev.cnioperator.agent.host.WriteReason;
+import dev.cnioperator.api.v1alpha1.NetworkState;
 import dev.cnioperator.cni.io.Sha256;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -109,17 +110,22 @@ class ConflistApplierTest {
     store.save(Manifest.empty().withConflist(Runtime, v1.fileName(), v1.sha256(), "a"));
 
     List<NetworkOutcome> outcomes =
-        new ConflistApplier(new FullConfDir(conf), store, paths)
+        new ConflistApplier(
+                new FullConfDir(conf),
+                store,
+                paths,
+                new CreatedDirectories(
+                    new DiskHostFiles(), paths.multusConfDir(), paths.createdDirectoriesFile()))
             .apply(
                 List.of(
                     new ConflistAction.Write(v2, WriteReason.UPDATE),
                     new ConflistAction.Keep(other)),
                 store.load());
 
-    assertThat(outcomes.get(0).state()).isEqualTo(State.Failed);
+    assertThat(outcomes.get(0).state()).isEqualTo(NetworkState.Failed);
     assertThat(outcomes.get(0).message()).contains("No space left on device");
     assertThat(outcomes.get(0).appliedSha256()).isEqualTo(v1.sha256());
-    assertThat(outcomes.get(1).state()).isEqualTo(State.Applied);
+    assertThat(outcomes.get(1).state()).isEqualTo(NetworkState.Applied);
     assertThat(Files.readString(conf.resolve(v1.fileName()))).isEqualTo("{1}");
     // The manifest still owns the old version, so the next pass updates rather than conflicts.
     assertThat(

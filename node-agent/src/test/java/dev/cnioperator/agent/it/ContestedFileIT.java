@@ -15,9 +15,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -38,8 +37,6 @@ import org.junit.jupiter.api.Test;
  */
 class ContestedFileIT {
   private static final Duration CONVERGE = Duration.ofSeconds(30);
-  private static final Pattern RESTORED =
-      Pattern.compile("event=conflist-written .*reason=RESTORE_REMOVED");
 
   /** The chart's {@code --resync-seconds}, for the test of the directory watch. */
   private static final String RESYNC_SECONDS = "60";
@@ -119,12 +116,7 @@ class ContestedFileIT {
   }
 
   private int restores() throws IOException {
-    Matcher m = RESTORED.matcher(agent.log());
-    int n = 0;
-    while (m.find()) {
-      n++;
-    }
-    return n;
+    return Collections.frequency(agent.conflistWrites(), "RESTORE_REMOVED");
   }
 
   private List<Event> contestedEvents() {

@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -153,6 +154,69 @@ class DeclaredChainIT {
     await().atMost(CONVERGE).until(() -> types().equals(List.of("ptp")));
     assertThat(JSON.readTree(node.conflist(FILE).toFile())).isEqualTo(JSON.readTree(foreign));
     System.out.printf("declared-chain back-after-foreign-rewrite-ms=%d%n", backMillis);
+  }
+
+  /**
+   * Issue 53.4: a primary whose installer renders its file afresh on every change it sees in the
+   * directory, dropping whatever others appended (a reproduction: {@link DirectoryReaction} writing
+   * the primary's own content whenever the file differs from it). With the directory watch, the
+   * agent and it would trade the file ten times a second, for ever; instead the agent re-appends a
+   * bounded number of times, the same bound as for its own files, then reports the network
+   * Contested, says why and until when, and leaves the file as the primary wrote it.
+   */
+  @Test
+  void aPrimaryThatStripsForeignEntriesOnEveryChangeIsContestedNotFought() throws Exception {
+    foreignPrimaryStarts();
+    cniNodes.put(node.name, List.of(declared()));
+    agent = AgentProcess.start(node.name, node.paths, cp.kubeconfigFile(), node.log(), NO_RESYNC);
+    await().atMost(CONVERGE).until(() -> types().equals(List.of("ptp", "tuning", "bandwidth")));
+
+    AtomicInteger rewrites = new AtomicInteger();
+    long started = System.nanoTime();
+    DirectoryReaction primary =
+        new DirectoryReaction(
+            node.paths.confDir(),
+            "stripping-primary",
+            () -> {
+              if (!foreign.equals(Files.readString(node.conflist(FILE)))) {
+                foreignPrimaryStarts();
+                rewrites.incrementAndGet();
+              }
+            });
+    undo.add(
+        () -> {
+          try {
+            primary.close();
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        });
+    NodeNetworkStatus contested = awaitShaping(NetworkState.Contested);
+    long contestedMillis = (System.nanoTime() - started) / 1_000_000;
+    assertThat(contested.getMessage())
+        .contains(FILE + " (network cbr0) was rewritten without this network's entries")
+        .contains("not appended again before");
+    int reappends = reappends();
+    assertThat(reappends).as("re-appends before the agent stopped").isEqualTo(3);
+
+    // Nothing more is traded: the file stays as the primary wrote it, the agent appends no more.
+    await("no exchange")
+        .during(Duration.ofSeconds(3))
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> reappends() == reappends && types().equals(List.of("ptp")));
+    // The primary stripped the file once when it started, then after each re-append.
+    assertThat(rewrites.get()).isEqualTo(reappends + 1);
+    assertThat(Files.readString(node.conflist(FILE))).isEqualTo(foreign);
+    System.out.printf(
+        "declared-chain contested-ms=%d reappends=%d primary-rewrites=%d%n",
+        contestedMillis, reappends, rewrites.get());
+  }
+
+  private int reappends() throws IOException {
+    return (int)
+        agent.logged("event=chain-appended").stream()
+            .filter(l -> l.contains("reapplied=true"))
+            .count();
   }
 
   private List<String> types() throws IOException {

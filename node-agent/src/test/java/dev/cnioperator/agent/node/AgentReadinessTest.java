@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cnioperator.agent.conflist.Appended;
 import dev.cnioperator.agent.conflist.NetworkOutcome;
-import dev.cnioperator.agent.conflist.NetworkOutcome.State;
+import dev.cnioperator.api.v1alpha1.NetworkState;
 import dev.cnioperator.api.v1alpha1.RuntimeNetwork;
 import java.nio.file.Path;
 import java.util.List;
@@ -17,7 +17,7 @@ class AgentReadinessTest {
   private static final Path CONF_DIR = Path.of("/etc/cni/net.d");
   private static final NetworkOutcome POD_NETWORK =
       new NetworkOutcome(
-          "pods", "10-pods.conflist", State.Applied, SHA, "", false, Runtime, null, SHA);
+          "pods", "10-pods.conflist", NetworkState.Applied, SHA, "", false, Runtime, null, SHA);
 
   @Test
   void notReadyBeforeTheFirstPass() {
@@ -31,7 +31,15 @@ class AgentReadinessTest {
         pass(
             null,
             new NetworkOutcome(
-                "held", "10-held.conflist", State.Failed, null, "x", false, Runtime, null, null));
+                "held",
+                "10-held.conflist",
+                NetworkState.Failed,
+                null,
+                "x",
+                false,
+                Runtime,
+                null,
+                null));
     assertThat(AgentReadiness.notReady(pass, true, notReady(), CONF_DIR)).isEmpty();
   }
 
@@ -109,7 +117,15 @@ class AgentReadinessTest {
         pass(
             "pods",
             new NetworkOutcome(
-                "pods", "10-pods.conflist", State.Applied, SHA, "", false, Runtime, istio, file));
+                "pods",
+                "10-pods.conflist",
+                NetworkState.Applied,
+                SHA,
+                "",
+                false,
+                Runtime,
+                istio,
+                file));
     assertThat(AgentReadiness.notReady(pass, true, loaded("pods", file), CONF_DIR)).isEmpty();
     assertThat(AgentReadiness.notReady(pass, true, loaded("pods", SHA), CONF_DIR))
         .hasValueSatisfying(r -> assertThat(r).contains("sha256 " + file));
@@ -119,7 +135,7 @@ class AgentReadinessTest {
   void aNodeWithOnlyMultusNetworksHasNothingForTheRuntimeToLoad() {
     NetworkOutcome secondary =
         new NetworkOutcome(
-            "sec", "50-sec.conflist", State.Applied, SHA, "", false, Multus, null, SHA);
+            "sec", "50-sec.conflist", NetworkState.Applied, SHA, "", false, Multus, null, SHA);
     assertThat(AgentReadiness.notReady(pass(null, secondary), true, notReady(), CONF_DIR))
         .isEmpty();
   }
@@ -130,7 +146,7 @@ class AgentReadinessTest {
     // business, whatever the agent wrote into Multus's directory under that name.
     NetworkOutcome secondary =
         new NetworkOutcome(
-            "sec", "50-sec.conflist", State.Applied, SHA, "", false, Multus, null, SHA);
+            "sec", "50-sec.conflist", NetworkState.Applied, SHA, "", false, Multus, null, SHA);
     NodeSync.Result pass = pass("sec", POD_NETWORK, secondary);
     assertThat(AgentReadiness.notReady(pass, true, loaded("sec", "b".repeat(64)), CONF_DIR))
         .isEmpty();

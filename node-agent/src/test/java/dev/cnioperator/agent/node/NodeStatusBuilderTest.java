@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import dev.cnioperator.agent.conflist.Appended;
 import dev.cnioperator.agent.conflist.NetworkOutcome;
-import dev.cnioperator.agent.conflist.NetworkOutcome.State;
 import dev.cnioperator.agent.network.NetworkHealth;
 import dev.cnioperator.agent.plugin.BinaryAction.Owner;
 import dev.cnioperator.agent.plugin.PluginOutcome;
@@ -37,11 +36,11 @@ class NodeStatusBuilderTest {
       new NodeSync.Result(
           List.of(
               new NetworkOutcome(
-                  "b", "60-b.conflist", State.Applied, "bb", "", false, Runtime, null, "bb"),
+                  "b", "60-b.conflist", NetworkState.Applied, "bb", "", false, Runtime, null, "bb"),
               new NetworkOutcome(
                   "a",
                   "50-a.conflist",
-                  State.Conflict,
+                  NetworkState.Conflict,
                   null,
                   "in the way",
                   false,
@@ -61,7 +60,15 @@ class NodeStatusBuilderTest {
       new NodeSync.Result(
           List.of(
               new NetworkOutcome(
-                  "b", "60-b.conflist", State.Applied, "bb", "", false, Runtime, null, "bb")),
+                  "b",
+                  "60-b.conflist",
+                  NetworkState.Applied,
+                  "bb",
+                  "",
+                  false,
+                  Runtime,
+                  null,
+                  "bb")),
           List.of(),
           List.of(),
           "b",
@@ -89,7 +96,15 @@ class NodeStatusBuilderTest {
         new NodeSync.Result(
             List.of(
                 new NetworkOutcome(
-                    "b", "60-b.conflist", State.Applied, "bb", "", false, Runtime, istio, "cc")),
+                    "b",
+                    "60-b.conflist",
+                    NetworkState.Applied,
+                    "bb",
+                    "",
+                    false,
+                    Runtime,
+                    istio,
+                    "cc")),
             List.of(),
             List.of(),
             "b",
@@ -249,9 +264,25 @@ class NodeStatusBuilderTest {
     return new NodeSync.Result(
         List.of(
             new NetworkOutcome(
-                "pods", "10-pods.conflist", State.Applied, "pp", "", false, Runtime, null, "pp"),
+                "pods",
+                "10-pods.conflist",
+                NetworkState.Applied,
+                "pp",
+                "",
+                false,
+                Runtime,
+                null,
+                "pp"),
             new NetworkOutcome(
-                "bw", "05-cbr0.conflist", State.Applied, "ww", "", false, Runtime, null, "xx")),
+                "bw",
+                "05-cbr0.conflist",
+                NetworkState.Applied,
+                "ww",
+                "",
+                false,
+                Runtime,
+                null,
+                "xx")),
         List.of(),
         List.of(),
         List.of(),

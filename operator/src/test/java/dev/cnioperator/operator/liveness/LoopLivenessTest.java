@@ -3,6 +3,7 @@ package dev.cnioperator.operator.liveness;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cnioperator.testkit.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

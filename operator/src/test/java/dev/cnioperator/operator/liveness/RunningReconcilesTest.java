@@ -3,6 +3,7 @@ package dev.cnioperator.operator.liveness;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cnioperator.testkit.ManualClock;
 import io.javaoperatorsdk.operator.api.monitoring.Metrics;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.time.Duration;

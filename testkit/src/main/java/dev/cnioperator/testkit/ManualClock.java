@@ -1,4 +1,4 @@
-package dev.cnioperator.operator.liveness;
+package dev.cnioperator.testkit;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -7,15 +7,20 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 
 /** A clock that moves only when the test says so. */
-final class ManualClock extends Clock {
+public final class ManualClock extends Clock {
   private Instant now;
 
-  ManualClock(Instant start) {
+  public ManualClock(Instant start) {
     now = start;
   }
 
-  void advance(Duration d) {
+  public void advance(Duration d) {
     now = now.plus(d);
+  }
+
+  /** Moves the clock to {@code instant}. */
+  public void set(Instant instant) {
+    now = instant;
   }
 
   @Override
