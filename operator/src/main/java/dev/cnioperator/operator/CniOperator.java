@@ -1,11 +1,11 @@
 package dev.cnioperator.operator;
 
+import dev.cnioperator.operator.events.ClusterEvents;
 import dev.cnioperator.operator.liveness.LoopLiveness;
 import dev.cnioperator.operator.liveness.RunningReconciles;
 import dev.cnioperator.operator.metrics.OperatorMetrics;
 import dev.cnioperator.operator.multus.AttachmentDefinitions;
 import dev.cnioperator.operator.network.CniNetworkReconciler;
-import dev.cnioperator.operator.network.NetworkEvents;
 import dev.cnioperator.operator.network.NetworkRenderer;
 import dev.cnioperator.operator.network.NetworkStatusFolder;
 import dev.cnioperator.operator.node.CniNodeInformer;
@@ -69,11 +69,12 @@ public final class CniOperator implements AutoCloseable {
               }
             });
     CniNodeInformer cniNodes = new CniNodeInformer(client, operator.getConfigurationService());
+    ClusterEvents events = new ClusterEvents(client, clock);
     operator.register(
         new CniNetworkReconciler(
             new NetworkRenderer(),
             new NetworkStatusFolder(),
-            new NetworkEvents(client, clock),
+            events,
             settings.finalizerTimeout(),
             clock,
             metrics,
@@ -82,7 +83,7 @@ public final class CniOperator implements AutoCloseable {
     operator.register(new NodeReconciler(new CniNodeWriter(client, metrics), cniNodes));
     if (settings.podNetworkTaint() != null) {
       operator.register(
-          new PodNetworkTaintReconciler(client, settings.podNetworkTaint(), cniNodes, clock));
+          new PodNetworkTaintReconciler(client, settings.podNetworkTaint(), cniNodes, events));
     }
     this.liveness =
         new LoopLiveness(

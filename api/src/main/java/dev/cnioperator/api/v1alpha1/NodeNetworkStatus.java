@@ -3,6 +3,7 @@ package dev.cnioperator.api.v1alpha1;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Required;
+import java.util.Optional;
 import lombok.Data;
 
 /** The agent's report on one network of its node. */
@@ -44,4 +45,15 @@ public class NodeNetworkStatus {
   @JsonPropertyDescription(
       "The agent's probe of the content it applied: a probe attachment (ADD, CHECK, DEL in a namespace of its own), STATUS on 1.1.0, and a CHECK of the live attachments.")
   private ProbeReport probe;
+
+  /**
+   * The result of the agent's probe of the content this node holds now ({@code appliedSha256});
+   * empty when no probe was made or the last one was of other content, which says nothing of this.
+   * Both programs read a probe this way only.
+   */
+  public Optional<ProbeResult> probeOfContent() {
+    return probe != null && probe.getSha256() != null && probe.getSha256().equals(appliedSha256)
+        ? Optional.ofNullable(probe.getResult())
+        : Optional.empty();
+  }
 }

@@ -4,6 +4,7 @@ import dev.cnioperator.agent.conflist.NetworkOutcome;
 import dev.cnioperator.agent.network.NetworkHealth;
 import dev.cnioperator.agent.plugin.PluginOutcome;
 import dev.cnioperator.api.reasons.ConditionReason;
+import dev.cnioperator.api.reasons.ConditionStamp;
 import dev.cnioperator.api.reasons.ConditionType;
 import dev.cnioperator.api.v1alpha1.AppendedPlugins;
 import dev.cnioperator.api.v1alpha1.CniNodeStatus;
@@ -15,7 +16,6 @@ import dev.cnioperator.api.v1alpha1.ProbeResult;
 import dev.cnioperator.api.v1alpha1.RuntimeNetwork;
 import dev.cnioperator.runtime.text.CappedList;
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -99,8 +99,8 @@ public final class NodeStatusBuilder {
         .setObservedGeneration(generation)
         .setConditions(
             List.of(
-                ready(applied == desired, pass, list, previous),
-                podNetworkReady(pass, networks, previous)))
+                ready(applied == desired, pass, list, stamp(previous, generation)),
+                podNetworkReady(pass, networks, stamp(previous, generation))))
         .setUnparsableFiles(
             pass.unparsableFiles().isEmpty() ? null : List.copyOf(pass.unparsableFiles()));
   }
@@ -126,23 +126,23 @@ public final class NodeStatusBuilder {
         .setUnparsableFiles(before.getUnparsableFiles())
         .setConditions(
             List.of(
-                condition(
-                    ConditionType.READY,
-                    "False",
-                    ConditionReason.UNKNOWN_FIELDS,
-                    "the spec has fields this agent does not know, written by a newer operator: "
-                        + fields
-                        + "; nothing on the node is changed until the operator and the agent are"
-                        + " of one version",
-                    previous),
-                condition(
-                    ConditionType.POD_NETWORK_READY,
-                    "Unknown",
-                    ConditionReason.UNKNOWN_FIELDS,
-                    "not proven by this agent, which does not act on a spec with fields it does"
-                        + " not know: "
-                        + fields,
-                    previous)));
+                stamp(previous, before.getObservedGeneration())
+                    .set(
+                        ConditionType.READY,
+                        "False",
+                        ConditionReason.UNKNOWN_FIELDS,
+                        "the spec has fields this agent does not know, written by a newer operator: "
+                            + fields
+                            + "; nothing on the node is changed until the operator and the agent are"
+                            + " of one version"),
+                stamp(previous, before.getObservedGeneration())
+                    .set(
+                        ConditionType.POD_NETWORK_READY,
+                        "Unknown",
+                        ConditionReason.UNKNOWN_FIELDS,
+                        "not proven by this agent, which does not act on a spec with fields it does"
+                            + " not know: "
+                            + fields)));
   }
 
   private static NodeNetworkStatus network(NetworkOutcome o, NetworkHealth h) {
@@ -230,9 +230,7 @@ public final class NodeStatusBuilder {
 
   /** The probe of the content on disk failed (a probe of an earlier content says nothing). */
   private static boolean probeFailed(NodeNetworkStatus n) {
-    return n.getProbe() != null
-        && n.getProbe().getResult() == ProbeResult.Failed
-        && Objects.equals(n.getProbe().getSha256(), n.getAppliedSha256());
+    return n.probeOfContent().equals(Optional.of(ProbeResult.Failed));
   }
 
   /** The runtime's answer, keeping its lastTransitionTime while networkReady stays the same. */
@@ -266,7 +264,7 @@ public final class NodeStatusBuilder {
       boolean allApplied,
       NodeSync.Result pass,
       List<NodeNetworkStatus> networks,
-      CniNodeStatus previous) {
+      ConditionStamp stamp) {
     List<String> unproven =
         networks.stream()
             .filter(n -> n.getState() == NetworkState.Applied && probeFailed(n))
@@ -289,7 +287,7 @@ public final class NodeStatusBuilder {
                             .filter(o -> o.state() != NetworkState.Applied)
                             .map(o -> o.network() + " (" + o.state() + ")")
                             .toList());
-    return condition(ConditionType.READY, ready, reason, message, previous);
+    return stamp.set(ConditionType.READY, ready, reason, message);
   }
 
   /**
@@ -298,26 +296,27 @@ public final class NodeStatusBuilder {
    * product's with no chain declared onto it is that product's business: true.
    */
   private Condition podNetworkReady(
-      NodeSync.Result pass, Map<String, NodeNetworkStatus> networks, CniNodeStatus previous) {
+      NodeSync.Result pass, Map<String, NodeNetworkStatus> networks, ConditionStamp stamp) {
     if (pass.defaultFile() == null) {
-      return condition(
+      return stamp.set(
           ConditionType.POD_NETWORK_READY,
           false,
           ConditionReason.NO_POD_NETWORK,
-          "the runtime's configuration directory holds no network",
-          previous);
+          "the runtime's configuration directory holds no network");
     }
     String file = pass.defaultFile().getFileName();
     if (pass.defaultFile().getCopyOf() != null
         && !Boolean.TRUE.equals(pass.defaultFile().getCopyCurrent())) {
-      return condition(
+      return stamp.set(
           ConditionType.POD_NETWORK_READY,
           false,
           ConditionReason.STALE_COPY,
           Objects.requireNonNullElse(
               pass.defaultFile().getMessage(),
-              file + " holds a copy of " + pass.defaultFile().getCopyOf() + " that is not current"),
-          previous);
+              file
+                  + " holds a copy of "
+                  + pass.defaultFile().getCopyOf()
+                  + " that is not current"));
     }
     List<String> waiting = new ArrayList<>();
     for (String name : pass.podNetworkChain()) {
@@ -326,13 +325,12 @@ public final class NodeStatusBuilder {
         waiting.add(name + " is " + (n == null ? "not reported" : n.getState()));
       } else if (probeFailed(n)) {
         waiting.add(name + " failed its probe: " + n.getProbe().getMessage());
-      } else if (n.getProbe() == null
-          || !Objects.equals(n.getProbe().getSha256(), n.getAppliedSha256())) {
+      } else if (n.probeOfContent().isEmpty()) {
         waiting.add(name + " is not proven yet");
       }
     }
     if (!waiting.isEmpty()) {
-      return condition(
+      return stamp.set(
           ConditionType.POD_NETWORK_READY,
           false,
           ConditionReason.CHAIN_NOT_PROVEN,
@@ -341,8 +339,7 @@ public final class NodeStatusBuilder {
               + " in "
               + file
               + ": "
-              + String.join("; ", waiting),
-          previous);
+              + String.join("; ", waiting));
     }
     String message =
         pass.podNetworkChain().isEmpty()
@@ -357,44 +354,12 @@ public final class NodeStatusBuilder {
                 + file
                 + " applied and proven with "
                 + String.join(", ", pass.podNetworkChain());
-    return condition(
-        ConditionType.POD_NETWORK_READY,
-        true,
-        ConditionReason.POD_NETWORK_PROVEN,
-        message,
-        previous);
+    return stamp.set(
+        ConditionType.POD_NETWORK_READY, true, ConditionReason.POD_NETWORK_PROVEN, message);
   }
 
-  /** A condition that keeps its lastTransitionTime from the previous status while true stays. */
-  private Condition condition(
-      ConditionType type,
-      boolean holds,
-      ConditionReason reason,
-      String message,
-      CniNodeStatus previous) {
-    return condition(type, holds ? "True" : "False", reason, message, previous);
-  }
-
-  private Condition condition(
-      ConditionType type,
-      String status,
-      ConditionReason reason,
-      String message,
-      CniNodeStatus previous) {
-    String since = Instant.now(clock).truncatedTo(ChronoUnit.SECONDS).toString();
-    if (previous != null && previous.getConditions() != null) {
-      for (Condition c : previous.getConditions()) {
-        if (type.is(c.getType()) && Objects.equals(c.getStatus(), status)) {
-          since = c.getLastTransitionTime();
-        }
-      }
-    }
-    return new ConditionBuilder()
-        .withType(type.wire())
-        .withStatus(status)
-        .withReason(reason.wire())
-        .withMessage(message)
-        .withLastTransitionTime(since)
-        .build();
+  private ConditionStamp stamp(CniNodeStatus previous, Long generation) {
+    return new ConditionStamp(
+        previous == null ? null : previous.getConditions(), generation, Instant.now(clock));
   }
 }

@@ -87,6 +87,18 @@ class NodeStatusBuilderTest {
   }
 
   @Test
+  void eachConditionSaysTheGenerationItDescribesAndMovesItsTimeOnlyWithItsStatus() {
+    Health health = new Health();
+    CniNodeStatus first = at("2026-01-01T00:00:00Z").build(PASS, health, null, 3L);
+    CniNodeStatus next = at("2026-01-01T00:05:00Z").build(APPLIED, health, first, 4L);
+    assertThat(first.getConditions()).extracting("observedGeneration").containsOnly(3L);
+    assertThat(next.getConditions()).extracting("observedGeneration").containsOnly(4L);
+    assertThat(ready(first).getStatus()).isEqualTo("False");
+    assertThat(ready(next).getStatus()).isEqualTo("True");
+    assertThat(ready(next).getLastTransitionTime()).isEqualTo("2026-01-01T00:05:00Z");
+  }
+
+  @Test
   void appendedPluginsAreReportedSinceTheyWereFirstSeen() throws Exception {
     String own = "{\"cniVersion\":\"1.0.0\",\"name\":\"b\",\"plugins\":[{\"type\":\"bridge\"}]}";
     Appended istio =

@@ -1,6 +1,7 @@
 package dev.cnioperator.operator.network;
 
 import dev.cnioperator.api.reasons.ConditionReason;
+import dev.cnioperator.api.reasons.ConditionStamp;
 import dev.cnioperator.api.reasons.ConditionType;
 import dev.cnioperator.operator.multus.AttachmentReport;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -15,8 +16,7 @@ final class AttachmentDefinitionsCondition {
   private AttachmentDefinitionsCondition() {}
 
   /** Ready as the nodes say it, unless some namespace lacks the definition. */
-  static Condition ready(
-      NetworkStatusFolder.Stamp stamp, Condition nodesReady, AttachmentReport report) {
+  static Condition ready(ConditionStamp stamp, Condition nodesReady, AttachmentReport report) {
     if (!Conditions.isTrue(nodesReady) || report.ready()) {
       return nodesReady;
     }
@@ -31,7 +31,7 @@ final class AttachmentDefinitionsCondition {
   }
 
   /** The AttachmentDefinitions condition. */
-  static Condition of(NetworkStatusFolder.Stamp stamp, AttachmentReport report) {
+  static Condition of(ConditionStamp stamp, AttachmentReport report) {
     return stamp.set(
         ConditionType.ATTACHMENT_DEFINITIONS, report.ready(), report.reason(), report.message());
   }

@@ -7,6 +7,7 @@ import dev.cnioperator.api.v1alpha1.CniNetworkStatus;
 import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.NetworkState;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
+import dev.cnioperator.operator.events.ClusterEvents;
 import dev.cnioperator.operator.metrics.OperatorMetrics;
 import dev.cnioperator.operator.multus.AttachmentDefinitions;
 import dev.cnioperator.operator.multus.AttachmentReport;
@@ -70,7 +71,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
 
   private final NetworkDecider decider;
   private final NetworkStatusFolder folder;
-  private final NetworkEvents events;
+  private final ClusterEvents events;
   private final Duration finalizerTimeout;
   private final Clock clock;
   private final OperatorMetrics metrics;
@@ -81,7 +82,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
   public CniNetworkReconciler(
       NetworkRenderer renderer,
       NetworkStatusFolder folder,
-      NetworkEvents events,
+      ClusterEvents events,
       Duration finalizerTimeout,
       Clock clock,
       OperatorMetrics metrics,

@@ -1,17 +1,16 @@
 package dev.cnioperator.operator.network;
 
 import dev.cnioperator.api.reasons.ConditionReason;
-import dev.cnioperator.api.reasons.ConditionType;
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.ConditionBuilder;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
-/** metav1.Condition values: building them so lastTransitionTime moves only when status does. */
+/**
+ * What the operator reads of metav1.Conditions ({@link dev.cnioperator.api.reasons.ConditionStamp}
+ * makes them).
+ */
 final class Conditions {
   /** RolledOut reasons that call for a person: a Warning Event, not a Normal one. */
   static final Set<String> ROLLOUT_STOPPED =
@@ -25,34 +24,6 @@ final class Conditions {
       Set.of(ConditionReason.APPLYING.wire(), ConditionReason.PROVING.wire());
 
   private Conditions() {}
-
-  /**
-   * The condition {@code type} with this status, reason and message; it keeps the previous
-   * lastTransitionTime when the status did not change.
-   */
-  static Condition next(
-      List<Condition> previous,
-      ConditionType type,
-      boolean status,
-      ConditionReason reason,
-      String message,
-      long generation,
-      Instant now) {
-    String text = status ? "True" : "False";
-    String since =
-        find(previous, type.wire())
-            .filter(c -> text.equals(c.getStatus()) && c.getLastTransitionTime() != null)
-            .map(Condition::getLastTransitionTime)
-            .orElse(now.truncatedTo(ChronoUnit.SECONDS).toString());
-    return new ConditionBuilder()
-        .withType(type.wire())
-        .withStatus(text)
-        .withReason(reason.wire())
-        .withMessage(message)
-        .withObservedGeneration(generation)
-        .withLastTransitionTime(since)
-        .build();
-  }
 
   static Optional<Condition> find(List<Condition> conditions, String type) {
     if (conditions == null) {

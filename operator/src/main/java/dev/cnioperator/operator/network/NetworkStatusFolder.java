@@ -1,6 +1,7 @@
 package dev.cnioperator.operator.network;
 
 import dev.cnioperator.api.reasons.ConditionReason;
+import dev.cnioperator.api.reasons.ConditionStamp;
 import dev.cnioperator.api.reasons.ConditionType;
 import dev.cnioperator.api.v1alpha1.AppendedPlugins;
 import dev.cnioperator.api.v1alpha1.AttachmentSummary;
@@ -12,7 +13,6 @@ import dev.cnioperator.api.v1alpha1.NetworkState;
 import dev.cnioperator.api.v1alpha1.NodeCounts;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
 import dev.cnioperator.api.v1alpha1.NodeSlice;
-import dev.cnioperator.api.v1alpha1.ProbeReport;
 import dev.cnioperator.api.v1alpha1.ProbeResult;
 import dev.cnioperator.api.v1alpha1.RenderedConfig;
 import dev.cnioperator.api.v1alpha1.RolloutStatus;
@@ -28,7 +28,6 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
@@ -78,13 +77,6 @@ public final class NetworkStatusFolder {
     }
   }
 
-  /** Makes conditions for one generation, keeping lastTransitionTime from the previous ones. */
-  record Stamp(List<Condition> previous, long generation, Instant now) {
-    Condition set(ConditionType type, boolean status, ConditionReason reason, String message) {
-      return Conditions.next(previous, type, status, reason, message, generation, now);
-    }
-  }
-
   /**
    * What a network's status is folded from: the operator's decisions for the current generation and
    * its nodes' reports.
@@ -115,8 +107,8 @@ public final class NetworkStatusFolder {
   /** The whole status {@code network} should have, every condition included. */
   public Folded fold(CniNetwork network, Input in, Instant now) {
     long generation = network.getMetadata().getGeneration();
-    Stamp stamp =
-        new Stamp(
+    ConditionStamp stamp =
+        new ConditionStamp(
             network.getStatus() == null ? List.of() : network.getStatus().getConditions(),
             generation,
             now);
@@ -173,7 +165,10 @@ public final class NetworkStatusFolder {
   }
 
   private static Condition accepted(
-      Stamp stamp, Rendering rendering, RenderedConfig accepted, Map<String, Clash> clashes) {
+      ConditionStamp stamp,
+      Rendering rendering,
+      RenderedConfig accepted,
+      Map<String, Clash> clashes) {
     ConditionType type = ConditionType.ACCEPTED;
     if (rendering instanceof Rendering.Refused refused) {
       String kept =
@@ -205,7 +200,7 @@ public final class NetworkStatusFolder {
   }
 
   private static Condition ready(
-      Stamp stamp,
+      ConditionStamp stamp,
       Rendering rendering,
       RenderedConfig accepted,
       Tally tally,
@@ -363,7 +358,7 @@ public final class NetworkStatusFolder {
         : "";
   }
 
-  private static Condition degraded(Stamp stamp, Tally tally) {
+  private static Condition degraded(ConditionStamp stamp, Tally tally) {
     ConditionType type = ConditionType.DEGRADED;
     if (!tally.failedApply().isEmpty()) {
       return stamp.set(
@@ -384,7 +379,8 @@ public final class NetworkStatusFolder {
    * chaining in): not a failure, so not Degraded, but a user must be able to see who else runs in
    * the network's chain.
    */
-  private static Condition pluginsAppended(Stamp stamp, List<NodeReport> reports, String appendTo) {
+  private static Condition pluginsAppended(
+      ConditionStamp stamp, List<NodeReport> reports, String appendTo) {
     Map<String, List<String>> nodesByTypes = new TreeMap<>();
     for (NodeReport r : reports) {
       AppendedPlugins a = r.report() == null ? null : r.report().getAppendedPlugins();
@@ -440,10 +436,7 @@ public final class NetworkStatusFolder {
 
   /** The agent's probe of the content the node holds ended with {@code result}. */
   private static boolean probe(NodeReport r, ProbeResult result) {
-    ProbeReport probe = r.report().getProbe();
-    return probe != null
-        && probe.getResult() == result
-        && Objects.equals(probe.getSha256(), r.report().getAppliedSha256());
+    return r.report().probeOfContent().equals(Optional.of(result));
   }
 
   private static int unchecked(NodeReport r) {

@@ -3,12 +3,10 @@ package dev.cnioperator.operator.taint;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.cnioperator.api.reasons.EventReason;
 import dev.cnioperator.api.v1alpha1.CniNode;
+import dev.cnioperator.operator.events.ClusterEvents;
 import dev.cnioperator.operator.node.CniNodeEventSource;
 import dev.cnioperator.operator.node.CniNodeInformer;
-import dev.cnioperator.runtime.client.CallDeadline;
-import dev.cnioperator.runtime.events.EventRecorder;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
@@ -21,8 +19,6 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -45,22 +41,21 @@ import org.slf4j.LoggerFactory;
 public class PodNetworkTaintReconciler implements Reconciler<Node> {
   public static final String NAME = "pod-network-taint";
   private static final Logger LOG = LoggerFactory.getLogger(PodNetworkTaintReconciler.class);
-  private static final CallDeadline EVENT_DEADLINE = new CallDeadline(Duration.ofSeconds(30));
 
   private final KubernetesClient client;
   private final PodNetworkTaintSettings settings;
   private final CniNodeInformer cniNodeInformer;
-  private final EventRecorder events;
+  private final ClusterEvents events;
 
   public PodNetworkTaintReconciler(
       KubernetesClient client,
       PodNetworkTaintSettings settings,
       CniNodeInformer cniNodeInformer,
-      Clock clock) {
+      ClusterEvents events) {
     this.client = client;
     this.settings = settings;
     this.cniNodeInformer = cniNodeInformer;
-    this.events = new EventRecorder(client, clock, "cni-operator", null, EVENT_DEADLINE);
+    this.events = events;
   }
 
   @Override
@@ -89,43 +84,36 @@ public class PodNetworkTaintReconciler implements Reconciler<Node> {
     String name = node.getMetadata().getName();
     TaintDecision decision = settings.kept() ? decide(name, context) : TaintDecision.TURNED_OFF;
     int index = NodeTaints.indexOf(node, settings.key());
-    if (!decision.changes(index >= 0)) {
-      return UpdateControl.noUpdate();
+    if (decision.changes(index >= 0)) {
+      patch(node, decision, index);
+      tell(name, decision);
     }
+    return UpdateControl.noUpdate();
+  }
+
+  /** Adds or removes the taint in one patch that tests the Node's resourceVersion. */
+  private void patch(Node node, TaintDecision decision, int index) {
     ArrayNode patch = NodeTaints.testingVersion(node);
     if (decision.taint()) {
       NodeTaints.add(patch, node, settings.key());
     } else {
       NodeTaints.remove(patch, index);
     }
-    NodeTaints.patch(client, name, patch);
-    EventReason reason =
-        decision.taint() ? EventReason.POD_NETWORK_TAINTED : EventReason.POD_NETWORK_UNTAINTED;
+    NodeTaints.patch(client, node.getMetadata().getName(), patch);
+  }
+
+  private void tell(String name, TaintDecision decision) {
+    String verb = decision.taint() ? "tainted " : "untainted ";
     LOG.info(
         "event=pod-network-taint node={} taint={} key={} reason=\"{}\"",
         name,
         decision.taint() ? "added" : "removed",
         settings.key(),
         decision.reason());
-    // kubectl describe node finds a Node's Events by a uid equal to its name, as the kubelet
-    // records them.
-    events.record(
-        EventRecorder.CLUSTER_SCOPED_NAMESPACE,
-        new ObjectReferenceBuilder()
-            .withApiVersion("v1")
-            .withKind("Node")
-            .withName(name)
-            .withUid(name)
-            .build(),
-        false,
-        reason.wire(),
-        (decision.taint() ? "tainted " : "untainted ")
-            + settings.key()
-            + ":"
-            + PodNetworkTaintSettings.EFFECT
-            + ": "
-            + decision.reason());
-    return UpdateControl.noUpdate();
+    events.onNode(
+        name,
+        decision.taint() ? EventReason.POD_NETWORK_TAINTED : EventReason.POD_NETWORK_UNTAINTED,
+        verb + settings.key() + ":" + PodNetworkTaintSettings.EFFECT + ": " + decision.reason());
   }
 
   private static TaintDecision decide(String name, Context<Node> context) {

@@ -1,4 +1,4 @@
-package dev.cnioperator.operator.network;
+package dev.cnioperator.operator.events;
 
 import dev.cnioperator.api.reasons.ConditionReason;
 import dev.cnioperator.api.reasons.EventReason;
@@ -12,10 +12,11 @@ import java.time.Clock;
 import java.time.Duration;
 
 /**
- * Records Events on CniNetworks (shown by kubectl describe), in the namespace the API server takes
- * Events of cluster-scoped objects in; kubectl finds them by the involved object.
+ * Records the operator's Events on cluster-scoped objects, CniNetworks and Nodes (shown by kubectl
+ * describe), in the namespace the API server takes such Events in; kubectl finds them by the
+ * involved object.
  */
-public final class NetworkEvents {
+public final class ClusterEvents {
   /**
    * How long recording one Event may hold up a reconcile: fabric8's own request timeout ends at the
    * response headers (see {@link CallDeadline}).
@@ -25,7 +26,7 @@ public final class NetworkEvents {
   private final EventRecorder recorder;
 
   /** {@code clock} is the reconciler's, so an Event and the condition it reports share a time. */
-  public NetworkEvents(KubernetesClient client, Clock clock) {
+  public ClusterEvents(KubernetesClient client, Clock clock) {
     this.recorder = new EventRecorder(client, clock, "cni-operator", null, EVENT_DEADLINE);
   }
 
@@ -45,14 +46,39 @@ public final class NetworkEvents {
     record(network, warning, now.getReason(), now.getType() + ": " + now.getMessage());
   }
 
+  /** A Normal Event on Node {@code name}. */
+  public void onNode(String name, EventReason reason, String message) {
+    // kubectl describe node finds a Node's Events by a uid equal to its name, as the kubelet
+    // records them.
+    record("v1", "Node", name, name, false, reason.wire(), message);
+  }
+
   private void record(CniNetwork network, boolean warning, String reason, String message) {
+    record(
+        network.getApiVersion(),
+        network.getKind(),
+        network.getMetadata().getName(),
+        network.getMetadata().getUid(),
+        warning,
+        reason,
+        message);
+  }
+
+  private void record(
+      String apiVersion,
+      String kind,
+      String name,
+      String uid,
+      boolean warning,
+      String reason,
+      String message) {
     recorder.record(
         EventRecorder.CLUSTER_SCOPED_NAMESPACE,
         new ObjectReferenceBuilder()
-            .withApiVersion(network.getApiVersion())
-            .withKind(network.getKind())
-            .withName(network.getMetadata().getName())
-            .withUid(network.getMetadata().getUid())
+            .withApiVersion(apiVersion)
+            .withKind(kind)
+            .withName(name)
+            .withUid(uid)
             .build(),
         warning,
         reason,
