@@ -9,7 +9,6 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -26,12 +25,10 @@ import org.slf4j.LoggerFactory;
  * belongs to another network. Unlike libcni, the full validation ({@link ConfigValidator}) applies
  * only to the file that matches: a strict rule broken by some other network's file does not stop
  * this one from loading. (libcni 1.3's plugin files in a {@code <dir>/<network>/} sub-directory are
- * not read.)
+ * not read here; {@link LibcniNetworks} reads them.)
  */
 public final class ConfigDirectory {
   private static final Logger LOG = LoggerFactory.getLogger(ConfigDirectory.class);
-  private static final Comparator<Path> LEXICAL =
-      (a, b) -> JsonText.compareCodePoints(a.getFileName().toString(), b.getFileName().toString());
 
   private ConfigDirectory() {}
 
@@ -41,11 +38,8 @@ public final class ConfigDirectory {
    * exist.
    */
   public static List<Path> list(Path dir) {
-    List<Path> files = files(dir);
-    List<Path> ordered = new ArrayList<>();
-    files.stream().filter(f -> isConfList(f)).sorted(LEXICAL).forEach(ordered::add);
-    files.stream().filter(f -> isLegacy(f)).sorted(LEXICAL).forEach(ordered::add);
-    return ordered;
+    List<String> names = files(dir).stream().map(f -> f.getFileName().toString()).toList();
+    return LibcniNetworks.searchOrder(names).stream().map(dir::resolve).toList();
   }
 
   /**
@@ -136,10 +130,5 @@ public final class ConfigDirectory {
 
   private static boolean isConfList(Path file) {
     return extension(file).equals(".conflist");
-  }
-
-  private static boolean isLegacy(Path file) {
-    String ext = extension(file);
-    return ext.equals(".conf") || ext.equals(".json");
   }
 }

@@ -9,8 +9,10 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.math.BigDecimal;
+import java.util.Optional;
 
 /**
  * The library's one Jackson mapper, configured once: it reads exactly one JSON document, as Go's
@@ -30,6 +32,21 @@ public final class CniJson {
                   .build())
           .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
           .build();
+
+  /**
+   * {@code json} as a JSON object; empty when it is none (an array, a scalar, null, or not JSON at
+   * all, as a file being written may be).
+   */
+  public static Optional<ObjectNode> object(byte[] json) {
+    if (json == null) {
+      return Optional.empty();
+    }
+    try {
+      return MAPPER.readTree(json) instanceof ObjectNode o ? Optional.of(o) : Optional.empty();
+    } catch (IOException | RuntimeException e) {
+      return Optional.empty();
+    }
+  }
 
   /**
    * Like {@link #MAPPER}, but numbers with a fraction or exponent are read as BigDecimal and kept

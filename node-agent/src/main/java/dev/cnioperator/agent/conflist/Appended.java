@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cnioperator.cni.config.CanonicalJson;
 import dev.cnioperator.cni.io.CniJson;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -120,15 +119,6 @@ public record Appended(List<JsonNode> plugins) {
 
   /** {@code json} as a JSON object; empty when it is none (or null). */
   public static Optional<ObjectNode> parse(byte[] json) {
-    if (json == null) {
-      return Optional.empty();
-    }
-    try {
-      return CniJson.MAPPER.readTree(json) instanceof ObjectNode o
-          ? Optional.of(o)
-          : Optional.empty();
-    } catch (IOException | RuntimeException e) {
-      return Optional.empty();
-    }
+    return CniJson.object(json);
   }
 }

@@ -11,6 +11,7 @@ import dev.cnioperator.agent.conflist.ChainAction.Waiting;
 import dev.cnioperator.agent.host.AppendedChain;
 import dev.cnioperator.agent.host.Manifest;
 import dev.cnioperator.cni.config.CanonicalJson;
+import dev.cnioperator.cni.config.LibcniNetworks;
 import dev.cnioperator.cni.io.Sha256;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -43,19 +44,21 @@ public final class ChainSync {
    * @param pluginProblem why a network's plugins cannot run with a target's cniVersion, if they
    *     cannot
    * @param manifest what the agent appended before
-   * @param files the runtime's configuration files (.conf, .conflist, .json), by name, with content
+   * @param dir the runtime's configuration directory, read: its files (.conf, .conflist, .json)
+   *     with their content, and the drop-ins of its sub-directories
    */
   public List<ChainAction> plan(
       List<DesiredConflist> desired,
       Map<String, String> heldBack,
       BiFunction<DesiredConflist, String, Optional<String>> pluginProblem,
       Manifest manifest,
-      SortedMap<String, byte[]> files) {
+      LibcniNetworks.Directory dir) {
+    SortedMap<String, byte[]> files = dir.files();
     List<ChainAction> actions = new ArrayList<>();
     Set<String> listed = new HashSet<>();
     for (DesiredConflist d : desired) {
       listed.add(d.network());
-      actions.addAll(decide(d, heldBack, pluginProblem, manifest.chain(d.network()), files));
+      actions.addAll(decide(d, heldBack, pluginProblem, manifest.chain(d.network()), dir));
     }
     for (Map.Entry<String, AppendedChain> e : manifest.chains().entrySet()) {
       if (!listed.contains(e.getKey())) {
@@ -70,14 +73,15 @@ public final class ChainSync {
       Map<String, String> heldBack,
       BiFunction<DesiredConflist, String, Optional<String>> pluginProblem,
       Optional<AppendedChain> before,
-      SortedMap<String, byte[]> files) {
+      LibcniNetworks.Directory dir) {
+    SortedMap<String, byte[]> files = dir.files();
     if (heldBack.containsKey(d.network())) {
       return List.of(new Waiting(d, heldBack.get(d.network())));
     }
     if (!Sha256.hex(d.bytes()).equals(d.sha256())) {
       return List.of(new Waiting(d, "content does not match its sha256 " + d.sha256()));
     }
-    ChainTarget target = ChainTarget.resolve(d.appendTo(), files);
+    ChainTarget target = ChainTarget.resolve(d.appendTo(), dir);
     if (target instanceof ChainTarget.Absent a) {
       return List.of(new Waiting(d, a.why(), a.passing()));
     }

@@ -1,5 +1,6 @@
 package dev.cnioperator.agent.node;
 
+import dev.cnioperator.agent.conflist.Appended;
 import dev.cnioperator.agent.conflist.ChainAction;
 import dev.cnioperator.agent.conflist.ChainApplier;
 import dev.cnioperator.agent.conflist.ChainSync;
@@ -32,6 +33,7 @@ import dev.cnioperator.api.v1alpha1.ConfigDirectory;
 import dev.cnioperator.api.v1alpha1.NetworkState;
 import dev.cnioperator.api.v1alpha1.RuntimeDefaultFile;
 import dev.cnioperator.api.v1alpha1.UnparsableFile;
+import dev.cnioperator.cni.config.LibcniNetworks;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -395,17 +397,34 @@ public final class NodeSync {
   }
 
   /**
-   * Every configuration file of the runtime's directory, read whole: where another product's
-   * network is looked up by name, as libcni does.
+   * The runtime's directory, read whole: every configuration file, where another product's network
+   * is looked up by name as libcni does, and the drop-ins of each list's drop-in directory, which
+   * libcni loads with it.
    */
-  private SortedMap<String, byte[]> runtimeConfigurations() throws IOException {
+  private LibcniNetworks.Directory runtimeConfigurations() throws IOException {
     SortedMap<String, byte[]> found = new TreeMap<>();
-    for (String name : files.list(paths.confDir())) {
-      if (name.endsWith(".conflist") || name.endsWith(".conf") || name.endsWith(".json")) {
-        files.read(paths.confDir().resolve(name)).ifPresent(c -> found.put(name, c));
+    for (String name : LibcniNetworks.searchOrder(files.list(paths.confDir()))) {
+      files.read(paths.confDir().resolve(name)).ifPresent(c -> found.put(name, c));
+    }
+    Map<String, SortedMap<String, byte[]>> dropIns = new HashMap<>();
+    for (byte[] content : found.values()) {
+      String name = Appended.parse(content).map(o -> o.path("name").asText("")).orElse("");
+      if (isPlainName(name) && !dropIns.containsKey(name)) {
+        dropIns.put(name, dropIns(paths.confDir().resolve(name)));
       }
     }
-    return found;
+    return new LibcniNetworks.Directory(found, dropIns);
+  }
+
+  /** The drop-ins of {@code dir}, read; none when there is no such directory. */
+  private SortedMap<String, byte[]> dropIns(Path dir) throws IOException {
+    SortedMap<String, byte[]> in = new TreeMap<>();
+    for (String name : files.list(dir)) {
+      if (LibcniNetworks.isDropIn(name)) {
+        files.read(dir.resolve(name)).ifPresent(c -> in.put(name, c));
+      }
+    }
+    return in;
   }
 
   /** What happened to the file a drift write restores: removed, renamed (to what), or changed. */

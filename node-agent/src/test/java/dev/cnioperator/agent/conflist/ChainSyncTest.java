@@ -10,6 +10,7 @@ import dev.cnioperator.agent.conflist.ChainAction.Unappend;
 import dev.cnioperator.agent.conflist.ChainAction.Waiting;
 import dev.cnioperator.agent.host.AppendedChain;
 import dev.cnioperator.agent.host.Manifest;
+import dev.cnioperator.cni.config.LibcniNetworks;
 import dev.cnioperator.cni.io.CniJson;
 import dev.cnioperator.cni.io.Sha256;
 import java.nio.charset.StandardCharsets;
@@ -51,7 +52,8 @@ class ChainSyncTest {
       Optional<String> pluginProblem) {
     SortedMap<String, byte[]> onDisk = new TreeMap<>();
     files.forEach((k, v) -> onDisk.put(k, v.getBytes(StandardCharsets.UTF_8)));
-    return sync.plan(desired, Map.of(), (d, v) -> pluginProblem, manifest, onDisk);
+    return sync.plan(
+        desired, Map.of(), (d, v) -> pluginProblem, manifest, new LibcniNetworks.Directory(onDisk));
   }
 
   private static List<String> types(byte[] content) throws Exception {
