@@ -32,13 +32,13 @@ public final class ChainApplier {
   private static final Logger LOG = LoggerFactory.getLogger(ChainApplier.class);
 
   private final HostFiles files;
-  private final ManifestStore store;
   private final HostPaths paths;
+  private final RecordedWrites writes;
 
   public ChainApplier(HostFiles files, ManifestStore store, HostPaths paths) {
     this.files = files;
-    this.store = store;
     this.paths = paths;
+    this.writes = new RecordedWrites(files, store);
   }
 
   /**
@@ -84,8 +84,7 @@ public final class ChainApplier {
         String sha = Sha256.hex(a.content());
         Manifest next =
             current.withChain(d.network(), new AppendedChain(a.fileName(), a.entries(), sha));
-        store.save(next);
-        files.writeAtomically(file(a.fileName()), a.content(), false);
+        writes.write(next, file(a.fileName()), a.content());
         LOG.info(
             "event=chain-appended network={} target={} file={} sha256={} reapplied={}",
             d.network(),
@@ -193,13 +192,7 @@ public final class ChainApplier {
     }
 
     private Manifest saved(Manifest next) {
-      try {
-        store.save(next);
-        return next;
-      } catch (ManifestException e) {
-        LOG.warn("event=manifest-write-failed error=\"{}\"", e.getMessage());
-        return current;
-      }
+      return writes.saved(current, next);
     }
   }
 

@@ -78,8 +78,8 @@ public final class ChainSync {
     if (heldBack.containsKey(d.network())) {
       return List.of(new Waiting(d, heldBack.get(d.network())));
     }
-    if (!Sha256.hex(d.bytes()).equals(d.sha256())) {
-      return List.of(new Waiting(d, "content does not match its sha256 " + d.sha256()));
+    if (d.contentProblem().isPresent()) {
+      return List.of(new Waiting(d, d.contentProblem().get()));
     }
     ChainTarget target = ChainTarget.resolve(d.appendTo(), dir);
     if (target instanceof ChainTarget.Absent a) {

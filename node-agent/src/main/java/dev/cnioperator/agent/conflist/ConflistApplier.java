@@ -39,6 +39,7 @@ public final class ConflistApplier {
   private final ManifestStore store;
   private final HostPaths paths;
   private final CreatedDirectories multusDirs;
+  private final RecordedWrites writes;
 
   /**
    * @param multusDirs Multus's directory, made with the parents it lacks before the first file is
@@ -50,6 +51,7 @@ public final class ConflistApplier {
     this.store = store;
     this.paths = paths;
     this.multusDirs = multusDirs;
+    this.writes = new RecordedWrites(files, store);
   }
 
   /** Applies {@code actions} and returns one outcome per desired network, in action order. */
@@ -149,7 +151,7 @@ public final class ConflistApplier {
           f.fileName(),
           f.directory(),
           f.why());
-      return saved(current, current.withoutConflist(f.directory(), f.fileName()));
+      return writes.saved(current, current.withoutConflist(f.directory(), f.fileName()));
     }
   }
 
@@ -162,8 +164,7 @@ public final class ConflistApplier {
     Manifest next =
         manifest.withConflist(
             d.directory(), d.fileName(), Sha256.hex(content), d.network(), d.content());
-    store.save(next);
-    files.writeAtomically(file(d), content, false);
+    writes.write(next, file(d), content);
     LOG.info(
         "event=conflist-written network={} file={} directory={} sha256={} reason={} carried={}",
         d.network(),
@@ -202,23 +203,12 @@ public final class ConflistApplier {
       return manifest;
     }
     LOG.info("event=conflist-removed file={} directory={}", fileName, dir);
-    return saved(manifest, manifest.withoutConflist(dir, fileName));
+    return writes.saved(manifest, manifest.withoutConflist(dir, fileName));
   }
 
   /** Where {@code d}'s file is. */
   private Path file(DesiredConflist d) {
     return paths.confDir(d.directory()).resolve(d.fileName());
-  }
-
-  /** {@code next} once saved; {@code before} when the manifest cannot be written now. */
-  private Manifest saved(Manifest before, Manifest next) {
-    try {
-      store.save(next);
-      return next;
-    } catch (ManifestException e) {
-      LOG.warn("event=manifest-write-failed error=\"{}\"", e.getMessage());
-      return before;
-    }
   }
 
   /**

@@ -63,8 +63,8 @@ public final class ConflistSync {
       } else if (heldBack.containsKey(d.network())) {
         // Before the sha256 check: an entry the node cannot have yet carries no content at all.
         actions.add(new Hold(d, heldBack.get(d.network())));
-      } else if (!Sha256.hex(d.bytes()).equals(d.sha256())) {
-        actions.add(new Reject(d, "content does not match its sha256 " + d.sha256()));
+      } else if (d.contentProblem().isPresent()) {
+        actions.add(new Reject(d, d.contentProblem().get()));
       } else {
         actions.add(
             decide(

@@ -1,7 +1,9 @@
 package dev.cnioperator.agent.conflist;
 
 import dev.cnioperator.api.v1alpha1.ConfigDirectory;
+import dev.cnioperator.cni.io.Sha256;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 
 /**
  * One conflist the CniNode spec says this node must hold, byte for byte.
@@ -45,5 +47,15 @@ public record DesiredConflist(
 
   public byte[] bytes() {
     return content.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Why the entry's content cannot be used, whatever its placement: it does not match the sha256 it
+   * was sent with. Empty when it does.
+   */
+  public Optional<String> contentProblem() {
+    return Sha256.hex(bytes()).equals(sha256)
+        ? Optional.empty()
+        : Optional.of("content does not match its sha256 " + sha256);
   }
 }
