@@ -261,8 +261,44 @@ public final class NodeAgent implements AutoCloseable {
     return last == null ? null : last.result();
   }
 
+  /**
+   * One pass: observe (the CniNode to act on), then the node's files made to match its spec ({@link
+   * NodeSync}: binaries, then conflists, each planned from what is on disk and applied), then the
+   * report (metrics, Events, the networks' runs, the status write once they answered).
+   */
   private void reconcile() {
     reconcileQueued = false;
+    Optional<CniNode> observed = observe();
+    if (observed.isEmpty()) {
+      return;
+    }
+    CniNode seen = observed.get();
+    try {
+      List<String> unknown = KnownFields.unknownFields(seen.getSpec(), "spec");
+      if (!unknown.isEmpty()) {
+        refuse(unknown);
+        return;
+      }
+      resumeIfRefused();
+      List<ManagedNetwork> current = reader.networks(seen.getSpec());
+      NodeSync.Result result = sync.sync(current, reader.plugins(seen.getSpec()));
+      // After the pass: it makes Multus's directory for the first file there.
+      confDirWatch.active(holdsFileIn(current, ConfigDirectory.Runtime));
+      multusDirWatch.active(holdsFileIn(current, ConfigDirectory.Multus));
+      report(seen, current, result);
+      metrics.nodePass(NodePass.OK);
+    } catch (RuntimeException | java.io.IOException e) {
+      LOG.error("event=pass-failed node={} error=\"{}\"", api.nodeName(), e.toString(), e);
+      metrics.nodePass(NodePass.ERROR);
+    }
+  }
+
+  /**
+   * The CniNode a pass acts on: the one the watch delivered, or read now when the resync or a
+   * directory change asked for a read. Empty, with the pass counted as skipped, while the API
+   * server is unreachable or the CniNode is missing: nothing on disk changes then.
+   */
+  private Optional<CniNode> observe() {
     boolean read = readWanted || (delivered == null && !deleted);
     readWanted = false;
     Optional<CniNode> node = Optional.ofNullable(delivered);
@@ -276,52 +312,46 @@ public final class NodeAgent implements AutoCloseable {
             api.nodeName(),
             e.getMessage());
         metrics.nodePass(NodePass.API_UNREACHABLE);
-        return;
+        return Optional.empty();
       }
     }
     if (node.isEmpty()) {
       LOG.info("event=pass-skipped node={} reason=cninode-missing", api.nodeName());
       metrics.nodePass(NodePass.CNINODE_MISSING);
-      return;
+      return Optional.empty();
     }
-    try {
-      CniNode seen = node.get();
-      if (known == null || !known.uid().equals(seen.getMetadata().getUid())) {
-        known = KnownStatus.read(seen);
-      }
-      List<String> unknown = KnownFields.unknownFields(seen.getSpec(), "spec");
-      if (!unknown.isEmpty()) {
-        refuse(unknown);
-        return;
-      }
-      if (!refused.isEmpty()) {
-        LOG.info("event=pass-resumed node={} reason=unknown-fields-gone", api.nodeName());
-        refused = List.of();
-      }
-      List<ManagedNetwork> current = reader.networks(seen.getSpec());
-      NodeSync.Result result = sync.sync(current, reader.plugins(seen.getSpec()));
-      // After the pass: it makes Multus's directory for the first file there.
-      confDirWatch.active(holdsFileIn(current, ConfigDirectory.Runtime));
-      multusDirWatch.active(holdsFileIn(current, ConfigDirectory.Multus));
-      long reconcile = pending.reconciled(result.removedNetworks());
-      lastReconcile =
-          new Reconciled(result.withRemoved(pending.removed()), seen.getMetadata().getGeneration());
-      record(result);
-      String uid = seen.getMetadata().getUid();
-      unparsable.update(
-          result.unparsableFiles(), (reason, message) -> events.warnCniNode(uid, reason, message));
-      tellContested(result, uid);
-      Set<String> asked =
-          networks.applied(reconcile, current, applied(current, result), probeReports(seen));
-      if (pending.asked(reconcile, asked)) {
-        loop.schedule(() -> reportsLate(reconcile), REPORT_WAIT.toMillis(), TimeUnit.MILLISECONDS);
-      } else if (pending.writable()) {
-        publish();
-      }
-      metrics.nodePass(NodePass.OK);
-    } catch (RuntimeException | java.io.IOException e) {
-      LOG.error("event=pass-failed node={} error=\"{}\"", api.nodeName(), e.toString(), e);
-      metrics.nodePass(NodePass.ERROR);
+    if (known == null || !known.uid().equals(node.get().getMetadata().getUid())) {
+      known = KnownStatus.read(node.get());
+    }
+    return node;
+  }
+
+  private void resumeIfRefused() {
+    if (!refused.isEmpty()) {
+      LOG.info("event=pass-resumed node={} reason=unknown-fields-gone", api.nodeName());
+      refused = List.of();
+    }
+  }
+
+  /**
+   * What a pass did, told: metrics, the Events of unparsable and contested files, and the networks
+   * whose conflist it applied, asked for a run; the status is written once they have reported.
+   */
+  private void report(CniNode seen, List<ManagedNetwork> current, NodeSync.Result result) {
+    long reconcile = pending.reconciled(result.removedNetworks());
+    lastReconcile =
+        new Reconciled(result.withRemoved(pending.removed()), seen.getMetadata().getGeneration());
+    record(result);
+    String uid = seen.getMetadata().getUid();
+    unparsable.update(
+        result.unparsableFiles(), (reason, message) -> events.warnCniNode(uid, reason, message));
+    tellContested(result, uid);
+    Set<String> asked =
+        networks.applied(reconcile, current, applied(current, result), probeReports(seen));
+    if (pending.asked(reconcile, asked)) {
+      loop.schedule(() -> reportsLate(reconcile), REPORT_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    } else if (pending.writable()) {
+      publish();
     }
   }
 
