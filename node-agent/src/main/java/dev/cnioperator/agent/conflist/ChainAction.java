@@ -29,6 +29,8 @@ public sealed interface ChainAction {
    *
    * @param entries the appended entries (a JSON array), recorded to take them out later
    * @param reapplied true when the file held the entries before and was rewritten without them
+   * @param runs what the runtime runs once it is written: the file's plugins, then the drop-ins of
+   *     its drop-in directory
    */
   record Append(
       DesiredConflist desired,
@@ -36,7 +38,8 @@ public sealed interface ChainAction {
       String readSha256,
       byte[] content,
       String entries,
-      boolean reapplied)
+      boolean reapplied,
+      byte[] runs)
       implements ChainAction {
     @Override
     public <R> R accept(Visitor<R> visitor) {
@@ -44,8 +47,11 @@ public sealed interface ChainAction {
     }
   }
 
-  /** The file holds the declared entries already; {@code file} is its content, what runs. */
-  record InPlace(DesiredConflist desired, String fileName, byte[] file, String entries)
+  /**
+   * The file holds the declared entries already; {@code file} is its content, {@code runs} what the
+   * runtime runs: its plugins, then the drop-ins of its drop-in directory.
+   */
+  record InPlace(DesiredConflist desired, String fileName, byte[] file, String entries, byte[] runs)
       implements ChainAction {
     @Override
     public <R> R accept(Visitor<R> visitor) {

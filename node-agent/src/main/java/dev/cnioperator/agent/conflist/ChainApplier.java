@@ -93,7 +93,7 @@ public final class ChainApplier {
             sha,
             a.reapplied());
         outcomes.add(NetworkOutcome.appendedTo(d, a.fileName(), sha, a.reapplied()));
-        chains.put(d.network(), a.content());
+        chains.put(d.network(), a.runs());
         return next;
       } catch (IOException | ManifestException e) {
         LOG.warn(
@@ -112,7 +112,7 @@ public final class ChainApplier {
       DesiredConflist d = p.desired();
       String sha = Sha256.hex(p.file());
       outcomes.add(NetworkOutcome.appendedTo(d, p.fileName(), sha, false));
-      chains.put(d.network(), p.file());
+      chains.put(d.network(), p.runs());
       Optional<AppendedChain> recorded = current.chain(d.network());
       AppendedChain now = new AppendedChain(p.fileName(), p.entries(), sha);
       // Found in place without a record (a manifest lost, or the entries already there): record

@@ -104,8 +104,9 @@ public final class ChainSync {
     byte[] read = files.get(found.fileName());
     String entries = new String(CanonicalJson.render(declared), StandardCharsets.UTF_8);
     List<ChainAction> actions = new ArrayList<>();
+    byte[] runs = CanonicalJson.render(found.runs(next));
     if (Appended.same(next, found.list())) {
-      actions.add(new InPlace(d, found.fileName(), read, entries));
+      actions.add(new InPlace(d, found.fileName(), read, entries, runs));
     } else {
       boolean reapplied =
           before.isPresent()
@@ -118,7 +119,8 @@ public final class ChainSync {
               Sha256.hex(read),
               CanonicalJson.render(next),
               entries,
-              reapplied));
+              reapplied,
+              runs));
     }
     if (before.isPresent() && !before.get().fileName().equals(found.fileName())) {
       // The network is in another file now: the entries come out of the one it was in.

@@ -82,6 +82,30 @@ class ChainSyncTest {
         .isEqualTo(CniJson.MAPPER.readTree(FLANNEL).get("plugins").get(0));
   }
 
+  /**
+   * libcni appends the plugins of the network's drop-in directory after the file's own, ours
+   * included: what runs (and what the probe proves) has them; what is written does not.
+   */
+  @Test
+  void whatRunsIsTheFileThenTheDropInsOfItsNetwork() throws Exception {
+    SortedMap<String, byte[]> files = new TreeMap<>();
+    files.put("10-flannel.conflist", FLANNEL.getBytes(StandardCharsets.UTF_8));
+    SortedMap<String, byte[]> dropIns = new TreeMap<>();
+    dropIns.put("90-mesh.conf", "{\"type\":\"mesh\"}".getBytes(StandardCharsets.UTF_8));
+    dropIns.put("notes.txt", "not a plugin".getBytes(StandardCharsets.UTF_8));
+    List<ChainAction> actions =
+        sync.plan(
+            List.of(CHAIN),
+            Map.of(),
+            (d, v) -> Optional.empty(),
+            Manifest.empty(),
+            new LibcniNetworks.Directory(files, Map.of("cbr0", dropIns)));
+    Append a = (Append) actions.get(0);
+    assertThat(types(a.content())).containsExactly("flannel", "portmap", "bandwidth", "tuning");
+    assertThat(types(a.runs()))
+        .containsExactly("flannel", "portmap", "bandwidth", "tuning", "mesh");
+  }
+
   @Test
   void aFileThatHoldsTheEntriesIsLeftAsItIs() {
     Append first = (Append) plan(Manifest.empty(), Map.of("10-flannel.conflist", FLANNEL)).get(0);
