@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * How both programs stamp the metav1.Conditions of one status: each with the generation of the spec
@@ -32,7 +33,7 @@ public record ConditionStamp(List<Condition> previous, Long generation, Instant 
             : previous.stream()
                 .filter(c -> type.is(c.getType()) && status.equals(c.getStatus()))
                 .map(Condition::getLastTransitionTime)
-                .filter(t -> t != null)
+                .filter(Objects::nonNull)
                 .findFirst()
                 .orElse(null);
     return new ConditionBuilder()

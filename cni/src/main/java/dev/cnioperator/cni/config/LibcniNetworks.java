@@ -41,7 +41,9 @@ public final class LibcniNetworks {
       SortedMap<String, byte[]> files, Map<String, SortedMap<String, byte[]>> dropIns) {
     public Directory {
       files = ordered(files);
-      dropIns = Map.copyOf(dropIns);
+      Map<String, SortedMap<String, byte[]>> sorted = new TreeMap<>();
+      dropIns.forEach((dir, in) -> sorted.put(dir, ordered(in)));
+      dropIns = Map.copyOf(sorted);
     }
 
     /** A directory with no sub-directories. */
@@ -50,7 +52,7 @@ public final class LibcniNetworks {
     }
 
     private SortedMap<String, byte[]> dropInsOf(String name) {
-      return ordered(dropIns.getOrDefault(name, new TreeMap<>()));
+      return dropIns.getOrDefault(name, new TreeMap<>());
     }
   }
 
@@ -88,16 +90,17 @@ public final class LibcniNetworks {
       return text(list, "cniVersion");
     }
 
-    /**
-     * Whether libcni reads the list's drop-in directory: it does not set loadOnlyInlinedPlugins.
-     */
-    public boolean loadsDropIns() {
-      return !list.path("loadOnlyInlinedPlugins").asBoolean(false);
-    }
-
     /** The list as the runtime runs it: its own plugins, then the drop-ins. */
     public ObjectNode chain() {
-      ObjectNode chain = list.deepCopy();
+      return chain(list);
+    }
+
+    /**
+     * What the runtime runs once the network's file holds {@code file} (its list edited): the
+     * file's plugins, then the same drop-ins.
+     */
+    public ObjectNode chain(ObjectNode file) {
+      ObjectNode chain = file.deepCopy();
       ArrayNode plugins = chain.withArray("plugins");
       dropIns.values().forEach(p -> plugins.add(p.deepCopy()));
       return chain;

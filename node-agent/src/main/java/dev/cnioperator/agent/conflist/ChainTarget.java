@@ -3,7 +3,6 @@ package dev.cnioperator.agent.conflist;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cnioperator.cni.config.LibcniNetworks;
-import java.util.List;
 
 /**
  * Another product's network in the runtime's configuration directory, found by its CNI name as
@@ -14,25 +13,25 @@ import java.util.List;
  */
 public sealed interface ChainTarget {
 
-  /**
-   * The network's file, parsed, and the plugins of its drop-in directory that libcni appends to it
-   * (in order; none when the runtime is not given any).
-   */
-  record Found(String fileName, ObjectNode list, List<ObjectNode> dropIns) implements ChainTarget {
-    /**
-     * What the runtime runs for the network when the file holds {@code file}: its plugins, then the
-     * drop-ins.
-     */
-    public ObjectNode runs(ObjectNode file) {
-      ObjectNode chain = file.deepCopy();
-      dropIns.forEach(p -> chain.withArray("plugins").add(p.deepCopy()));
-      return chain;
+  /** The network's list, with the drop-ins libcni appends to it. */
+  record Found(LibcniNetworks.Found network) implements ChainTarget {
+    public String fileName() {
+      return network.fileName();
+    }
+
+    /** The file, parsed. */
+    public ObjectNode list() {
+      return network.list();
     }
 
     /** The cniVersion the runtime runs the file's chain with. */
     public String cniVersion() {
-      JsonNode v = list.get("cniVersion");
-      return v != null && v.isTextual() ? v.textValue() : null;
+      return network.cniVersion();
+    }
+
+    /** What the runtime runs once the file holds {@code file}: its plugins, then the drop-ins. */
+    public ObjectNode runs(ObjectNode file) {
+      return network.chain(file);
     }
   }
 
@@ -55,8 +54,7 @@ public sealed interface ChainTarget {
               public ChainTarget found(LibcniNetworks.Found found) {
                 JsonNode plugins = found.list().get("plugins");
                 return plugins != null && plugins.isArray()
-                    ? new Found(
-                        found.fileName(), found.list(), List.copyOf(found.dropIns().values()))
+                    ? new Found(found)
                     : new Absent(
                         found.fileName() + " names network " + name + " but has no plugins list");
               }

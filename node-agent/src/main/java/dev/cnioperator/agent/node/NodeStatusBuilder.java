@@ -67,6 +67,7 @@ public final class NodeStatusBuilder {
     }
     carryRemoved(previous, networks, pass.removedNetworks());
     List<NodeNetworkStatus> list = new ArrayList<>(networks.values());
+    ConditionStamp stamp = stamp(previous, generation);
     long desired = pass.networks().size();
     long applied = pass.networks().stream().filter(o -> o.state() == NetworkState.Applied).count();
     int failing = 0;
@@ -99,8 +100,8 @@ public final class NodeStatusBuilder {
         .setObservedGeneration(generation)
         .setConditions(
             List.of(
-                ready(applied == desired, pass, list, stamp(previous, generation)),
-                podNetworkReady(pass, networks, stamp(previous, generation))))
+                ready(applied == desired, pass, list, stamp),
+                podNetworkReady(pass, networks, stamp)))
         .setUnparsableFiles(
             pass.unparsableFiles().isEmpty() ? null : List.copyOf(pass.unparsableFiles()));
   }
@@ -114,6 +115,7 @@ public final class NodeStatusBuilder {
   public CniNodeStatus refused(CniNodeStatus previous, List<String> unknown) {
     CniNodeStatus before = previous == null ? new CniNodeStatus() : previous;
     String fields = CappedList.names(unknown);
+    ConditionStamp stamp = stamp(previous, before.getObservedGeneration());
     return new CniNodeStatus()
         .setNetworks(before.getNetworks())
         .setPlugins(before.getPlugins())
@@ -126,23 +128,21 @@ public final class NodeStatusBuilder {
         .setUnparsableFiles(before.getUnparsableFiles())
         .setConditions(
             List.of(
-                stamp(previous, before.getObservedGeneration())
-                    .set(
-                        ConditionType.READY,
-                        "False",
-                        ConditionReason.UNKNOWN_FIELDS,
-                        "the spec has fields this agent does not know, written by a newer operator: "
-                            + fields
-                            + "; nothing on the node is changed until the operator and the agent are"
-                            + " of one version"),
-                stamp(previous, before.getObservedGeneration())
-                    .set(
-                        ConditionType.POD_NETWORK_READY,
-                        "Unknown",
-                        ConditionReason.UNKNOWN_FIELDS,
-                        "not proven by this agent, which does not act on a spec with fields it does"
-                            + " not know: "
-                            + fields)));
+                stamp.set(
+                    ConditionType.READY,
+                    "False",
+                    ConditionReason.UNKNOWN_FIELDS,
+                    "the spec has fields this agent does not know, written by a newer operator: "
+                        + fields
+                        + "; nothing on the node is changed until the operator and the agent are"
+                        + " of one version"),
+                stamp.set(
+                    ConditionType.POD_NETWORK_READY,
+                    "Unknown",
+                    ConditionReason.UNKNOWN_FIELDS,
+                    "not proven by this agent, which does not act on a spec with fields it does"
+                        + " not know: "
+                        + fields)));
   }
 
   private static NodeNetworkStatus network(NetworkOutcome o, NetworkHealth h) {

@@ -251,8 +251,9 @@ public final class NodeSync {
     List<NetworkOutcome> outcomes =
         new ArrayList<>(
             new ConflistApplier(files, store, paths, multusDirs).apply(actions, manifest));
-    List<String> removed = removed(manifest, store.load(), networks);
-    if (store.load().conflists(ConfigDirectory.Multus).isEmpty()) {
+    Manifest applied = store.load();
+    List<String> removed = removed(manifest, applied, networks);
+    if (applied.conflists(ConfigDirectory.Multus).isEmpty()) {
       multusDirs.removeEmpty();
     }
     ChainApplier.Applied chains = syncChains(chained, heldBack, byNetwork, byName);
@@ -407,8 +408,11 @@ public final class NodeSync {
       files.read(paths.confDir().resolve(name)).ifPresent(c -> found.put(name, c));
     }
     Map<String, SortedMap<String, byte[]>> dropIns = new HashMap<>();
-    for (byte[] content : found.values()) {
-      String name = Appended.parse(content).map(o -> o.path("name").asText("")).orElse("");
+    for (Map.Entry<String, byte[]> f : found.entrySet()) {
+      if (!f.getKey().endsWith(".conflist")) {
+        continue; // libcni gives a single-plugin file no drop-ins
+      }
+      String name = Appended.parse(f.getValue()).map(o -> o.path("name").asText("")).orElse("");
       if (isPlainName(name) && !dropIns.containsKey(name)) {
         dropIns.put(name, dropIns(paths.confDir().resolve(name)));
       }
