@@ -3,7 +3,9 @@ package dev.cnioperator.agent;
 import dev.cnioperator.agent.check.AttachmentChecker;
 import dev.cnioperator.agent.cleanup.SourceOfTruth;
 import dev.cnioperator.agent.cleanup.StaleAttachmentCleaner;
+import dev.cnioperator.agent.conflist.RuntimeDropIns;
 import dev.cnioperator.agent.host.DiskHostFiles;
+import dev.cnioperator.agent.host.DropInStore;
 import dev.cnioperator.agent.host.HostPaths;
 import dev.cnioperator.agent.host.ManifestStore;
 import dev.cnioperator.agent.kube.AgentEvents;
@@ -120,6 +122,7 @@ public final class AgentProgram implements AutoCloseable {
     AgentLiveness liveness = new AgentLiveness(s.resync(), s.pluginTimeout(), System::nanoTime);
     DiskHostFiles files = new DiskHostFiles();
     ManifestStore store = new ManifestStore(files, paths.manifestFile());
+    DropInStore dropIns = new DropInStore(files, paths.dropInsFile());
     CniRuntime runtime = runtime(s, ConfigDirectory.Runtime, metrics, liveness);
     AttachmentRuntimes attachments =
         new AttachmentRuntimes(runtime, runtime(s, ConfigDirectory.Multus, metrics, liveness));
@@ -133,9 +136,22 @@ public final class AgentProgram implements AutoCloseable {
             clock);
     PluginVersions versions =
         new PluginVersions(name -> runtime.getVersionInfo(name).supportedVersions());
-    NodeSync sync = new NodeSync(paths, files, store, installer, versions);
     KubernetesClient client = kubernetesClient(s);
     CriConnection cri = runtimeSocket(s.criSocket()).map(CriConnection::new).orElse(null);
+    RuntimeCniSupport cniSupport = cri == null ? null : new RuntimeCniSupport(cri, paths.confDir());
+    NodeSync sync =
+        new NodeSync(
+            paths,
+            files,
+            store,
+            installer,
+            versions,
+            clock,
+            cniSupport == null
+                ? () ->
+                    RuntimeDropIns.unknown(
+                        "no --cri-socket, so the runtime's name and version cannot be asked")
+                : cniSupport::dropIns);
     if (cri == null) {
       LOG.info(
           "event=readiness-without-runtime reason=\"no --cri-socket: ready once the files are"
@@ -157,9 +173,7 @@ public final class AgentProgram implements AutoCloseable {
                     ProbeIdentity.forNode(s.nodeName()),
                     clock,
                     new ProbeDiagnosis(),
-                    cri == null
-                        ? list -> Optional.empty()
-                        : new RuntimeCniSupport(cri, paths.confDir())::refuses),
+                    cniSupport == null ? list -> Optional.empty() : cniSupport::refuses),
                 new AttachmentChecker(
                     attachments,
                     pluginWorkers,
@@ -169,7 +183,8 @@ public final class AgentProgram implements AutoCloseable {
                         : s.criSocket() == null
                             ? SandboxNetns.NONE
                             : SandboxNetns.noSocketAt(s.criSocket()),
-                    network -> fileOf(files, paths, network)),
+                    network -> fileOf(files, paths, network),
+                    network -> dropIns.load().of(network).isPresent()),
                 new StaleAttachmentCleaner(
                     attachments,
                     hostLocal,

@@ -37,6 +37,11 @@ import lombok.Data;
         "spec.appendTo appends plugins to another product's network in the runtime's directory: it cannot be combined with spec.attachment or spec.networkName",
     reason = "FieldValueInvalid",
     fieldPath = ".appendTo")
+@ValidationRule(
+    value = "!has(self.appendAs) || has(self.appendTo)",
+    message = "spec.appendAs says how spec.appendTo's entries are held: it needs spec.appendTo",
+    reason = "FieldValueInvalid",
+    fieldPath = ".appendAs")
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @Data
 public class CniNetworkSpec extends KnownFields {
@@ -52,6 +57,10 @@ public class CniNetworkSpec extends KnownFields {
   @Pattern(NetworkNames.PATTERN)
   @Size(min = 1, max = NetworkNames.MAX_LENGTH)
   private String appendTo;
+
+  @JsonPropertyDescription(
+      "How spec.appendTo's entries are held on a node. InPlace (the default): appended to the plugins of the other product's file, and put back when it rewrites the file without them. DropIn: written as libcni drop-in files, <conf dir>/<appendTo>/<file>.<n>.conf, which the runtime appends to that network's plugins, so the other product's file is never touched and its rewrites cost nothing; used where the node's runtime loads drop-ins (containerd 2.1 and later) and the target does not set loadOnlyInlinedPlugins, in place elsewhere; the network's message in the CniNode status says which (\"as drop-ins\" or \"appended ... in <file>\", with why when in place). Opt-in in this release: an operator of an earlier release refuses a network that sets it, so a rollback leaves every node as it is.")
+  private AppendPlacement appendAs;
 
   @JsonPropertyDescription(
       "The CNI specification version of the rendered configuration list and of every plugin in it.")

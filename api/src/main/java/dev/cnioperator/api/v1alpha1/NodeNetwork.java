@@ -72,6 +72,10 @@ public class NodeNetwork extends KnownFields {
   private String appendTo;
 
   @JsonPropertyDescription(
+      "How the entries of a network with appendTo are held (CniNetwork spec.appendAs): DropIn where the node's runtime loads libcni drop-ins, in place elsewhere; absent for InPlace.")
+  private AppendPlacement appendAs;
+
+  @JsonPropertyDescription(
       "The configuration directory the file goes to: Runtime (the container runtime's, the default) or Multus (Multus's own, read for config-less NetworkAttachmentDefinitions).")
   private ConfigDirectory directory;
 }

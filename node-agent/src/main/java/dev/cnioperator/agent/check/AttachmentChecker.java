@@ -28,6 +28,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,19 +51,23 @@ public final class AttachmentChecker {
   private final AgentEvents events;
   private final SandboxNetns sandboxNetns;
   private final Function<ManagedNetwork, byte[]> fileNow;
+  private final Predicate<String> heldAsDropIns;
 
   /**
    * @param runtimes the runtime each network's attachments are cached by, which CHECKs them
    * @param sandboxNetns where to find the netns of an entry that caches none
    * @param fileNow the network's file as it is on disk, null when it cannot be read
+   * @param heldAsDropIns whether a network's entries are held as drop-ins now, by network name
    */
   public AttachmentChecker(
       AttachmentRuntimes runtimes,
       ExecutorService workers,
       AgentEvents events,
       SandboxNetns sandboxNetns,
-      Function<ManagedNetwork, byte[]> fileNow) {
+      Function<ManagedNetwork, byte[]> fileNow,
+      Predicate<String> heldAsDropIns) {
     this.fileNow = fileNow;
+    this.heldAsDropIns = heldAsDropIns;
     this.runtimes = runtimes;
     this.workers = workers;
     this.events = events;
@@ -97,12 +102,14 @@ public final class AttachmentChecker {
         runtimes.cached(network).stream()
             .filter(c -> !ProbeIdentity.isProbe(c.entry().containerId()))
             .toList();
+    boolean droppedIn = network.appended() && heldAsDropIns.test(network.name());
+    String notOurs = notOurs(network, droppedIn);
     List<Callable<Outcome>> tasks = new ArrayList<>();
     for (AttachmentRuntimes.Cached c : entries) {
       tasks.add(
           network.checkable()
               ? () -> checkOne(c.runtime(), network, c.entry())
-              : () -> new Unchecked(c.entry().containerId(), notOurs(network)));
+              : () -> new Unchecked(c.entry().containerId(), notOurs));
     }
     List<FailingAttachment> failing = new ArrayList<>();
     List<Unchecked> unchecked = new ArrayList<>();
@@ -126,7 +133,9 @@ public final class AttachmentChecker {
         Comparator.comparing(FailingAttachment::getContainerId)
             .thenComparing(FailingAttachment::getIfName));
     announceNewFailures(network.name(), failing, reported);
-    List<OlderChainPod> older = olderChains(network, entries);
+    // libcni caches a network's file with each attachment, never its drop-ins: with the entries
+    // held as drop-ins, the cache cannot tell which chain a pod was added with.
+    List<OlderChainPod> older = droppedIn ? List.of() : olderChains(network, entries);
     metrics.checkPass(healthy, failing.size(), unchecked.size(), older.size());
     LOG.info(
         "event=check-pass network={} total={} healthy={} failing={} unchecked={}",
@@ -176,10 +185,14 @@ public final class AttachmentChecker {
    * Why the attachments of a network appended to another product's are counted, by chain, and not
    * CHECKed: they are that product's pods, whose plugins the agent does not know to report truly.
    */
-  private static String notOurs(ManagedNetwork network) {
+  private static String notOurs(ManagedNetwork network, boolean droppedIn) {
     return "pods of network "
         + network.conflist().appendTo()
-        + ", which another product owns: counted by chain, not CHECKed";
+        + ", which another product owns: "
+        + (droppedIn
+            ? "counted, not CHECKed; which chain each was added with is not known, as libcni"
+                + " caches the network's file without its drop-ins"
+            : "counted by chain, not CHECKed");
   }
 
   /**

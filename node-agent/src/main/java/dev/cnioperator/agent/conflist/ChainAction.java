@@ -1,5 +1,8 @@
 package dev.cnioperator.agent.conflist;
 
+import java.util.List;
+import java.util.SortedMap;
+
 /** One step {@link ChainSync} decided for a network appended to another product's file. */
 public sealed interface ChainAction {
 
@@ -18,6 +21,10 @@ public sealed interface ChainAction {
     R drop(Drop action);
 
     R contested(Contested action);
+
+    R placeDropIns(PlaceDropIns action);
+
+    R removeDropIns(RemoveDropIns action);
   }
 
   <R> R accept(Visitor<R> visitor);
@@ -31,6 +38,7 @@ public sealed interface ChainAction {
    * @param reapplied true when the file held the entries before and was rewritten without them
    * @param runs what the runtime runs once it is written: the file's plugins, then the drop-ins of
    *     its drop-in directory
+   * @param note why the entries are in place when drop-ins were asked for; empty otherwise
    */
   record Append(
       DesiredConflist desired,
@@ -39,7 +47,8 @@ public sealed interface ChainAction {
       byte[] content,
       String entries,
       boolean reapplied,
-      byte[] runs)
+      byte[] runs,
+      String note)
       implements ChainAction {
     @Override
     public <R> R accept(Visitor<R> visitor) {
@@ -49,9 +58,16 @@ public sealed interface ChainAction {
 
   /**
    * The file holds the declared entries already; {@code file} is its content, {@code runs} what the
-   * runtime runs: its plugins, then the drop-ins of its drop-in directory.
+   * runtime runs: its plugins, then the drop-ins of its drop-in directory; {@code note}, why the
+   * entries are in place when drop-ins were asked for (empty otherwise).
    */
-  record InPlace(DesiredConflist desired, String fileName, byte[] file, String entries, byte[] runs)
+  record InPlace(
+      DesiredConflist desired,
+      String fileName,
+      byte[] file,
+      String entries,
+      byte[] runs,
+      String note)
       implements ChainAction {
     @Override
     public <R> R accept(Visitor<R> visitor) {
@@ -115,6 +131,50 @@ public sealed interface ChainAction {
     @Override
     public <R> R accept(Visitor<R> visitor) {
       return visitor.contested(this);
+    }
+  }
+
+  /**
+   * Hold the network's entries as drop-in files of {@code target}'s directory ({@code <conf
+   * dir>/<target>/}), one per entry: write {@code write} (missing, or not as the agent wrote them),
+   * remove {@code stale} (the agent's files no longer declared); the other product's file, {@code
+   * targetFile}, is not touched. Steady when both are empty.
+   *
+   * @param files every drop-in of the network, by name, as it must be
+   * @param restored true when a file the agent wrote was changed or removed by someone else
+   * @param runs what the runtime runs once it reloads: the target's plugins, then every drop-in of
+   *     the directory in file-name order
+   */
+  record PlaceDropIns(
+      DesiredConflist desired,
+      String targetFile,
+      SortedMap<String, byte[]> files,
+      SortedMap<String, byte[]> write,
+      List<String> stale,
+      boolean restored,
+      byte[] runs)
+      implements ChainAction {
+    public String target() {
+      return desired.appendTo();
+    }
+
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.placeDropIns(this);
+    }
+  }
+
+  /**
+   * Take the drop-ins the agent wrote for {@code network} out of {@code target}'s directory: the
+   * declaration went, moved to another network, or is held in place now. {@code files} are those
+   * still as the agent wrote them; {@code changed}, those someone else changed since, are left
+   * there and forgotten.
+   */
+  record RemoveDropIns(String network, String target, List<String> files, List<String> changed)
+      implements ChainAction {
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.removeDropIns(this);
     }
   }
 }

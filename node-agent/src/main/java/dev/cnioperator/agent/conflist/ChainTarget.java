@@ -3,6 +3,7 @@ package dev.cnioperator.agent.conflist;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cnioperator.cni.config.LibcniNetworks;
+import java.util.function.Function;
 
 /**
  * Another product's network in the runtime's configuration directory, found by its CNI name as
@@ -13,8 +14,16 @@ import dev.cnioperator.cni.config.LibcniNetworks;
  */
 public sealed interface ChainTarget {
 
+  /** {@code found} applied to a found target, {@code absent} to an absent one. */
+  <R> R accept(Function<Found, R> found, Function<Absent, R> absent);
+
   /** The network's list, with the drop-ins libcni appends to it. */
   record Found(LibcniNetworks.Found network) implements ChainTarget {
+    @Override
+    public <R> R accept(Function<Found, R> found, Function<Absent, R> absent) {
+      return found.apply(this);
+    }
+
     public String fileName() {
       return network.fileName();
     }
@@ -42,6 +51,11 @@ public sealed interface ChainTarget {
   record Absent(String why, boolean passing) implements ChainTarget {
     Absent(String why) {
       this(why, false);
+    }
+
+    @Override
+    public <R> R accept(Function<Found, R> found, Function<Absent, R> absent) {
+      return absent.apply(this);
     }
   }
 

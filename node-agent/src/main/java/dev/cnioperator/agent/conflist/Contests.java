@@ -177,6 +177,43 @@ public final class Contests {
     }
 
     @Override
+    public ChainAction placeDropIns(ChainAction.PlaceDropIns p) {
+      DesiredConflist d = p.desired();
+      String dir = p.target() + "/";
+      if (!p.restored()) {
+        if (p.write().isEmpty()) {
+          contested.found(key(d, dir), now);
+        }
+        return p;
+      }
+      Optional<ContestedFiles.Contest> c =
+          contested.restore(key(d, dir), "changed or removed", now);
+      return c.<ChainAction>map(
+              x ->
+                  new ChainAction.Contested(
+                      d,
+                      dir,
+                      "this network's drop-ins in "
+                          + dir
+                          + " were changed or removed again soon after each of the agent's last "
+                          + x.restores()
+                          + " restores (since "
+                          + x.since().truncatedTo(ChronoUnit.SECONDS)
+                          + "): something on the node clears the directory; not written again"
+                          + " before "
+                          + x.until().truncatedTo(ChronoUnit.SECONDS)
+                          + ", and pods added meanwhile run "
+                          + d.appendTo()
+                          + " without these plugins"))
+          .orElse(p);
+    }
+
+    @Override
+    public ChainAction removeDropIns(ChainAction.RemoveDropIns r) {
+      return r;
+    }
+
+    @Override
     public ChainAction unappend(Unappend u) {
       return u;
     }

@@ -1,5 +1,6 @@
 package dev.cnioperator.agent.conflist;
 
+import dev.cnioperator.api.v1alpha1.AppendPlacement;
 import dev.cnioperator.api.v1alpha1.ConfigDirectory;
 import dev.cnioperator.cni.io.Sha256;
 import java.nio.charset.StandardCharsets;
@@ -17,6 +18,8 @@ import java.util.Optional;
  * @param appendTo the CNI name of another product's network its plugins are appended to, instead of
  *     a file of its own ({@code content} is then a list of that name holding the entries); null for
  *     a network of its own
+ * @param appendAs how such entries are to be held: {@link AppendPlacement#DropIn} where the runtime
+ *     loads drop-ins; null or {@link AppendPlacement#InPlace} for the entries in the target's file
  */
 public record DesiredConflist(
     String network,
@@ -24,15 +27,32 @@ public record DesiredConflist(
     String sha256,
     String content,
     ConfigDirectory directory,
-    String appendTo) {
+    String appendTo,
+    AppendPlacement appendAs) {
 
   public DesiredConflist {
     directory = directory == null ? ConfigDirectory.Runtime : directory;
+    appendAs = appendTo == null ? null : appendAs == null ? AppendPlacement.InPlace : appendAs;
+  }
+
+  public DesiredConflist(
+      String network,
+      String fileName,
+      String sha256,
+      String content,
+      ConfigDirectory directory,
+      String appendTo) {
+    this(network, fileName, sha256, content, directory, appendTo, null);
+  }
+
+  /** Whether its entries are asked for as drop-in files where the runtime loads them. */
+  public boolean asksForDropIns() {
+    return appendAs == AppendPlacement.DropIn;
   }
 
   public DesiredConflist(
       String network, String fileName, String sha256, String content, ConfigDirectory directory) {
-    this(network, fileName, sha256, content, directory, null);
+    this(network, fileName, sha256, content, directory, null, null);
   }
 
   /** Whether its plugins go into another product's file rather than a file of its own. */

@@ -1,7 +1,9 @@
 package dev.cnioperator.agent.conflist;
 
+import dev.cnioperator.api.v1alpha1.AppendPlacement;
 import dev.cnioperator.api.v1alpha1.ConfigDirectory;
 import dev.cnioperator.api.v1alpha1.NetworkState;
+import java.util.Collection;
 
 /**
  * What became of one network on this node in a pass; becomes its entry in the CniNode status.
@@ -13,6 +15,8 @@ import dev.cnioperator.api.v1alpha1.NetworkState;
  * @param appended the plugin entries another installer appended to the network's file, kept
  * @param fileSha256 the sha256 of the network's file as it is on disk, what the runtime loads: the
  *     revision's own ({@code appliedSha256}) unless entries were appended; null when not applied
+ * @param appendedAs for a network declared onto another product's, how its entries are held there;
+ *     null otherwise, or when they are not held now
  */
 public record NetworkOutcome(
     String network,
@@ -23,11 +27,35 @@ public record NetworkOutcome(
     boolean drift,
     ConfigDirectory directory,
     Appended appended,
-    String fileSha256) {
+    String fileSha256,
+    AppendPlacement appendedAs) {
 
   public NetworkOutcome {
     directory = directory == null ? ConfigDirectory.Runtime : directory;
     appended = appended == null ? Appended.NONE : appended;
+  }
+
+  public NetworkOutcome(
+      String network,
+      String fileName,
+      NetworkState state,
+      String appliedSha256,
+      String message,
+      boolean drift,
+      ConfigDirectory directory,
+      Appended appended,
+      String fileSha256) {
+    this(
+        network,
+        fileName,
+        state,
+        appliedSha256,
+        message,
+        drift,
+        directory,
+        appended,
+        fileSha256,
+        null);
   }
 
   /** This outcome saying {@code newMessage}. */
@@ -41,7 +69,8 @@ public record NetworkOutcome(
         drift,
         directory,
         appended,
-        fileSha256);
+        fileSha256,
+        appendedAs);
   }
 
   /** Whether the network's file is in the runtime's directory, where its pod network comes from. */
@@ -71,16 +100,18 @@ public record NetworkOutcome(
 
   /**
    * A network's entries held in another product's {@code fileName} (sha256 {@code fileSha256} as it
-   * is now); {@code reapplied} when the pass put them back after that product rewrote its file.
+   * is now); {@code reapplied} when the pass put them back after that product rewrote its file;
+   * {@code note}, why they are in place when drop-ins were asked for.
    */
   public static NetworkOutcome appendedTo(
-      DesiredConflist d, String fileName, String fileSha256, boolean reapplied) {
+      DesiredConflist d, String fileName, String fileSha256, boolean reapplied, String note) {
     String message =
         "plugins appended to network "
             + d.appendTo()
             + " in "
             + fileName
-            + (reapplied ? "; put back after its product rewrote the file without them" : "");
+            + (reapplied ? "; put back after its product rewrote the file without them" : "")
+            + (note == null || note.isEmpty() ? "" : "; " + note);
     return new NetworkOutcome(
         d.network(),
         fileName,
@@ -90,7 +121,43 @@ public record NetworkOutcome(
         reapplied,
         d.directory(),
         null,
-        fileSha256);
+        fileSha256,
+        AppendPlacement.InPlace);
+  }
+
+  /**
+   * A network's entries held as drop-ins of network {@code d.appendTo()}, whose file {@code
+   * fileName} (sha256 {@code fileSha256}) is not touched; {@code restored} when the pass put back
+   * drop-ins someone changed or removed.
+   */
+  public static NetworkOutcome droppedIn(
+      DesiredConflist d,
+      String fileName,
+      String fileSha256,
+      Collection<String> dropIns,
+      boolean restored) {
+    String message =
+        "plugins added to network "
+            + d.appendTo()
+            + " ("
+            + fileName
+            + ") as drop-ins "
+            + d.appendTo()
+            + "/{"
+            + String.join(",", dropIns)
+            + "}"
+            + (restored ? "; put back after someone changed or removed them" : "");
+    return new NetworkOutcome(
+        d.network(),
+        fileName,
+        NetworkState.Applied,
+        d.sha256(),
+        message,
+        restored,
+        d.directory(),
+        null,
+        fileSha256,
+        AppendPlacement.DropIn);
   }
 
   public static NetworkOutcome failed(DesiredConflist d, String appliedSha256, String message) {

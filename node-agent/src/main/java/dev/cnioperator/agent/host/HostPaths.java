@@ -98,4 +98,14 @@ public record HostPaths(
   public Path createdDirectoriesFile() {
     return stateDir.resolve("created-directories.json");
   }
+
+  /** The record of the drop-in files the agent wrote ({@link DropIns}). */
+  public Path dropInsFile() {
+    return stateDir.resolve("drop-ins.json");
+  }
+
+  /** The record of the drop-in directories the agent made ({@link CreatedDirectories}). */
+  public Path createdDropInDirectoriesFile() {
+    return stateDir.resolve("created-drop-in-directories.json");
+  }
 }

@@ -1,5 +1,6 @@
 package dev.cnioperator.agent.kube;
 
+import dev.cnioperator.agent.conflist.RuntimeDropIns;
 import dev.cnioperator.cni.CniVersion;
 import dev.cnioperator.cni.config.NetworkConfigList;
 import dev.cnioperator.cri.CriException;
@@ -77,6 +78,13 @@ public final class RuntimeCniSupport {
             + " (every pod fails with \"unsupported CNI result version\"; it reads cniVersion"
             + " alone): set cniVersion 1.0.0, with cniVersions [1.0.0, 1.1.0] for nodes whose"
             + " runtime selects 1.1.0, or upgrade containerd to 2.x");
+  }
+
+  /** Whether the runtime loads libcni's drop-ins, from its name and version. */
+  public RuntimeDropIns dropIns() {
+    return runtime()
+        .map(v -> RuntimeDropIns.of(v.runtimeName(), v.runtimeVersion()))
+        .orElse(RuntimeDropIns.unknown("the runtime has not answered the CRI's Version yet"));
   }
 
   /** The runtime's name and version, asked once; empty while it does not answer. */

@@ -61,7 +61,8 @@ public final class NodeSpecReader {
             n.getSha256(),
             content,
             n.getDirectory(),
-            n.getAppendTo());
+            n.getAppendTo(),
+            n.getAppendAs());
     NetworkConfigList list = null;
     String invalid = null;
     List<String> types = List.of();

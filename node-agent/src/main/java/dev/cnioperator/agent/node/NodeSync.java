@@ -13,8 +13,11 @@ import dev.cnioperator.agent.conflist.Contests;
 import dev.cnioperator.agent.conflist.DesiredConflist;
 import dev.cnioperator.agent.conflist.NetworkOutcome;
 import dev.cnioperator.agent.conflist.RuntimeDefault;
+import dev.cnioperator.agent.conflist.RuntimeDropIns;
 import dev.cnioperator.agent.conflist.UnparsableFiles;
 import dev.cnioperator.agent.host.CreatedDirectories;
+import dev.cnioperator.agent.host.DropInStore;
+import dev.cnioperator.agent.host.DropIns;
 import dev.cnioperator.agent.host.HostFiles;
 import dev.cnioperator.agent.host.HostPaths;
 import dev.cnioperator.agent.host.ManagedFile;
@@ -51,6 +54,7 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -81,24 +85,24 @@ public final class NodeSync {
   private final PluginBinarySync binarySync = new PluginBinarySync();
   private final CreatedDirectories multusDirs;
   private final Contests contests;
+  private final Supplier<RuntimeDropIns> runtimeDropIns;
+  private final DropInStore dropInStore;
 
-  public NodeSync(
-      HostPaths paths,
-      HostFiles files,
-      ManifestStore store,
-      PluginInstaller installer,
-      PluginVersions versions) {
-    this(paths, files, store, installer, versions, Clock.systemUTC());
-  }
-
+  /**
+   * @param runtimeDropIns whether the node's runtime loads libcni's drop-ins, asked at each pass
+   *     that holds a network asking for them
+   */
   public NodeSync(
       HostPaths paths,
       HostFiles files,
       ManifestStore store,
       PluginInstaller installer,
       PluginVersions versions,
-      Clock clock) {
+      Clock clock,
+      Supplier<RuntimeDropIns> runtimeDropIns) {
     this.contests = new Contests(clock);
+    this.runtimeDropIns = runtimeDropIns;
+    this.dropInStore = new DropInStore(files, paths.dropInsFile());
     this.paths = paths;
     this.files = files;
     this.store = store;
@@ -203,9 +207,10 @@ public final class NodeSync {
   }
 
   /**
-   * Prepares the directories and removes temporary files a killed agent left behind. Multus's
-   * directory is made only when a network is first written there, and removed with the last one
-   * (when the agent made it): a node without Multus networks gets none.
+   * Prepares the directories and removes temporary files a killed agent left behind (in the drop-in
+   * directories it writes to too). Multus's directory is made only when a network is first written
+   * there, and removed with the last one (when the agent made it): a node without Multus networks
+   * gets none.
    */
   public void prepare() throws IOException {
     for (Path dir : List.of(paths.confDir(), paths.binDir(), paths.stateDir())) {
@@ -213,6 +218,9 @@ public final class NodeSync {
       files.removeLeftoverTemporaryFiles(dir);
     }
     files.removeLeftoverTemporaryFiles(paths.multusConfDir());
+    for (DropIns.Files written : dropInStore.load().networks().values()) {
+      files.removeLeftoverTemporaryFiles(paths.confDir().resolve(written.target()));
+    }
   }
 
   /** One pass over the node's files. */
@@ -370,9 +378,14 @@ public final class NodeSync {
       Map<String, PluginOutcome> plugins)
       throws IOException {
     ChainApplier.Applied chains = ChainApplier.Applied.NONE;
+    RuntimeDropIns runtime =
+        chained.stream().anyMatch(DesiredConflist::asksForDropIns)
+            ? runtimeDropIns.get()
+            : RuntimeDropIns.unknown("not asked: no network asks for drop-ins");
     for (int look = 1; look <= CHAIN_LOOKS; look++) {
       Manifest manifest = store.load();
-      if (chained.isEmpty() && manifest.chains().isEmpty()) {
+      DropIns dropIns = dropInStore.load();
+      if (chained.isEmpty() && manifest.chains().isEmpty() && dropIns.networks().isEmpty()) {
         break;
       }
       List<ChainAction> actions =
@@ -385,8 +398,10 @@ public final class NodeSync {
                               d.network(), version, byNetwork.get(d.network()).plugins().types())
                           .problem(plugins),
                   manifest,
+                  dropIns,
+                  runtime,
                   runtimeConfigurations()));
-      chains = new ChainApplier(files, store, paths).apply(actions, manifest);
+      chains = new ChainApplier(files, store, paths).apply(actions, manifest, dropIns);
       if (!chains.passing()) {
         break;
       }

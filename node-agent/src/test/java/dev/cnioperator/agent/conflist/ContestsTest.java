@@ -32,7 +32,7 @@ class ContestsTest {
   }
 
   private static ChainAction.Append reappend(DesiredConflist d) {
-    return new ChainAction.Append(d, FILE, "read", new byte[0], "[]", true, new byte[0]);
+    return new ChainAction.Append(d, FILE, "read", new byte[0], "[]", true, new byte[0], "");
   }
 
   private ChainAction chain(ChainAction planned) {
@@ -72,7 +72,7 @@ class ContestsTest {
   void theFirstAppendAndAppendsToAnotherFileAreNotRestores() {
     DesiredConflist shaping = chained("shaping");
     ChainAction.Append first =
-        new ChainAction.Append(shaping, FILE, "read", new byte[0], "[]", false, new byte[0]);
+        new ChainAction.Append(shaping, FILE, "read", new byte[0], "[]", false, new byte[0], "");
     for (int i = 0; i < 10; i++) {
       assertThat(chain(first)).isSameAs(first);
     }
@@ -96,7 +96,7 @@ class ContestsTest {
       chain(reappend(shaping));
     }
     clock.set(T0.plusSeconds(60));
-    chain(new ChainAction.InPlace(shaping, FILE, new byte[0], "[]", new byte[0]));
+    chain(new ChainAction.InPlace(shaping, FILE, new byte[0], "[]", new byte[0], ""));
     assertThat(chain(reappend(shaping))).isInstanceOf(ChainAction.Append.class);
   }
 

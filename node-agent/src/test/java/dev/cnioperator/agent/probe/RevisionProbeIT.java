@@ -104,7 +104,8 @@ class RevisionProbeIT {
             workers,
             new AgentEvents(null, "probe-node", Clock.systemUTC(), AgentProgram.API_CALL_DEADLINE),
             SandboxNetns.NONE,
-            network -> null);
+            network -> null,
+            network -> false);
     ReportedFailures reported = new ReportedFailures();
     NetworkMetrics metrics =
         new AgentMetrics(Duration.ofSeconds(30), Clock.systemUTC()).network("probe");

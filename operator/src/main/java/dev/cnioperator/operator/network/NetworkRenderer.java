@@ -122,6 +122,8 @@ public final class NetworkRenderer {
                       + "\" would be longer than 255 bytes"
                       + (spec.isAppended() ? "" : "; use a shorter spec.networkName"))));
     }
+    // spec.appendAs is not part of the revision (AcceptedRevision.identity): DesiredNodeSpec reads
+    // it from the spec.
     RenderedConfig rendered =
         new RenderedConfig()
             .setNetworkName(list.name())

@@ -1,5 +1,6 @@
 package dev.cnioperator.operator.node;
 
+import dev.cnioperator.api.v1alpha1.AppendPlacement;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNetworkDefaults;
 import dev.cnioperator.api.v1alpha1.CniNetworkSpec;
@@ -135,6 +136,7 @@ public final class DesiredNodeSpec {
         .setProbe(probe(revision, resource, held))
         // From the revision the node gets, which may be the stable one while a rollout holds it.
         .setAppendTo(revision.rendered().getAppendTo())
+        .setAppendAs(appendAs(revision, resource, held))
         // Absent for other networks: the runtime's directory is the default.
         .setDirectory(spec.isMultus() ? ConfigDirectory.Multus : null);
   }
@@ -159,17 +161,47 @@ public final class DesiredNodeSpec {
   private static RolloutProbe probe(
       AcceptedRevision revision, CniNetwork resource, CniNodeSpec held) {
     RolloutProbe live = probeWithDefaults(resource.getSpec().getRollout());
-    String name = revision.resource();
+    return heldBack(revision, resource, held).map(NodeNetwork::getProbe).orElse(live);
+  }
+
+  /**
+   * DropIn when the spec asks for it and the revision the node gets is appended to another
+   * product's network; else absent, InPlace included, so that the entry of a network that does not
+   * set spec.appendAs is what it was before the field existed. A node held back on the stable
+   * revision during a rollout keeps what it holds, as with the probe setting: its entries stay
+   * where they are until it takes the new revision.
+   *
+   * <p>Not part of the revision ({@link AcceptedRevision#identity}): a change of spec.appendAs
+   * alone reaches the nodes as the check and cleanup settings do, once the network's reconciler has
+   * observed the spec (NodeRelevantChanges), on every node at once.
+   */
+  private static AppendPlacement appendAs(
+      AcceptedRevision revision, CniNetwork resource, CniNodeSpec held) {
+    if (revision.rendered().getAppendTo() == null) {
+      return null;
+    }
+    Optional<NodeNetwork> kept = heldBack(revision, resource, held);
+    if (kept.isPresent()) {
+      return kept.get().getAppendAs();
+    }
+    return resource.getSpec().getAppendAs() == AppendPlacement.DropIn
+        ? AppendPlacement.DropIn
+        : null;
+  }
+
+  /**
+   * The entry the node holds of {@code revision} when that is the stable revision a rollout holds
+   * it back on; empty when the node gets the network's accepted revision, or holds no entry of it.
+   */
+  private static Optional<NodeNetwork> heldBack(
+      AcceptedRevision revision, CniNetwork resource, CniNodeSpec held) {
     String sha = revision.rendered().getSha256();
     // Placed, so the network's rendered status is there and intact (AcceptedRevision.forNode).
     boolean heldBack = !sha.equals(resource.getStatus().getRendered().getSha256());
     if (!heldBack || held == null) {
-      return live;
+      return Optional.empty();
     }
-    return held.network(name)
-        .filter(n -> sha.equals(n.getRevision()))
-        .map(NodeNetwork::getProbe)
-        .orElse(live);
+    return held.network(revision.resource()).filter(n -> sha.equals(n.getRevision()));
   }
 
   private static RolloutProbe probeWithDefaults(Rollout rollout) {

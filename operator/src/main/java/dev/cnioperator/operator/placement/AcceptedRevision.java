@@ -106,6 +106,11 @@ public record AcceptedRevision(String resource, String createdAt, RenderedConfig
    * network by a line naming that network, so that an edit of spec.nodeSlices or spec.appendTo
    * alone (the same plugins appended instead of written as a network of their own) is a new
    * revision, rolled out in stages.
+   *
+   * <p>spec.appendAs is not covered, and must not be: an operator of 0.2.0 hashes the fields it
+   * knows, and after a rollback would take a revision whose sha256 covered it for damaged and its
+   * network off every node; it also cannot read a status.rendered with a field it does not know, so
+   * the field is not recorded there either. DesiredNodeSpec reads it from the spec.
    */
   public static String identity(String content, NodeSlices nodeSlices, String appendTo) {
     StringBuilder covered = new StringBuilder(content);

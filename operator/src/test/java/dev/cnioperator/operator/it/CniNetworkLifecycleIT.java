@@ -3,6 +3,7 @@ package dev.cnioperator.operator.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.cnioperator.api.v1alpha1.AppendPlacement;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.FailingAttachment;
@@ -211,6 +212,35 @@ class CniNetworkLifecycleIT {
         .extracting(Condition::getMessage)
         .asString()
         .startsWith("rendered plugins to append to network \"cbr0\"");
+  }
+
+  /**
+   * spec.appendAs alone is not a new revision (DesiredNodeSpec): its edit reaches the nodes once
+   * the network's reconciler has observed it, and InPlace, the default, is written as nothing.
+   */
+  @Test
+  void anEditOfAppendAsAloneReachesTheNodesWithTheSameRevision() {
+    String a = cluster.node("dropin");
+    String name = "dropin-" + cluster.pool;
+    String spec =
+        "  appendTo: cbr0\n  nodeSelector: {matchLabels: {\""
+            + ClusterFixture.POOL
+            + "\": "
+            + cluster.pool
+            + "}}\n  plugins:\n  - type: tuning\n";
+    cluster.apply(name, spec).orThrow("apply");
+    await().atMost(ClusterFixture.WAIT).until(() -> cluster.networksOn(a).contains(name));
+    NodeNetwork inPlace = cluster.specOf(a).get(0);
+    assertThat(inPlace.getAppendAs()).isNull();
+
+    cluster.apply(name, "  appendAs: DropIn\n" + spec).orThrow("apply DropIn");
+    await()
+        .atMost(ClusterFixture.WAIT)
+        .until(() -> cluster.specOf(a).get(0).getAppendAs() == AppendPlacement.DropIn);
+    assertThat(cluster.specOf(a).get(0).getRevision()).isEqualTo(inPlace.getRevision());
+
+    cluster.apply(name, "  appendAs: InPlace\n" + spec).orThrow("apply InPlace");
+    await().atMost(ClusterFixture.WAIT).until(() -> cluster.specOf(a).get(0).equals(inPlace));
   }
 
   @Test

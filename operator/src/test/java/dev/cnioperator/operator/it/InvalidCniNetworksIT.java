@@ -98,6 +98,13 @@ class InvalidCniNetworksIT {
                     "spec.appendTo appends plugins to another product's network in the runtime's"
                         + " directory: it cannot be combined with spec.attachment or"
                         + " spec.networkName")),
+        doorMatching(
+            "append-as-alone",
+            "  appendAs: DropIn\n  plugins:\n  - type: bandwidth\n",
+            "spec\\.appendAs: Invalid value: .*"
+                + Pattern.quote(
+                    "spec.appendAs says how spec.appendTo's entries are held: it needs"
+                        + " spec.appendTo")),
         door(
             "empty-plugins",
             "  plugins: []\n",

@@ -5,6 +5,7 @@ import static dev.cnioperator.operator.TestNetworks.object;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cnioperator.api.reasons.ConditionReason;
+import dev.cnioperator.api.v1alpha1.AppendPlacement;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNetworkSpec;
 import dev.cnioperator.api.v1alpha1.IpamCleanup;
@@ -185,6 +186,20 @@ class NetworkRendererTest {
                 .rendered()
                 .getAppendTo())
         .isNull();
+  }
+
+  /**
+   * spec.appendAs is not part of the revision: an operator of 0.2.0, rolled back to, hashes the
+   * fields it knows and cannot read a status.rendered with one it does not (DesiredNodeSpecTest for
+   * how it reaches the nodes).
+   */
+  @Test
+  void appendAsLeavesTheRevisionAsItIs() {
+    RenderedConfig inPlace = ((Rendering.Accepted) renderer.render(appendedToCbr0())).rendered();
+    CniNetwork dropIn = appendedToCbr0();
+    dropIn.getSpec().setAppendAs(AppendPlacement.DropIn);
+
+    assertThat(((Rendering.Accepted) renderer.render(dropIn)).rendered()).isEqualTo(inPlace);
   }
 
   @Test

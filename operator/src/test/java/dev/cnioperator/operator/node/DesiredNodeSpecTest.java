@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cnioperator.api.v1alpha1.AppendPlacement;
 import dev.cnioperator.api.v1alpha1.CniNetwork;
 import dev.cnioperator.api.v1alpha1.CniNetworkStatus;
 import dev.cnioperator.api.v1alpha1.CniNodeSpec;
@@ -297,6 +298,134 @@ class DesiredNodeSpecTest {
         DesiredNodeSpec.compute(NODE, List.of(edited), List.of(), held).getNetworks().get(0);
     assertThat(admitted.getAppendTo()).isNull();
     assertThat(admitted.getIpamCleanup().getEnabled()).isTrue();
+  }
+
+  /** An appended network as {@link #appended}, with spec.appendAs {@code placement}. */
+  private static CniNetwork appendedAs(AppendPlacement placement) {
+    CniNetwork n = appended("shaping", "2026-01-01T00:00:00Z", "cbr0");
+    n.getSpec().setAppendAs(placement);
+    return n;
+  }
+
+  @Test
+  void anAppendedNetworkAskedToBeHeldAsDropInsSaysSoToTheNode() {
+    NodeNetwork onNode =
+        DesiredNodeSpec.compute(NODE, List.of(appendedAs(AppendPlacement.DropIn)), List.of(), null)
+            .getNetworks()
+            .get(0);
+
+    assertThat(onNode.getAppendTo()).isEqualTo("cbr0");
+    assertThat(onNode.getAppendAs()).isEqualTo(AppendPlacement.DropIn);
+  }
+
+  /**
+   * InPlace is the default and is written as nothing: the CniNode spec of a network that sets it,
+   * or leaves it out, is byte for byte what it was before the field existed, so an upgrade writes
+   * no node.
+   */
+  @Test
+  void anAppendedNetworkHeldInPlaceOrUnsetNamesNoPlacement() {
+    String unset =
+        Serialization.asJson(
+            DesiredNodeSpec.compute(NODE, List.of(appendedAs(null)), List.of(), null));
+    String inPlace =
+        Serialization.asJson(
+            DesiredNodeSpec.compute(
+                NODE, List.of(appendedAs(AppendPlacement.InPlace)), List.of(), null));
+
+    assertThat(unset).doesNotContain("appendAs").contains("\"appendTo\":\"cbr0\"");
+    assertThat(inPlace).isEqualTo(unset);
+  }
+
+  /**
+   * spec.appendAs is not part of the revision (an operator of 0.2.0 would take a revision covering
+   * it for damaged): a change of it alone keeps the revision and reaches the node as the spec's
+   * other settings do.
+   */
+  @Test
+  void aChangeOfAppendAsAloneChangesTheNodesSpecButNotItsRevision() {
+    CniNetwork before = appendedAs(null);
+    CniNodeSpec held = DesiredNodeSpec.compute(NODE, List.of(before), List.of(), null);
+
+    CniNetwork edited = appendedAs(AppendPlacement.DropIn);
+    assertThat(edited.getStatus().getRendered()).isEqualTo(before.getStatus().getRendered());
+    NodeNetwork onNode =
+        DesiredNodeSpec.compute(NODE, List.of(edited), List.of(), held).getNetworks().get(0);
+
+    assertThat(onNode.getAppendAs()).isEqualTo(AppendPlacement.DropIn);
+    assertThat(onNode.getRevision()).isEqualTo(held.getNetworks().get(0).getRevision());
+    assertThat(onNode.setAppendAs(null)).isEqualTo(held.getNetworks().get(0));
+  }
+
+  /**
+   * An edit of the plugins that also asks for drop-ins rolls out: a node held back on the stable
+   * revision keeps its entries where they are, an admitted node gets both.
+   */
+  @Test
+  void aNodeHeldBackOnTheStableRevisionKeepsThePlacementItHas() {
+    CniNetwork before = appendedAs(null);
+    CniNodeSpec held = DesiredNodeSpec.compute(NODE, List.of(before), List.of(), null);
+    RenderedConfig stable = before.getStatus().getRendered();
+
+    CniNetwork edited = network("shaping", "{\"type\":\"tuning\"}");
+    edited.getMetadata().setCreationTimestamp("2026-01-01T00:00:00Z");
+    edited.getSpec().setAppendTo("cbr0");
+    edited.getSpec().setAppendAs(AppendPlacement.DropIn);
+    RenderedConfig revision =
+        ((Rendering.Accepted) new NetworkRenderer().render(edited)).rendered();
+    edited.setStatus(
+        new CniNetworkStatus()
+            .setRendered(revision)
+            .setRollout(
+                new RolloutStatus()
+                    .setRevision(revision.getSha256())
+                    .setStableRevision(stable.getSha256())
+                    .setStable(stable)
+                    .setPhase(RolloutPhase.Progressing)
+                    .setBatch(List.of("canary"))));
+
+    CniNodeSpec heldBack = DesiredNodeSpec.compute(NODE, List.of(edited), List.of(), held);
+    assertThat(heldBack).isEqualTo(held);
+
+    edited.getStatus().getRollout().setBatch(List.of("canary", NODE.getMetadata().getName()));
+    NodeNetwork admitted =
+        DesiredNodeSpec.compute(NODE, List.of(edited), List.of(), held).getNetworks().get(0);
+    assertThat(admitted.getRevision()).isEqualTo(revision.getSha256());
+    assertThat(admitted.getAppendAs()).isEqualTo(AppendPlacement.DropIn);
+  }
+
+  /**
+   * A node that joins while a network of its own is being turned into drop-ins onto another gets
+   * the stable revision, a file of its own, and no placement, which only an appended entry has.
+   */
+  @Test
+  void aNodeGivenARevisionThatAppendsNothingGetsNoPlacement() {
+    CniNetwork before = accepted("net", "2026-01-01T00:00:00Z", 50, "{\"type\":\"bandwidth\"}");
+    RenderedConfig stable = before.getStatus().getRendered();
+
+    CniNetwork edited = network("net", "{\"type\":\"bandwidth\"}");
+    edited.getMetadata().setCreationTimestamp("2026-01-01T00:00:00Z");
+    edited.getSpec().setAppendTo("cbr0");
+    edited.getSpec().setAppendAs(AppendPlacement.DropIn);
+    RenderedConfig revision =
+        ((Rendering.Accepted) new NetworkRenderer().render(edited)).rendered();
+    edited.setStatus(
+        new CniNetworkStatus()
+            .setRendered(revision)
+            .setRollout(
+                new RolloutStatus()
+                    .setRevision(revision.getSha256())
+                    .setStableRevision(stable.getSha256())
+                    .setStable(stable)
+                    .setPhase(RolloutPhase.Progressing)
+                    .setBatch(List.of("canary"))));
+
+    NodeNetwork joined =
+        DesiredNodeSpec.compute(NODE, List.of(edited), List.of(), null).getNetworks().get(0);
+
+    assertThat(joined.getRevision()).isEqualTo(stable.getSha256());
+    assertThat(joined.getAppendTo()).isNull();
+    assertThat(joined.getAppendAs()).isNull();
   }
 
   /** One network takes the plugins of one CniNetwork: the older keeps it, the newer is left off. */
