@@ -3,10 +3,12 @@ package dev.cnioperator.agent.check;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cnioperator.agent.conflist.Appended;
+import dev.cnioperator.agent.conflist.PluginSegments;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Which chain a live attachment runs, against the network's file now: libcni caches, with each
@@ -72,8 +74,13 @@ public sealed interface AttachmentChain {
           .map(o -> o.get("plugins"))
           .ifPresent(p -> p.forEach(entries::add));
       return cached -> {
-        List<JsonNode> chain = new ArrayList<>();
-        Appended.parse(cached).map(o -> o.get("plugins")).ifPresent(p -> p.forEach(chain::add));
+        List<JsonNode> chain =
+            Appended.parse(cached)
+                .map(
+                    o ->
+                        PluginSegments.ofTarget(o, entries, Set.of())
+                            .of(PluginSegments.Owner.DECLARED))
+                .orElse(List.of());
         List<String> missing = new ArrayList<>();
         for (JsonNode e : entries) {
           if (chain.stream().noneMatch(c -> Appended.same(e, c))) {

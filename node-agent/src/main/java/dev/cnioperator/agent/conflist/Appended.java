@@ -6,11 +6,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cnioperator.cni.config.CanonicalJson;
 import dev.cnioperator.cni.io.CniJson;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -64,24 +61,8 @@ public record Appended(List<JsonNode> plugins) {
     if (own.isEmpty() || disk.isEmpty()) {
       return Optional.empty();
     }
-    JsonNode ownPlugins = own.get().get("plugins");
-    JsonNode diskPlugins = disk.get().get("plugins");
-    if (!(ownPlugins instanceof ArrayNode mine)
-        || !(diskPlugins instanceof ArrayNode theirs)
-        || theirs.size() < mine.size()
-        || !sameFieldsBesidesPlugins(own.get(), disk.get())) {
-      return Optional.empty();
-    }
-    for (int i = 0; i < mine.size(); i++) {
-      if (!same(mine.get(i), theirs.get(i))) {
-        return Optional.empty();
-      }
-    }
-    List<JsonNode> tail = new ArrayList<>();
-    for (int i = mine.size(); i < theirs.size(); i++) {
-      tail.add(theirs.get(i));
-    }
-    return Optional.of(new Appended(tail));
+    return PluginSegments.ofOwn(own.get(), disk.get())
+        .map(s -> new Appended(s.of(PluginSegments.Owner.APPENDED)));
   }
 
   /** The bytes of {@code desired} with these entries after its own plugins. */
@@ -96,20 +77,6 @@ public record Appended(List<JsonNode> plugins) {
     ArrayNode own = list.withArray("plugins");
     plugins.forEach(p -> own.add(p.deepCopy()));
     return CanonicalJson.render(list);
-  }
-
-  private static boolean sameFieldsBesidesPlugins(ObjectNode a, ObjectNode b) {
-    if (a.size() != b.size()) {
-      return false;
-    }
-    Iterator<Map.Entry<String, JsonNode>> fields = a.fields();
-    while (fields.hasNext()) {
-      Map.Entry<String, JsonNode> f = fields.next();
-      if (!f.getKey().equals("plugins") && !same(f.getValue(), b.get(f.getKey()))) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /** Equal as JSON values: key order, whitespace and the form of a number do not count. */

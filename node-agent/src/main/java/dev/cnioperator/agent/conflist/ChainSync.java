@@ -243,8 +243,7 @@ public final class ChainSync {
             stale.add(name);
           }
         });
-    ObjectNode file = found.list().deepCopy();
-    strip(file, before.map(ChainSync::entries).orElse(List.of()), Set.of());
+    ObjectNode file = withoutDeclared(found.list(), before.map(ChainSync::entries), Set.of());
     actions.add(
         new PlaceDropIns(
             d,
@@ -274,8 +273,8 @@ public final class ChainSync {
     List<ChainAction> actions = new ArrayList<>();
     written.ifPresent(w -> actions.add(removeDropIns(d.network(), w, observed)));
     ArrayNode declared = declaredEntries(d);
-    ObjectNode next = found.list().deepCopy();
-    strip(next, before.map(ChainSync::entries).orElse(List.of()), types(declared));
+    ObjectNode next =
+        withoutDeclared(found.list(), before.map(ChainSync::entries), types(declared));
     declared.forEach(e -> next.withArray("plugins").add(e.deepCopy()));
     byte[] read = files.get(found.fileName());
     String entries = new String(CanonicalJson.render(declared), StandardCharsets.UTF_8);
@@ -392,8 +391,7 @@ public final class ChainSync {
       return new ChainAction.Later(
           network, chain.fileName(), chain.fileName() + " is not valid JSON now");
     }
-    ObjectNode next = list.get().deepCopy();
-    strip(next, entries(chain), Set.of());
+    ObjectNode next = withoutDeclared(list.get(), Optional.of(entries(chain)), Set.of());
     if (Appended.same(next, list.get())) {
       return new Drop(network, "its entries are no longer in " + chain.fileName());
     }
@@ -401,18 +399,13 @@ public final class ChainSync {
   }
 
   /**
-   * Removes from {@code list}'s plugins, after the first (the other product's own), every entry
-   * equal to one of {@code appended} or of one of {@code types}.
+   * {@code list} without the entries the agent declared onto it: those it recorded as appended, and
+   * any of the declared types after the other product's first ({@link PluginSegments}).
    */
-  private static void strip(ObjectNode list, List<JsonNode> appended, Set<String> types) {
-    ArrayNode plugins = list.withArray("plugins");
-    for (int i = plugins.size() - 1; i >= 1; i--) {
-      JsonNode entry = plugins.get(i);
-      if (types.contains(entry.path("type").asText())
-          || appended.stream().anyMatch(a -> Appended.same(a, entry))) {
-        plugins.remove(i);
-      }
-    }
+  private static ObjectNode withoutDeclared(
+      ObjectNode list, Optional<List<JsonNode>> recorded, Set<String> types) {
+    return PluginSegments.ofTarget(list, recorded.orElse(List.of()), types)
+        .without(PluginSegments.Owner.DECLARED);
   }
 
   private static ArrayNode declaredEntries(DesiredConflist d) {

@@ -54,14 +54,22 @@ public final class ConflistApplier {
     this.writes = new RecordedWrites(files, store);
   }
 
-  /** Applies {@code actions} and returns one outcome per desired network, in action order. */
-  public List<NetworkOutcome> apply(List<ConflistAction> actions, Manifest manifest) {
+  /**
+   * What the writes did.
+   *
+   * @param outcomes one per desired network, in action order
+   * @param manifest the manifest as the writes left it (saved)
+   */
+  public record Applied(List<NetworkOutcome> outcomes, Manifest manifest) {}
+
+  /** Applies {@code actions}, planned on {@code manifest}. */
+  public Applied apply(List<ConflistAction> actions, Manifest manifest) {
     List<NetworkOutcome> outcomes = new ArrayList<>();
     Manifest current = manifest;
     for (ConflistAction action : actions) {
       current = action.accept(new Step(current, outcomes));
     }
-    return outcomes;
+    return new Applied(outcomes, current);
   }
 
   /** Carries out one action on the manifest as it is now; returns the manifest after it. */

@@ -108,6 +108,14 @@ public final class NodeAgent implements AutoCloseable {
   /** What the next status write waits for and carries. */
   private final PendingStatus pending = new PendingStatus();
 
+  /** How often in a row a pass that found a file being written runs again before it reports. */
+  private static final int QUICK_LOOKS = 4;
+
+  private static final Duration QUICK_LOOK_DELAY = Duration.ofMillis(20);
+
+  /** The passes run again in a row for a file being written ({@link #lookAgainSoon}). */
+  private int quickLooks;
+
   /** The CniNode status on the API server as far as this agent knows: read, or written by it. */
   private KnownStatus known;
 
@@ -285,12 +293,35 @@ public final class NodeAgent implements AutoCloseable {
       // After the pass: it makes Multus's directory for the first file there.
       confDirWatch.active(holdsFileIn(current, ConfigDirectory.Runtime));
       multusDirWatch.active(holdsFileIn(current, ConfigDirectory.Multus));
+      if (lookAgainSoon(result)) {
+        return;
+      }
       report(seen, current, result);
       metrics.nodePass(NodePass.OK);
     } catch (RuntimeException | java.io.IOException e) {
       LOG.error("event=pass-failed node={} error=\"{}\"", api.nodeName(), e.toString(), e);
       metrics.nodePass(NodePass.ERROR);
     }
+  }
+
+  /**
+   * Whether the pass left something for a moment's state of a file (another product's, being
+   * written: {@code cp} truncates, then writes) and is run again in a moment, unreported, rather
+   * than report the network failed for the length of a write. At most {@link #QUICK_LOOKS} times in
+   * a row; the last is reported whatever it found.
+   */
+  private boolean lookAgainSoon(NodeSync.Result result) {
+    if (!result.passing() || quickLooks >= QUICK_LOOKS) {
+      quickLooks = 0;
+      return false;
+    }
+    quickLooks++;
+    try {
+      loop.schedule(this::reconcileWanted, QUICK_LOOK_DELAY.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException stopping) {
+      // the agent is stopping
+    }
+    return true;
   }
 
   /**

@@ -1,6 +1,5 @@
 package dev.cnioperator.agent.node;
 
-import dev.cnioperator.agent.conflist.Appended;
 import dev.cnioperator.agent.conflist.ChainAction;
 import dev.cnioperator.agent.conflist.ChainApplier;
 import dev.cnioperator.agent.conflist.ChainSync;
@@ -14,7 +13,6 @@ import dev.cnioperator.agent.conflist.DesiredConflist;
 import dev.cnioperator.agent.conflist.NetworkOutcome;
 import dev.cnioperator.agent.conflist.RuntimeDefault;
 import dev.cnioperator.agent.conflist.RuntimeDropIns;
-import dev.cnioperator.agent.conflist.UnparsableFiles;
 import dev.cnioperator.agent.host.CreatedDirectories;
 import dev.cnioperator.agent.host.DropInStore;
 import dev.cnioperator.agent.host.DropIns;
@@ -25,7 +23,6 @@ import dev.cnioperator.agent.host.Manifest;
 import dev.cnioperator.agent.host.ManifestStore;
 import dev.cnioperator.agent.host.WriteReason;
 import dev.cnioperator.agent.network.ManagedNetwork;
-import dev.cnioperator.agent.plugin.BinaryAction;
 import dev.cnioperator.agent.plugin.NetworkPlugins;
 import dev.cnioperator.agent.plugin.PluginBinarySync;
 import dev.cnioperator.agent.plugin.PluginInstaller;
@@ -36,11 +33,9 @@ import dev.cnioperator.api.v1alpha1.ConfigDirectory;
 import dev.cnioperator.api.v1alpha1.NetworkState;
 import dev.cnioperator.api.v1alpha1.RuntimeDefaultFile;
 import dev.cnioperator.api.v1alpha1.UnparsableFile;
-import dev.cnioperator.cni.config.LibcniNetworks;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -52,17 +47,18 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Makes the node's conf dirs and bin dir match a CniNode spec: plugin binaries first (a network is
- * only written once its plugins are present and speak its version), then the conflists, each in its
- * directory (the runtime's, or Multus's for a secondary network). Then it looks for the files in
- * Multus's directory that Multus cannot parse.
+ * One pass that makes the node's conf dirs and bin dir match a CniNode spec, in phases: observe
+ * ({@link NodeObserver}, the one reader of the node), then plan and apply the plugin binaries (a
+ * network is only written once its plugins are present and speak its version), the networks' own
+ * files, each in its directory (the runtime's, or Multus's for a secondary network), and the
+ * networks declared onto other products' (in place or as drop-ins), each plan made from the
+ * observation alone; then the report, from what was done and what the node holds after.
  */
 public final class NodeSync {
   private static final Logger LOG = LoggerFactory.getLogger(NodeSync.class);
@@ -73,20 +69,13 @@ public final class NodeSync {
   private final PluginInstaller installer;
   private final PluginVersions versions;
 
-  /**
-   * How often one pass looks at another product's file that is being written, and how long apart.
-   */
-  private static final int CHAIN_LOOKS = 5;
-
-  private static final Duration CHAIN_SETTLE = Duration.ofMillis(20);
-
   private final ConflistSync conflistSync = new ConflistSync();
   private final ChainSync chainSync = new ChainSync();
   private final PluginBinarySync binarySync = new PluginBinarySync();
   private final CreatedDirectories multusDirs;
   private final Contests contests;
-  private final Supplier<RuntimeDropIns> runtimeDropIns;
   private final DropInStore dropInStore;
+  private final NodeObserver observer;
 
   /**
    * @param runtimeDropIns whether the node's runtime loads libcni's drop-ins, asked at each pass
@@ -101,8 +90,8 @@ public final class NodeSync {
       Clock clock,
       Supplier<RuntimeDropIns> runtimeDropIns) {
     this.contests = new Contests(clock);
-    this.runtimeDropIns = runtimeDropIns;
     this.dropInStore = new DropInStore(files, paths.dropInsFile());
+    this.observer = new NodeObserver(paths, files, store, dropInStore, runtimeDropIns);
     this.paths = paths;
     this.files = files;
     this.store = store;
@@ -124,6 +113,9 @@ public final class NodeSync {
    * @param podNetworkChain the networks of this node that make up the runtime's pod network: its
    *     own, when the pod network is one of them (in its file or Multus's copy), and every network
    *     appended to it ({@code spec.appendTo})
+   * @param passing true when something was left for a moment's state of a file (another product's
+   *     file half-written, or changed while the agent was writing it): worth a new look at once,
+   *     before the result is reported
    */
   public record Result(
       List<NetworkOutcome> networks,
@@ -132,7 +124,27 @@ public final class NodeSync {
       List<UnparsableFile> unparsableFiles,
       Map<String, byte[]> chains,
       RuntimeDefaultFile defaultFile,
-      List<String> podNetworkChain) {
+      List<String> podNetworkChain,
+      boolean passing) {
+
+    public Result(
+        List<NetworkOutcome> networks,
+        List<PluginOutcome> plugins,
+        List<String> removedNetworks,
+        List<UnparsableFile> unparsableFiles,
+        Map<String, byte[]> chains,
+        RuntimeDefaultFile defaultFile,
+        List<String> podNetworkChain) {
+      this(
+          networks,
+          plugins,
+          removedNetworks,
+          unparsableFiles,
+          chains,
+          defaultFile,
+          podNetworkChain,
+          false);
+    }
 
     /** A pass whose default file holds network {@code defaultNetwork}, with no chains. */
     public Result(
@@ -164,7 +176,14 @@ public final class NodeSync {
     /** This result with {@code removed} as the networks it took off the node, all else kept. */
     public Result withRemoved(List<String> removed) {
       return new Result(
-          networks, plugins, removed, unparsableFiles, chains, defaultFile, podNetworkChain);
+          networks,
+          plugins,
+          removed,
+          unparsableFiles,
+          chains,
+          defaultFile,
+          podNetworkChain,
+          passing);
     }
   }
 
@@ -223,60 +242,157 @@ public final class NodeSync {
     }
   }
 
-  /** One pass over the node's files. */
+  /**
+   * One pass over the node's files: observe (the one read of the node before any change), the
+   * plugin binaries planned and installed, the networks' own files and the chains declared onto
+   * other products' networks each planned from that observation and applied, then the report, from
+   * what was done and a read of the node after.
+   */
   public Result sync(List<ManagedNetwork> networks, Map<String, PluginRequest> requested)
       throws IOException {
-    PluginInstaller.Applied installed = syncPlugins(networks, requested, store.load());
+    NodeObservation seen =
+        observer.observe(pluginNames(networks, requested), asksForDropIns(networks));
+    PluginInstaller.Applied installed =
+        installer.apply(
+            binarySync.plan(
+                needed(networks),
+                requested,
+                seen.bundledPlugins(),
+                seen.manifest(),
+                seen.installedPlugins()),
+            seen.manifest());
     List<PluginOutcome> plugins = versions.annotate(installed.outcomes());
-    Map<String, PluginOutcome> byName = new HashMap<>();
-    plugins.forEach(p -> byName.put(p.name(), p));
+    Wanted wanted = Wanted.of(networks, plugins);
+    ConflistApplier.Applied own = applyOwn(wanted, installed.manifest(), seen);
+    ChainApplier.Applied chains = applyChains(wanted, own.manifest(), seen);
+    return report(networks, wanted, plugins, installed.manifest(), own, chains, observer.after());
+  }
 
-    Map<String, String> heldBack = new LinkedHashMap<>();
-    List<DesiredConflist> desired = new ArrayList<>();
-    List<DesiredConflist> chained = new ArrayList<>();
-    Map<String, ManagedNetwork> byNetwork = new HashMap<>();
-    for (ManagedNetwork n : networks) {
-      byNetwork.put(n.name(), n);
-      if (n.appended()) {
-        // Its plugins' versions are checked against the target's cniVersion, found on disk.
-        chained.add(n.conflist());
-        if (n.invalid() != null) {
-          heldBack.put(n.name(), n.invalid());
+  /**
+   * What the spec wants of this pass: the networks of their own files and those declared onto other
+   * products', and which must not be (re)applied now, with why.
+   */
+  private record Wanted(
+      List<DesiredConflist> own,
+      List<DesiredConflist> chained,
+      Map<String, String> heldBack,
+      Map<String, ManagedNetwork> byNetwork,
+      Map<String, PluginOutcome> plugins) {
+
+    static Wanted of(List<ManagedNetwork> networks, List<PluginOutcome> plugins) {
+      Map<String, PluginOutcome> byName = new HashMap<>();
+      plugins.forEach(p -> byName.put(p.name(), p));
+      Map<String, String> heldBack = new LinkedHashMap<>();
+      List<DesiredConflist> own = new ArrayList<>();
+      List<DesiredConflist> chained = new ArrayList<>();
+      Map<String, ManagedNetwork> byNetwork = new HashMap<>();
+      for (ManagedNetwork n : networks) {
+        byNetwork.put(n.name(), n);
+        if (n.appended()) {
+          // Its plugins' versions are checked against the target's cniVersion, found on disk.
+          chained.add(n.conflist());
+          if (n.invalid() != null) {
+            heldBack.put(n.name(), n.invalid());
+          }
+          continue;
         }
-        continue;
+        own.add(n.conflist());
+        Optional<String> problem =
+            n.invalid() != null ? Optional.of(n.invalid()) : n.plugins().problem(byName);
+        problem.ifPresent(p -> heldBack.put(n.name(), p));
       }
-      desired.add(n.conflist());
-      Optional<String> problem =
-          n.invalid() != null ? Optional.of(n.invalid()) : n.plugins().problem(byName);
-      problem.ifPresent(p -> heldBack.put(n.name(), p));
+      return new Wanted(own, chained, heldBack, byNetwork, byName);
     }
-    // As the plugin installs left it: each saved the manifest before its rename.
-    Manifest manifest = installed.manifest();
+
+    /** Why {@code d}'s plugins cannot run with {@code version}, a target's cniVersion. */
+    Optional<String> pluginProblem(DesiredConflist d, String version) {
+      return new NetworkPlugins(d.network(), version, byNetwork.get(d.network()).plugins().types())
+          .problem(plugins);
+    }
+  }
+
+  /** The networks' own files, planned on what was seen, written, each restore under the bound. */
+  private ConflistApplier.Applied applyOwn(Wanted wanted, Manifest manifest, NodeObservation seen) {
     List<ConflistAction> actions =
         contests.own(
-            conflistSync.plan(desired, heldBack, manifest, conflistContents(desired, manifest)),
-            w -> seen(w, manifest));
-    List<NetworkOutcome> outcomes =
-        new ArrayList<>(
-            new ConflistApplier(files, store, paths, multusDirs).apply(actions, manifest));
-    Manifest applied = store.load();
-    List<String> removed = removed(manifest, applied, networks);
-    if (applied.conflists(ConfigDirectory.Multus).isEmpty()) {
+            conflistSync.plan(
+                wanted.own(),
+                wanted.heldBack(),
+                manifest,
+                ownContents(wanted.own(), manifest, seen)),
+            w -> seen(w, manifest, seen));
+    ConflistApplier.Applied applied =
+        new ConflistApplier(files, store, paths, multusDirs).apply(actions, manifest);
+    if (applied.manifest().conflists(ConfigDirectory.Multus).isEmpty()) {
       multusDirs.removeEmpty();
     }
-    ChainApplier.Applied chains = syncChains(chained, heldBack, byNetwork, byName);
+    return applied;
+  }
+
+  /**
+   * The networks declared onto other products' ({@link ChainSync}), planned on the runtime's
+   * directory as seen: their own files in it are always whole and never name another product's
+   * network, so the writes of the pass change no lookup.
+   */
+  private ChainApplier.Applied applyChains(Wanted wanted, Manifest manifest, NodeObservation seen) {
+    if (wanted.chained().isEmpty()
+        && manifest.chains().isEmpty()
+        && seen.dropIns().networks().isEmpty()) {
+      return ChainApplier.Applied.NONE;
+    }
+    List<ChainAction> actions =
+        contests.chains(
+            chainSync.plan(
+                wanted.chained(),
+                wanted.heldBack(),
+                wanted::pluginProblem,
+                manifest,
+                seen.dropIns(),
+                seen.runtimeDropIns(),
+                seen.runtime()));
+    return new ChainApplier(files, store, paths).apply(actions, manifest, seen.dropIns());
+  }
+
+  /** The pass's result, from what it did and what the node holds after it. */
+  private Result report(
+      List<ManagedNetwork> networks,
+      Wanted wanted,
+      List<PluginOutcome> plugins,
+      Manifest before,
+      ConflistApplier.Applied own,
+      ChainApplier.Applied chains,
+      NodeObservation.After after) {
+    List<NetworkOutcome> outcomes = new ArrayList<>(own.outcomes());
     outcomes.addAll(chains.outcomes());
     Map<String, byte[]> running = new HashMap<>(chains.chains());
-    running.putAll(filesWithOthersPlugins(outcomes, desired));
-    RuntimeDefaultFile defaultFile = defaultFile(desired);
+    running.putAll(filesWithOthersPlugins(outcomes, wanted.own(), after.binDir()));
+    RuntimeDefaultFile defaultFile = defaultFile(wanted.own(), after.runtimeFiles());
     return new Result(
         outcomes,
         plugins,
-        removed,
-        unparsableMultusFiles(),
+        removed(before, after.manifest(), networks),
+        after.unparsableMultusFiles(),
         running,
         defaultFile,
-        podNetworkChain(defaultFile, desired, chained));
+        podNetworkChain(defaultFile, wanted.own(), wanted.chained()),
+        chains.passing());
+  }
+
+  private static Set<String> pluginNames(
+      List<ManagedNetwork> networks, Map<String, PluginRequest> requested) {
+    Set<String> all = new TreeSet<>(needed(networks));
+    all.addAll(requested.keySet());
+    return all;
+  }
+
+  private static Set<String> needed(List<ManagedNetwork> networks) {
+    Set<String> needed = new TreeSet<>();
+    networks.forEach(n -> needed.addAll(n.plugins().types()));
+    return needed;
+  }
+
+  private static boolean asksForDropIns(List<ManagedNetwork> networks) {
+    return networks.stream().anyMatch(n -> n.conflist().asksForDropIns());
   }
 
   /**
@@ -326,7 +442,7 @@ public final class NodeSync {
    * dirs, which the agent cannot see, so this is said, not counted as a failure.
    */
   private Map<String, byte[]> filesWithOthersPlugins(
-      List<NetworkOutcome> outcomes, List<DesiredConflist> desired) throws IOException {
+      List<NetworkOutcome> outcomes, List<DesiredConflist> desired, Set<String> binDir) {
     Map<String, byte[]> found = new HashMap<>();
     for (int i = 0; i < outcomes.size(); i++) {
       NetworkOutcome o = outcomes.get(i);
@@ -335,7 +451,11 @@ public final class NodeSync {
       }
       Optional<DesiredConflist> d =
           desired.stream().filter(x -> x.network().equals(o.network())).findFirst();
-      List<String> missing = missing(o.appended().types());
+      // A listing, not a hash: istio-cni alone is 36 MB, and this runs every pass.
+      List<String> missing =
+          o.appended().types().stream()
+              .filter(type -> !isPlainName(type) || !binDir.contains(type))
+              .toList();
       if (d.isPresent() && missing.isEmpty()) {
         found.put(o.network(), o.appended().onto(d.get()));
       } else if (!missing.isEmpty()) {
@@ -354,180 +474,40 @@ public final class NodeSync {
     return found;
   }
 
-  /** The plugin types of {@code types} with no binary in the bin dir. */
-  private List<String> missing(List<String> types) throws IOException {
-    // A listing, not a hash: istio-cni alone is 36 MB, and this runs every pass.
-    Set<String> present = new HashSet<>(files.list(paths.binDir()));
-    List<String> missing = new ArrayList<>();
-    for (String type : types) {
-      if (!isPlainName(type) || !present.contains(type)) {
-        missing.add(type);
-      }
-    }
-    return missing;
-  }
-
   /**
-   * Holds the networks appended to other products' files ({@link ChainSync}): their plugins are
-   * checked against each target's cniVersion, read there.
+   * What happened to the file a drift write restores, as seen before the pass: removed, renamed (to
+   * what: a file of the directory with a version the agent wrote), or changed.
    */
-  private ChainApplier.Applied syncChains(
-      List<DesiredConflist> chained,
-      Map<String, String> heldBack,
-      Map<String, ManagedNetwork> byNetwork,
-      Map<String, PluginOutcome> plugins)
-      throws IOException {
-    ChainApplier.Applied chains = ChainApplier.Applied.NONE;
-    RuntimeDropIns runtime =
-        chained.stream().anyMatch(DesiredConflist::asksForDropIns)
-            ? runtimeDropIns.get()
-            : RuntimeDropIns.unknown("not asked: no network asks for drop-ins");
-    for (int look = 1; look <= CHAIN_LOOKS; look++) {
-      Manifest manifest = store.load();
-      DropIns dropIns = dropInStore.load();
-      if (chained.isEmpty() && manifest.chains().isEmpty() && dropIns.networks().isEmpty()) {
-        break;
-      }
-      List<ChainAction> actions =
-          contests.chains(
-              chainSync.plan(
-                  chained,
-                  heldBack,
-                  (d, version) ->
-                      new NetworkPlugins(
-                              d.network(), version, byNetwork.get(d.network()).plugins().types())
-                          .problem(plugins),
-                  manifest,
-                  dropIns,
-                  runtime,
-                  runtimeConfigurations()));
-      chains = new ChainApplier(files, store, paths).apply(actions, manifest, dropIns);
-      if (!chains.passing()) {
-        break;
-      }
-      // Another product is writing its file (cp truncates, then writes): a moment, then look again,
-      // rather than report the network failed for the length of a write.
-      sleep(CHAIN_SETTLE);
-    }
-    return chains;
-  }
-
-  /**
-   * The runtime's directory, read whole: every configuration file, where another product's network
-   * is looked up by name as libcni does, and the drop-ins of each list's drop-in directory, which
-   * libcni loads with it.
-   */
-  private LibcniNetworks.Directory runtimeConfigurations() throws IOException {
-    SortedMap<String, byte[]> found = new TreeMap<>();
-    for (String name : LibcniNetworks.searchOrder(files.list(paths.confDir()))) {
-      files.read(paths.confDir().resolve(name)).ifPresent(c -> found.put(name, c));
-    }
-    Map<String, SortedMap<String, byte[]>> dropIns = new HashMap<>();
-    for (Map.Entry<String, byte[]> f : found.entrySet()) {
-      if (!f.getKey().endsWith(".conflist")) {
-        continue; // libcni gives a single-plugin file no drop-ins
-      }
-      String name = Appended.parse(f.getValue()).map(o -> o.path("name").asText("")).orElse("");
-      if (isPlainName(name) && !dropIns.containsKey(name)) {
-        dropIns.put(name, dropIns(paths.confDir().resolve(name)));
-      }
-    }
-    return new LibcniNetworks.Directory(found, dropIns);
-  }
-
-  /** The drop-ins of {@code dir}, read; none when there is no such directory. */
-  private SortedMap<String, byte[]> dropIns(Path dir) throws IOException {
-    SortedMap<String, byte[]> in = new TreeMap<>();
-    for (String name : files.list(dir)) {
-      if (LibcniNetworks.isDropIn(name)) {
-        files.read(dir.resolve(name)).ifPresent(c -> in.put(name, c));
-      }
-    }
-    return in;
-  }
-
-  /** What happened to the file a drift write restores: removed, renamed (to what), or changed. */
-  private String seen(Write w, Manifest manifest) {
+  private static String seen(Write w, Manifest manifest, NodeObservation seen) {
     if (w.reason() != WriteReason.RESTORE_REMOVED) {
       return "changed";
     }
     DesiredConflist d = w.desired();
     Optional<ManagedFile> owned = manifest.conflist(d.directory(), d.fileName());
-    Path dir = paths.confDir(d.directory());
-    try {
-      for (String name : files.list(dir)) {
-        if (!name.equals(d.fileName())
-            && owned.isPresent()
-            && owned.get().isOwnVersion(files.sha256(dir.resolve(name)).orElse(null))) {
-          return "renamed to " + name;
-        }
-      }
-    } catch (IOException e) {
-      return "removed (the directory cannot be listed: " + e.getMessage() + ")";
+    if (owned.isEmpty()) {
+      return "removed";
     }
-    return "removed";
+    return seen.withSha256(d.directory(), owned.get()::isOwnVersion, d.fileName())
+        .map(name -> "renamed to " + name)
+        .orElse("removed");
   }
 
   /**
-   * The files of Multus's directory that are not the agent's (as it wrote them) and that Multus
-   * cannot parse. Read after the pass's writes: the manifest as they left it.
+   * The content of the files of each directory the manifest or the spec names, as seen: read whole
+   * each pass (a few kilobytes), so a rewrite of the same size within one tick of the file system's
+   * clock is seen too.
    */
-  private List<UnparsableFile> unparsableMultusFiles() {
-    Manifest manifest = store.load();
-    List<Map<String, ManagedFile>> owners = new ArrayList<>();
-    owners.add(manifest.conflists(ConfigDirectory.Multus));
-    if (paths.multusConfDir().equals(paths.confDir())) {
-      owners.add(manifest.conflists(ConfigDirectory.Runtime));
-    }
-    return UnparsableFiles.in(
-        paths.multusConfDir(),
-        name -> owners.stream().anyMatch(owned -> isOwn(owned.get(name), name)));
-  }
-
-  private boolean isOwn(ManagedFile owned, String name) {
-    try {
-      return owned != null
-          && owned.isOwnVersion(files.sha256(paths.multusConfDir().resolve(name)).orElse(null));
-    } catch (IOException e) {
-      return false;
-    }
-  }
-
-  private PluginInstaller.Applied syncPlugins(
-      List<ManagedNetwork> networks, Map<String, PluginRequest> requested, Manifest manifest)
-      throws IOException {
-    Set<String> needed = new TreeSet<>();
-    networks.forEach(n -> needed.addAll(n.plugins().types()));
-    Set<String> all = new TreeSet<>(needed);
-    all.addAll(requested.keySet());
-    Map<String, String> bundled = new HashMap<>();
-    Map<String, String> onDisk = new HashMap<>();
-    for (String name : all) {
-      if (!isPlainName(name)) {
-        continue;
-      }
-      files.sha256(paths.bundledPluginDir().resolve(name)).ifPresent(s -> bundled.put(name, s));
-      files.sha256(paths.binDir().resolve(name)).ifPresent(s -> onDisk.put(name, s));
-    }
-    List<BinaryAction> actions = binarySync.plan(needed, requested, bundled, manifest, onDisk);
-    return installer.apply(actions, manifest);
-  }
-
-  /**
-   * The content of the files of each directory the manifest or the spec names: read whole each pass
-   * (a few kilobytes), so a rewrite of the same size within one tick of the file system's clock is
-   * seen too.
-   */
-  private Map<ConfigDirectory, Map<String, byte[]>> conflistContents(
-      List<DesiredConflist> desired, Manifest manifest) throws IOException {
+  private static Map<ConfigDirectory, Map<String, byte[]>> ownContents(
+      List<DesiredConflist> desired, Manifest manifest, NodeObservation seen) {
     Map<ConfigDirectory, Map<String, byte[]>> contents = new EnumMap<>(ConfigDirectory.class);
     for (ConfigDirectory dir : ConfigDirectory.values()) {
       Set<String> names = new TreeSet<>(manifest.conflists(dir).keySet());
       desired.stream().filter(d -> d.directory() == dir).forEach(d -> names.add(d.fileName()));
       Map<String, byte[]> inDir = new HashMap<>();
       for (String name : names) {
-        if (ConflistFileName.problem(name).isEmpty()) {
-          files.read(paths.confDir(dir).resolve(name)).ifPresent(c -> inDir.put(name, c));
+        byte[] content = seen.in(dir).get(name);
+        if (ConflistFileName.problem(name).isEmpty() && content != null) {
+          inDir.put(name, content);
         }
       }
       contents.put(dir, inDir);
@@ -540,8 +520,10 @@ public final class NodeSync {
    * copy of one of this agent's networks in it (Multus's delegate) is current; null when the
    * directory has none.
    */
-  private RuntimeDefaultFile defaultFile(List<DesiredConflist> desired) throws IOException {
-    Optional<String> first = ConflistFileName.defaultNetworkFile(files.list(paths.confDir()));
+  private static RuntimeDefaultFile defaultFile(
+      List<DesiredConflist> desired, SortedMap<String, byte[]> runtimeFiles) {
+    Optional<String> first =
+        ConflistFileName.defaultNetworkFile(List.copyOf(runtimeFiles.keySet()));
     if (first.isEmpty()) {
       return null;
     }
@@ -553,23 +535,9 @@ public final class NodeSync {
     }
     return RuntimeDefault.describe(
         first.get(),
-        files.read(paths.confDir().resolve(first.get())),
+        Optional.ofNullable(runtimeFiles.get(first.get())),
         own,
-        name -> {
-          try {
-            return files.read(paths.confDir().resolve(name));
-          } catch (IOException e) {
-            return Optional.empty();
-          }
-        });
-  }
-
-  private static void sleep(Duration d) {
-    try {
-      Thread.sleep(d.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+        name -> Optional.ofNullable(runtimeFiles.get(name)));
   }
 
   private static boolean isPlainName(String name) {

@@ -120,7 +120,8 @@ class ConflistApplierTest {
                 List.of(
                     new ConflistAction.Write(v2, WriteReason.UPDATE),
                     new ConflistAction.Keep(other)),
-                store.load());
+                store.load())
+            .outcomes();
 
     assertThat(outcomes.get(0).state()).isEqualTo(NetworkState.Failed);
     assertThat(outcomes.get(0).message()).contains("No space left on device");
