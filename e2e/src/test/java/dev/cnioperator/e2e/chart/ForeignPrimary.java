@@ -2,6 +2,7 @@ package dev.cnioperator.e2e.chart;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cnioperator.api.v1alpha1.AppendPlacement;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.TestNames;
 import dev.cnioperator.testkit.node.KubeletNode;
@@ -108,13 +109,21 @@ final class ForeignPrimary {
 
   /** A CniNetwork {@code name} appending tuning (the pods' MTU) and bandwidth to cbr0. */
   static String chain(String name, int mtu) {
+    return chain(name, mtu, null);
+  }
+
+  /**
+   * As {@link #chain(String, int)}, held on the nodes as {@code appendAs} says ({@code
+   * spec.appendAs}; null leaves the field out, which is InPlace).
+   */
+  static String chain(String name, int mtu, AppendPlacement appendAs) {
     return """
         apiVersion: cnioperator.dev/v1alpha1
         kind: CniNetwork
         metadata:
           name: %s
         spec:
-          appendTo: cbr0
+          appendTo: cbr0%s
           check: {intervalSeconds: 5}
           plugins:
             - type: tuning
@@ -123,7 +132,7 @@ final class ForeignPrimary {
               ingressRate: 8000000
               ingressBurst: 65536
         """
-        .formatted(name, mtu);
+        .formatted(name, appendAs == null ? "" : "\n  appendAs: " + appendAs, mtu);
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.cnioperator.e2e.chart;
 
 import dev.cnioperator.e2e.Helm;
 import dev.cnioperator.testkit.LocalControlPlane;
+import dev.cnioperator.testkit.containerd.ContainerdRelease;
 import dev.cnioperator.testkit.node.KubeletCluster;
 import dev.cnioperator.testkit.node.KubeletNode;
 import java.time.Duration;
@@ -34,10 +35,18 @@ final class OneNodeProduct implements AutoCloseable {
     this.apps = NodePods.appsNamespace(cp.client());
   }
 
-  /** Starts the node and installs the product as release {@code prefix}-... */
+  /**
+   * Starts the node (Debian's containerd 1.6) and installs the product as release {@code
+   * prefix}-...
+   */
   static OneNodeProduct install(String prefix) {
+    return install(prefix, ContainerdRelease.DEBIAN_1_6);
+  }
+
+  /** As {@link #install(String)}, the node running containerd {@code runtime}. */
+  static OneNodeProduct install(String prefix, ContainerdRelease runtime) {
     long started = System.nanoTime();
-    KubeletCluster cluster = KubeletCluster.start(1);
+    KubeletCluster cluster = KubeletCluster.start(1, runtime);
     try {
       PublishedProduct product = PublishedProduct.publish(cluster, Helm.provisioned());
       ChartRelease release =
