@@ -7,6 +7,7 @@ import dev.cnioperator.agent.conflist.RuntimeDropIns;
 import dev.cnioperator.agent.host.DiskHostFiles;
 import dev.cnioperator.agent.host.DropInStore;
 import dev.cnioperator.agent.host.HostPaths;
+import dev.cnioperator.agent.host.ManifestException;
 import dev.cnioperator.agent.host.ManifestStore;
 import dev.cnioperator.agent.kube.AgentEvents;
 import dev.cnioperator.agent.kube.CriConnection;
@@ -184,7 +185,7 @@ public final class AgentProgram implements AutoCloseable {
                             ? SandboxNetns.NONE
                             : SandboxNetns.noSocketAt(s.criSocket()),
                     network -> fileOf(files, paths, network),
-                    network -> dropIns.load().of(network).isPresent()),
+                    network -> mayHoldDropIns(dropIns, network)),
                 new StaleAttachmentCleaner(
                     attachments,
                     hostLocal,
@@ -380,6 +381,18 @@ public final class AgentProgram implements AutoCloseable {
           .orElse(null);
     } catch (java.io.IOException e) {
       return null;
+    }
+  }
+
+  /**
+   * Whether {@code network}'s entries may be held as drop-ins: recorded so, or the record cannot be
+   * read, when which chain a pod was added with is better not judged than judged wrong.
+   */
+  private static boolean mayHoldDropIns(DropInStore dropIns, String network) {
+    try {
+      return dropIns.load().of(network).isPresent();
+    } catch (ManifestException e) {
+      return true;
     }
   }
 }
