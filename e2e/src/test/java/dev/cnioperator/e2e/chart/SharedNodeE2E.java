@@ -87,10 +87,10 @@ class SharedNodeE2E {
   void aChainDeclaredOntoAFlannelStylePrimaryHoldsThroughItsRestartAndTheAgentsOnAKubeletNode()
       throws Exception {
     installForeignPrimary();
-    await("the foreign primary's conflist on the node")
+    // Whole, not only there: its init container's cp creates the file, then writes it.
+    await("the foreign primary's conflist on the node, whole")
         .atMost(SETTLE)
-        .until(() -> Files.exists(node.cniConfDir().resolve(FILE)));
-    assertThat(types()).containsExactly("bridge", "portmap");
+        .untilAsserted(() -> assertThat(types()).containsExactly("bridge", "portmap"));
     // A pod on the foreign primary alone, before any chain is declared onto it.
     Pod before = runPausePod("before");
 
