@@ -128,7 +128,9 @@ public final class CheckSweepBench {
         SandboxNetns.NONE,
         // The network's file as the agent wrote it: each attachment is compared with it, as on a
         // node (where it is read from disk once a round).
-        network -> network.conflist().bytes());
+        network -> network.conflist().bytes(),
+        // Its own file, no drop-ins.
+        network -> false);
   }
 
   /** Events go to pods of failing attachments only; every attachment here is healthy. */
