@@ -35,29 +35,6 @@ public record NetworkOutcome(
     appended = appended == null ? Appended.NONE : appended;
   }
 
-  public NetworkOutcome(
-      String network,
-      String fileName,
-      NetworkState state,
-      String appliedSha256,
-      String message,
-      boolean drift,
-      ConfigDirectory directory,
-      Appended appended,
-      String fileSha256) {
-    this(
-        network,
-        fileName,
-        state,
-        appliedSha256,
-        message,
-        drift,
-        directory,
-        appended,
-        fileSha256,
-        null);
-  }
-
   /** This outcome saying {@code newMessage}. */
   public NetworkOutcome withMessage(String newMessage) {
     return new NetworkOutcome(
@@ -95,7 +72,8 @@ public record NetworkOutcome(
         drift,
         d.directory(),
         appended,
-        fileSha256);
+        fileSha256,
+        null);
   }
 
   /**
@@ -170,6 +148,7 @@ public record NetworkOutcome(
         false,
         d.directory(),
         null,
+        null,
         null);
   }
 
@@ -190,6 +169,6 @@ public record NetworkOutcome(
   private static NetworkOutcome unapplied(
       DesiredConflist d, String fileName, NetworkState state, String message) {
     return new NetworkOutcome(
-        d.network(), fileName, state, null, message, false, d.directory(), null, null);
+        d.network(), fileName, state, null, message, false, d.directory(), null, null, null);
   }
 }

@@ -9,8 +9,10 @@ import dev.cnioperator.cni.config.LibcniNetworks;
 import dev.cnioperator.cni.io.Sha256;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
+import java.util.function.Predicate;
 
 /**
  * What one pass reads of the node before it changes anything, read by {@link NodeObserver} alone:
@@ -44,8 +46,8 @@ public record NodeObservation(
   /**
    * The name of a file of {@code directory} whose sha256 is {@code sha256}, other than {@code not}.
    */
-  public java.util.Optional<String> withSha256(
-      ConfigDirectory directory, java.util.function.Predicate<String> sha256, String not) {
+  public Optional<String> withSha256(
+      ConfigDirectory directory, Predicate<String> sha256, String not) {
     return in(directory).entrySet().stream()
         .filter(e -> !e.getKey().equals(not) && sha256.test(Sha256.hex(e.getValue())))
         .map(Map.Entry::getKey)

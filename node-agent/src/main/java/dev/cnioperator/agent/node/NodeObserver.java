@@ -1,6 +1,5 @@
 package dev.cnioperator.agent.node;
 
-import dev.cnioperator.agent.conflist.ConflistFileName;
 import dev.cnioperator.agent.conflist.RuntimeDropIns;
 import dev.cnioperator.agent.conflist.UnparsableFiles;
 import dev.cnioperator.agent.host.DropInStore;
@@ -82,13 +81,6 @@ public final class NodeObserver {
         askRuntime
             ? runtimeDropIns.get()
             : RuntimeDropIns.unknown("not asked: no network asks for drop-ins"));
-  }
-
-  /**
-   * The runtime's directory as libcni reads it, again: for a second look at a file being written.
-   */
-  public LibcniNetworks.Directory runtimeDirectory() throws IOException {
-    return runtimeDirectory(readAll(paths.confDir()));
   }
 
   /** What the pass's report needs, read after its writes. */
@@ -177,10 +169,5 @@ public final class NodeObserver {
 
   static boolean isPlainName(String name) {
     return name != null && !name.isEmpty() && !name.contains("/") && !name.contains("..");
-  }
-
-  /** Whether {@code name} is a file runtimes read: used where a listing is judged. */
-  static boolean readByRuntimes(String name) {
-    return ConflistFileName.isReadByRuntimes(name);
   }
 }

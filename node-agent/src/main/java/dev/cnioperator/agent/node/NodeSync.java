@@ -49,8 +49,6 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeSet;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One pass that makes the node's conf dirs and bin dir match a CniNode spec, in phases: observe
@@ -61,7 +59,6 @@ import org.slf4j.LoggerFactory;
  * observation alone; then the report, from what was done and what the node holds after.
  */
 public final class NodeSync {
-  private static final Logger LOG = LoggerFactory.getLogger(NodeSync.class);
 
   private final HostPaths paths;
   private final HostFiles files;
@@ -127,25 +124,6 @@ public final class NodeSync {
       List<String> podNetworkChain,
       boolean passing) {
 
-    public Result(
-        List<NetworkOutcome> networks,
-        List<PluginOutcome> plugins,
-        List<String> removedNetworks,
-        List<UnparsableFile> unparsableFiles,
-        Map<String, byte[]> chains,
-        RuntimeDefaultFile defaultFile,
-        List<String> podNetworkChain) {
-      this(
-          networks,
-          plugins,
-          removedNetworks,
-          unparsableFiles,
-          chains,
-          defaultFile,
-          podNetworkChain,
-          false);
-    }
-
     /** A pass whose default file holds network {@code defaultNetwork}, with no chains. */
     public Result(
         List<NetworkOutcome> networks,
@@ -160,7 +138,8 @@ public final class NodeSync {
           unparsableFiles,
           Map.of(),
           defaultNetwork == null ? null : new RuntimeDefaultFile().setNetworkName(defaultNetwork),
-          List.of());
+          List.of(),
+          false);
     }
 
     /**

@@ -17,7 +17,16 @@ class AgentReadinessTest {
   private static final Path CONF_DIR = Path.of("/etc/cni/net.d");
   private static final NetworkOutcome POD_NETWORK =
       new NetworkOutcome(
-          "pods", "10-pods.conflist", NetworkState.Applied, SHA, "", false, Runtime, null, SHA);
+          "pods",
+          "10-pods.conflist",
+          NetworkState.Applied,
+          SHA,
+          "",
+          false,
+          Runtime,
+          null,
+          SHA,
+          null);
 
   @Test
   void notReadyBeforeTheFirstPass() {
@@ -38,6 +47,7 @@ class AgentReadinessTest {
                 "x",
                 false,
                 Runtime,
+                null,
                 null,
                 null));
     assertThat(AgentReadiness.notReady(pass, true, notReady(), CONF_DIR)).isEmpty();
@@ -125,7 +135,8 @@ class AgentReadinessTest {
                 false,
                 Runtime,
                 istio,
-                file));
+                file,
+                null));
     assertThat(AgentReadiness.notReady(pass, true, loaded("pods", file), CONF_DIR)).isEmpty();
     assertThat(AgentReadiness.notReady(pass, true, loaded("pods", SHA), CONF_DIR))
         .hasValueSatisfying(r -> assertThat(r).contains("sha256 " + file));
@@ -135,7 +146,16 @@ class AgentReadinessTest {
   void aNodeWithOnlyMultusNetworksHasNothingForTheRuntimeToLoad() {
     NetworkOutcome secondary =
         new NetworkOutcome(
-            "sec", "50-sec.conflist", NetworkState.Applied, SHA, "", false, Multus, null, SHA);
+            "sec",
+            "50-sec.conflist",
+            NetworkState.Applied,
+            SHA,
+            "",
+            false,
+            Multus,
+            null,
+            SHA,
+            null);
     assertThat(AgentReadiness.notReady(pass(null, secondary), true, notReady(), CONF_DIR))
         .isEmpty();
   }
@@ -146,7 +166,16 @@ class AgentReadinessTest {
     // business, whatever the agent wrote into Multus's directory under that name.
     NetworkOutcome secondary =
         new NetworkOutcome(
-            "sec", "50-sec.conflist", NetworkState.Applied, SHA, "", false, Multus, null, SHA);
+            "sec",
+            "50-sec.conflist",
+            NetworkState.Applied,
+            SHA,
+            "",
+            false,
+            Multus,
+            null,
+            SHA,
+            null);
     NodeSync.Result pass = pass("sec", POD_NETWORK, secondary);
     assertThat(AgentReadiness.notReady(pass, true, loaded("sec", "b".repeat(64)), CONF_DIR))
         .isEmpty();

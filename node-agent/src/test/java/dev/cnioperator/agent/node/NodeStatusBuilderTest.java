@@ -36,7 +36,16 @@ class NodeStatusBuilderTest {
       new NodeSync.Result(
           List.of(
               new NetworkOutcome(
-                  "b", "60-b.conflist", NetworkState.Applied, "bb", "", false, Runtime, null, "bb"),
+                  "b",
+                  "60-b.conflist",
+                  NetworkState.Applied,
+                  "bb",
+                  "",
+                  false,
+                  Runtime,
+                  null,
+                  "bb",
+                  null),
               new NetworkOutcome(
                   "a",
                   "50-a.conflist",
@@ -45,6 +54,7 @@ class NodeStatusBuilderTest {
                   "in the way",
                   false,
                   Runtime,
+                  null,
                   null,
                   null)),
           List.of(
@@ -68,7 +78,8 @@ class NodeStatusBuilderTest {
                   false,
                   Runtime,
                   null,
-                  "bb")),
+                  "bb",
+                  null)),
           List.of(),
           List.of(),
           "b",
@@ -116,7 +127,8 @@ class NodeStatusBuilderTest {
                     false,
                     Runtime,
                     istio,
-                    "cc")),
+                    "cc",
+                    null)),
             List.of(),
             List.of(),
             "b",
@@ -284,7 +296,8 @@ class NodeStatusBuilderTest {
                 false,
                 Runtime,
                 null,
-                "pp"),
+                "pp",
+                null),
             new NetworkOutcome(
                 "bw",
                 "05-cbr0.conflist",
@@ -294,13 +307,15 @@ class NodeStatusBuilderTest {
                 false,
                 Runtime,
                 null,
-                "xx")),
+                "xx",
+                null)),
         List.of(),
         List.of(),
         List.of(),
         Map.of(),
         file,
-        List.of(chain));
+        List.of(chain),
+        false);
   }
 
   private static Condition condition(CniNodeStatus s, String type) {
