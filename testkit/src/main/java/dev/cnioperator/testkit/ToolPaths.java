@@ -9,8 +9,8 @@ import java.util.Map;
 /**
  * Where the provisioned tools are: the paths {@code e2e/bin/provision env} prints (the pinned
  * control-plane binaries, helm, cnitool, the reference plugins, crictl, containerd 1.7 and 2.x,
- * Multus, whereabouts, flanneld, the Prometheus Operator's CRDs), read once per JVM. Each getter
- * fails (CI) or skips (elsewhere) when its tool has not been built.
+ * CRI-O, Multus, whereabouts, flanneld, the Prometheus Operator's CRDs), read once per JVM. Each
+ * getter fails (CI) or skips (elsewhere) when its tool has not been built.
  */
 public final class ToolPaths {
   private static volatile Map<String, String> env;
@@ -114,6 +114,19 @@ public final class ToolPaths {
   /** containerd 2.x (containerd, its runc shim, ctr) built from the Go module proxy. */
   public static Path containerd2Dir() {
     return containerdDir("CNI_OPERATOR_CONTAINERD2", "containerd 2.x");
+  }
+
+  /** CRI-O (crio and pinns) built from the Go module proxy by e2e/bin/provision. */
+  public static Path crioDir() {
+    Path dir = Path.of(value("CNI_OPERATOR_CRIO"));
+    Prerequisites.requireExecutable(dir.resolve("crio"), "CRI-O's crio");
+    Prerequisites.requireExecutable(dir.resolve("pinns"), "CRI-O's pinns");
+    return dir;
+  }
+
+  /** conmon, CRI-O's container monitor, from Debian's conmon package on PATH. */
+  public static Path conmon() {
+    return Prerequisites.requireCommand("conmon");
   }
 
   private static Path containerdDir(String key, String what) {

@@ -6,6 +6,8 @@ import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.Commands;
 import dev.cnioperator.testkit.Prerequisites;
 import dev.cnioperator.testkit.ToolPaths;
+import dev.cnioperator.testkit.cri.NodeRuntime;
+import dev.cnioperator.testkit.cri.RuntimeProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -28,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * <p>{@link #close} removes every sandbox through containerd (so the plugins get their DEL), stops
  * containerd, kills what it left running, unmounts what it left mounted and deletes its directory.
  */
-public final class ContainerdFixture implements AutoCloseable {
+public final class ContainerdFixture implements NodeRuntime {
   private static final Duration CRI_READY_TIMEOUT = Duration.ofSeconds(60);
 
   private static final Logger log = LoggerFactory.getLogger(ContainerdFixture.class);
@@ -83,7 +85,7 @@ public final class ContainerdFixture implements AutoCloseable {
   private final ContainerdConfig config;
   private final Path binDir;
   private final Path crictlConfig;
-  private final ContainerdProcess process;
+  private final RuntimeProcess process;
   private final HostDirs.Hold hostRun;
   private boolean closed;
 
@@ -92,9 +94,24 @@ public final class ContainerdFixture implements AutoCloseable {
     this.config = config;
     this.binDir = binDir;
     this.crictlConfig = dir.resolve("crictl.yaml");
+    Path ctr = binDir.resolve("ctr");
+    List<String> command = new ArrayList<>(launcher);
+    command.addAll(
+        List.of(
+            binDir.resolve("containerd").toString(),
+            "--config",
+            dir.resolve("config.toml").toString()));
+    // containerd looks its shim up on PATH first: the release's own, not Debian's in /usr/bin.
     this.process =
-        new ContainerdProcess(
-            launcher, binDir, dir.resolve("config.toml"), config.socket(), logFile());
+        new RuntimeProcess(
+            config.release().toString(),
+            command,
+            Map.of("PATH", binDir + ":" + System.getenv("PATH")),
+            logFile(),
+            () ->
+                Files.exists(config.socket())
+                    && Commands.run(ctr.toString(), "-a", config.socket().toString(), "version")
+                        .ok());
     // Its shims make /run/containerd/s on the machine unless it runs in a node's mount namespace.
     this.hostRun = HostDirs.RUN_CONTAINERD.hold();
   }
@@ -188,8 +205,15 @@ public final class ContainerdFixture implements AutoCloseable {
    * The CRI (and containerd API) socket, alone in its directory with the ttrpc socket; containerd
    * replaces the file each time it starts.
    */
+  @Override
   public Path socket() {
     return config.socket();
+  }
+
+  /** {@link #PAUSE_IMAGE}, imported at start. */
+  @Override
+  public String pauseImage() {
+    return PAUSE_IMAGE;
   }
 
   /** The fixture's directory: config, root, state, socket, log. */
@@ -211,6 +235,7 @@ public final class ContainerdFixture implements AutoCloseable {
   }
 
   /** The release running, whose {@code ctr} {@link #ctr} runs. */
+  @Override
   public ContainerdRelease release() {
     return config.release();
   }
@@ -221,6 +246,7 @@ public final class ContainerdFixture implements AutoCloseable {
   }
 
   /** containerd's stdout and stderr, across restarts. */
+  @Override
   public Path logFile() {
     return dir.resolve("containerd.log");
   }
@@ -230,6 +256,7 @@ public final class ContainerdFixture implements AutoCloseable {
   }
 
   /** Runs crictl against this containerd ({@code --runtime-endpoint unix://<socket>}). */
+  @Override
   public CommandResult crictl(String... args) {
     List<String> command = new ArrayList<>();
     command.add(ToolPaths.crictl().toString());
@@ -253,6 +280,7 @@ public final class ContainerdFixture implements AutoCloseable {
    * registry hosts directory, which containerd reads at each pull (a node's {@code
    * /etc/containerd/certs.d}, as a cluster admin would write it for a registry without TLS).
    */
+  @Override
   public void trustPlainHttpRegistry(String hostPort) {
     Path hosts = config.registryHosts().resolve(hostPort).resolve("hosts.toml");
     try {
@@ -337,6 +365,7 @@ public final class ContainerdFixture implements AutoCloseable {
    * run die at once (SIGKILL), nothing is torn down, the state stays on disk. {@link #restart}
    * boots it again: it finds the sandboxes dead.
    */
+  @Override
   public void powerCut() {
     process.kill();
     ShimProcesses.killAll(ShimProcesses.of(socket()));
@@ -354,7 +383,7 @@ public final class ContainerdFixture implements AutoCloseable {
     ctr("tasks", "kill", "--signal", "SIGKILL", id);
     // The CRI plugin deletes the task itself when it sees the exit; delete it if it has not yet.
     await("the task of sandbox " + id + " gone")
-        .atMost(ContainerdProcess.STOP_TIMEOUT)
+        .atMost(RuntimeProcess.STOP_TIMEOUT)
         .pollDelay(Duration.ZERO)
         .pollInterval(Duration.ofMillis(100))
         .pollInSameThread()
@@ -379,6 +408,7 @@ public final class ContainerdFixture implements AutoCloseable {
   }
 
   /** Stops containerd if it runs (SIGTERM) and starts it again on the same root and state. */
+  @Override
   public void restart() {
     process.stop();
     startProcess();

@@ -2,6 +2,7 @@ package dev.cnioperator.testkit.containerd;
 
 import dev.cnioperator.testkit.Prerequisites;
 import dev.cnioperator.testkit.ToolPaths;
+import dev.cnioperator.testkit.cri.RuntimeRelease;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -10,7 +11,7 @@ import java.util.List;
  * containerd-shim-runc-v2} and {@code ctr} are, and which configuration it reads. runc is Debian's
  * for all of them.
  */
-public enum ContainerdRelease {
+public enum ContainerdRelease implements RuntimeRelease {
   /**
    * Debian's {@code containerd} package (1.6 on bookworm, built without the tracing plugins):
    * config version 2, libcni 1.1 (no netns in its result cache, no CNI STATUS).
@@ -79,6 +80,20 @@ public enum ContainerdRelease {
       Prerequisites.requireExecutable(dir.resolve(binary), label + "'s " + binary);
     }
     return dir;
+  }
+
+  /**
+   * containerd's default gRPC address, the chart's {@code containerd} profile: every release
+   * listens there unless told otherwise.
+   */
+  @Override
+  public String criSocket() {
+    return "/run/containerd/containerd.sock";
+  }
+
+  @Override
+  public String chartProfile() {
+    return "containerd";
   }
 
   /** The {@code version} of the {@code config.toml} it is given: 2 (1.x) or 3 (2.x). */

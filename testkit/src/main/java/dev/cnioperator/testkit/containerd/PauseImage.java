@@ -11,20 +11,21 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The sandbox ("pause") image of the test containerd, made here because there is no registry: a
- * static program compiled with gcc, packed as the one layer of an OCI image in an OCI image layout
- * tarball that {@code ctr images import} reads.
+ * The sandbox ("pause") image of the test runtimes, made here because there is no online registry:
+ * a static program compiled with gcc, packed as the one layer of an OCI image in an OCI image
+ * layout tarball that {@code ctr images import} reads (containerd) or {@code skopeo copy
+ * oci-archive:} pushes to the test's registry (CRI-O, which pulls it).
  */
-final class PauseImage {
+public final class PauseImage {
   /** The name containerd's CRI plugin is told to use as {@code sandbox_image}. */
-  static final String NAME = "cni-operator.test/pause:1";
+  public static final String NAME = "cni-operator.test/pause:1";
 
   private static final String SOURCE = "pause.c";
 
   private PauseImage() {}
 
   /** Compiles the pause program and writes the image tarball into {@code dir}; returns its path. */
-  static Path build(Path dir) {
+  public static Path build(Path dir) {
     Prerequisites.requireCommand("gcc");
     try {
       Path source = dir.resolve(SOURCE);

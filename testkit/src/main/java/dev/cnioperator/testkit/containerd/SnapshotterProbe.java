@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
  * Picks the test containerd's snapshotter: {@code overlayfs} (what nodes run) when this kernel lets
  * us mount an overlay on the fixture's filesystem, {@code native} (plain copies) otherwise.
  */
-final class SnapshotterProbe {
+public final class SnapshotterProbe {
   private static final Logger log = LoggerFactory.getLogger(SnapshotterProbe.class);
 
   static final String OVERLAYFS = "overlayfs";
@@ -23,6 +23,17 @@ final class SnapshotterProbe {
 
   /** Mounts a throw-away overlay under {@code dir} and removes it again. */
   static String pick(Path dir) {
+    String chosen = overlayMountable(dir) ? OVERLAYFS : NATIVE;
+    log.info("event=containerd-snapshotter chosen={}", chosen);
+    return chosen;
+  }
+
+  /**
+   * Whether this kernel lets us mount an overlay on {@code dir}'s file system (what a runtime's
+   * overlay snapshotter or storage driver does): mounts a throw-away one under {@code dir} and
+   * removes it again.
+   */
+  public static boolean overlayMountable(Path dir) {
     Path probe = dir.resolve("overlay-probe");
     try {
       for (String sub : new String[] {"lower", "upper", "work", "merged"}) {
@@ -41,13 +52,10 @@ final class SnapshotterProbe {
               merged.toString());
       if (mount.ok()) {
         Commands.run("umount", merged.toString()).orThrow("umount " + merged);
+      } else {
+        log.info("event=overlay-refused dir={} error=\"{}\"", dir, mount.stderr().strip());
       }
-      String chosen = mount.ok() ? OVERLAYFS : NATIVE;
-      log.info(
-          "event=containerd-snapshotter chosen={} overlayMount={}",
-          chosen,
-          mount.ok() ? "ok" : mount.stderr().strip());
-      return chosen;
+      return mount.ok();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot probe overlay mounts under " + dir, e);
     } finally {

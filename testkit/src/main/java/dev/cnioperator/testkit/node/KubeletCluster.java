@@ -3,6 +3,8 @@ package dev.cnioperator.testkit.node;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.ToolPaths;
 import dev.cnioperator.testkit.containerd.ContainerdRelease;
+import dev.cnioperator.testkit.cri.RuntimeRelease;
+import dev.cnioperator.testkit.crio.CrioRelease;
 import dev.cnioperator.testkit.images.LocalRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -44,10 +46,10 @@ public final class KubeletCluster implements AutoCloseable {
   }
 
   /**
-   * Starts the control plane and {@code nodeCount} nodes running containerd {@code release}, all
-   * registered (NotReady, no CNI).
+   * Starts the control plane and {@code nodeCount} nodes running {@code release} (a containerd or a
+   * CRI-O release), all registered (NotReady, no CNI).
    */
-  public static KubeletCluster start(int nodeCount, ContainerdRelease release) {
+  public static KubeletCluster start(int nodeCount, RuntimeRelease release) {
     return start(nodeCount, release, KubeletNode.TEST_SYNC_FREQUENCY);
   }
 
@@ -56,7 +58,7 @@ public final class KubeletCluster implements AutoCloseable {
    * syncFrequency} ({@link KubeletNode#KUBELET_DEFAULT_SYNC_FREQUENCY} to measure as clusters run).
    */
   public static KubeletCluster start(
-      int nodeCount, ContainerdRelease release, Duration syncFrequency) {
+      int nodeCount, RuntimeRelease release, Duration syncFrequency) {
     return start(
         nodeCount, release, syncFrequency, ToolPaths.kubernetesBinDir(), ToolPaths.kubelet());
   }
@@ -78,7 +80,7 @@ public final class KubeletCluster implements AutoCloseable {
 
   private static KubeletCluster start(
       int nodeCount,
-      ContainerdRelease release,
+      RuntimeRelease release,
       Duration syncFrequency,
       Path controlPlaneBin,
       Path kubelet) {
@@ -120,13 +122,16 @@ public final class KubeletCluster implements AutoCloseable {
   }
 
   /**
-   * Starts one more node running containerd {@code release} (nodes of several releases can share a
-   * cluster, as during a runtime upgrade). The cluster closes it with the others; a test may close
-   * it earlier.
+   * Starts one more node running {@code release} (nodes of several releases and runtimes can share
+   * a cluster, as during a runtime upgrade). The cluster closes it with the others; a test may
+   * close it earlier. A CRI-O node pulls every image, its pause image too, from the cluster's
+   * registry, which is started for it.
    */
-  public KubeletNode addNode(ContainerdRelease release) {
+  public KubeletNode addNode(RuntimeRelease release) {
+    LocalRegistry pullFrom = release instanceof CrioRelease ? registry() : null;
     KubeletNode node =
-        KubeletNode.start(controlPlane, bridge, nextIndex++, release, syncFrequency, kubelet);
+        KubeletNode.start(
+            controlPlane, bridge, nextIndex++, release, syncFrequency, kubelet, pullFrom);
     nodes.add(node);
     if (registry != null) {
       node.trustPlainHttpRegistry(registry.hostPort());
@@ -141,7 +146,10 @@ public final class KubeletCluster implements AutoCloseable {
   public synchronized LocalRegistry registry() {
     if (registry == null) {
       registry = LocalRegistry.start(bridge.hostAddress());
-      nodes.forEach(n -> n.trustPlainHttpRegistry(registry.hostPort()));
+      // Not the nodes a test closed already: their runtime's directory is gone with them.
+      nodes.stream()
+          .filter(n -> !n.isClosed())
+          .forEach(n -> n.trustPlainHttpRegistry(registry.hostPort()));
     }
     return registry;
   }

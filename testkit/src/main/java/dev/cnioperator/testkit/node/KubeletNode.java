@@ -12,6 +12,11 @@ import dev.cnioperator.testkit.ToolPaths;
 import dev.cnioperator.testkit.containerd.ContainerdFixture;
 import dev.cnioperator.testkit.containerd.ContainerdRelease;
 import dev.cnioperator.testkit.containerd.HostDirs;
+import dev.cnioperator.testkit.cri.NodeRuntime;
+import dev.cnioperator.testkit.cri.RuntimeRelease;
+import dev.cnioperator.testkit.crio.CrioFixture;
+import dev.cnioperator.testkit.crio.CrioRelease;
+import dev.cnioperator.testkit.images.LocalRegistry;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -35,8 +40,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A real node on this machine: a kubelet and a containerd of its own, registered with a {@link
- * LocalControlPlane} started by {@link LocalControlPlane#startForNodes}.
+ * A real node on this machine: a kubelet and a container runtime of its own (a containerd release,
+ * or CRI-O: {@link CrioFixture}), registered with a {@link LocalControlPlane} started by {@link
+ * LocalControlPlane#startForNodes}.
  *
  * <p>The node has its own network namespace (a veth to a {@link NodeBridge}, its address there is
  * the node's InternalIP) and its own mount namespace, held by a {@code sleep} process: overlays on
@@ -45,9 +51,12 @@ import org.slf4j.LoggerFactory;
  * sandboxes' network namespaces, as a default containerd does, so the agent finds them there) and
  * {@code /var/log} (pod logs and the {@code /var/log/containers} symlinks), all made shared inside
  * the node before containerd starts, so that {@code HostToContainer} hostPath volumes work.
- * containerd and kubelet are started into both namespaces with {@code nsenter}. The kubelet
- * authenticates with a client certificate {@code O=system:nodes, CN=system:node:<name>} signed by
- * the API server's client CA.
+ * containerd and kubelet are started into both namespaces with {@code nsenter}. A CRI-O node has an
+ * overlay on {@code /var} too and a {@code /run} of its own (tmpfs), where CRI-O keeps its socket,
+ * state and pinned namespaces at their defaults, and its image storage bound from the node's
+ * directory (overlay mounts need a file system that is not an overlay). The kubelet authenticates
+ * with a client certificate {@code O=system:nodes, CN=system:node:<name>} signed by the API
+ * server's client CA.
  *
  * <p>The host's cgroups are v1 here, so the kubelet runs with the cgroupfs driver, no QoS cgroups
  * and no node allocatable enforcement, under a cgroup root of its own.
@@ -96,7 +105,8 @@ public final class KubeletNode implements AutoCloseable {
   private NetworkNamespace netns;
   private String hostInterface;
   private Process holder;
-  private ContainerdFixture containerd;
+  private RuntimeRelease release;
+  private NodeRuntime runtime;
   private Path kubeletBinary;
   private List<String> kubeletArgs;
   private Process kubelet;
@@ -128,33 +138,25 @@ public final class KubeletNode implements AutoCloseable {
    */
   public static KubeletNode start(
       LocalControlPlane controlPlane, NodeBridge bridge, int index, ContainerdRelease release) {
-    return start(controlPlane, bridge, index, release, TEST_SYNC_FREQUENCY);
+    return start(
+        controlPlane, bridge, index, release, TEST_SYNC_FREQUENCY, ToolPaths.kubelet(), null);
   }
 
   /**
-   * As {@link #start(LocalControlPlane, NodeBridge, int, ContainerdRelease)}, the kubelet syncing
-   * its pods every {@code syncFrequency}.
+   * Starts node {@code index} on {@code bridge}, its runtime {@code release}, the kubelet {@code
+   * kubeletBinary} syncing its pods every {@code syncFrequency}, and returns once its Node object
+   * exists (NotReady until a CNI configuration is written into {@link #cniConfDir}). A CRI-O node
+   * pulls every image from {@code registry}, which its CRI-O trusts from the start; a containerd
+   * node takes null (images imported, or a registry trusted later).
    */
   public static KubeletNode start(
       LocalControlPlane controlPlane,
       NodeBridge bridge,
       int index,
-      ContainerdRelease release,
-      Duration syncFrequency) {
-    return start(controlPlane, bridge, index, release, syncFrequency, ToolPaths.kubelet());
-  }
-
-  /**
-   * As {@link #start(LocalControlPlane, NodeBridge, int, ContainerdRelease, Duration)}, the kubelet
-   * {@code kubeletBinary}.
-   */
-  public static KubeletNode start(
-      LocalControlPlane controlPlane,
-      NodeBridge bridge,
-      int index,
-      ContainerdRelease release,
+      RuntimeRelease release,
       Duration syncFrequency,
-      Path kubeletBinary) {
+      Path kubeletBinary,
+      LocalRegistry registry) {
     Prerequisites.requireRoot();
     for (String c : List.of("nsenter", "unshare", "openssl", "ip")) {
       Prerequisites.requireCommand(c);
@@ -170,21 +172,18 @@ public final class KubeletNode implements AutoCloseable {
     KubeletNode node =
         new KubeletNode(controlPlane, name, bridge.nodeAddress(index), dir, syncFrequency);
     node.kubeletBinary = kubeletBinary;
+    node.release = release;
     long t0 = System.nanoTime();
     try {
-      // The mount namespace makes the machine's /run/containerd, the mount point of its socket dir.
-      node.hostRun = HostDirs.RUN_CONTAINERD.hold();
+      if (release instanceof ContainerdRelease) {
+        // The mount namespace makes the machine's /run/containerd, the mount point of its socket
+        // dir.
+        node.hostRun = HostDirs.RUN_CONTAINERD.hold();
+      }
       node.startNetwork(bridge);
       node.startMountNamespace();
       node.installPlugins();
-      node.containerd =
-          ContainerdFixture.start(
-              dir,
-              Path.of("/etc/cni/net.d"),
-              Path.of("/opt/cni/bin"),
-              node.launcher(),
-              ContainerdFixture.NetnsPlacement.VAR_RUN_NETNS,
-              release);
+      node.runtime = node.startRuntime(registry);
       node.startKubelet(bridge);
       node.awaitRegistered();
     } catch (RuntimeException e) {
@@ -196,10 +195,10 @@ public final class KubeletNode implements AutoCloseable {
       throw e;
     }
     log.info(
-        "event=kubelet-node-started node={} kubelet={} containerd={} address={} dir={} ms={}",
+        "event=kubelet-node-started node={} kubelet={} runtime=\"{}\" address={} dir={} ms={}",
         name,
         kubeletBinary,
-        release.name(),
+        release,
         node.address,
         dir,
         (System.nanoTime() - t0) / 1_000_000);
@@ -234,6 +233,11 @@ public final class KubeletNode implements AutoCloseable {
     return name;
   }
 
+  /** Whether {@link #close} was called. */
+  public boolean isClosed() {
+    return closed;
+  }
+
   /** The node's InternalIP, on the bridge. */
   public String address() {
     return address;
@@ -249,18 +253,32 @@ public final class KubeletNode implements AutoCloseable {
     return hostInterface;
   }
 
+  /** The node's containerd; fails on a node of another runtime. */
   public ContainerdFixture containerd() {
-    return containerd;
+    if (runtime instanceof ContainerdFixture containerd) {
+      return containerd;
+    }
+    throw new IllegalStateException("node " + name + " runs " + release + ", not containerd");
+  }
+
+  /** The node's container runtime. */
+  public NodeRuntime runtime() {
+    return runtime;
+  }
+
+  /** The runtime release the node runs. */
+  public RuntimeRelease release() {
+    return release;
   }
 
   /** Imports an image tarball into this node's containerd for CRI ({@code ctr -n k8s.io}). */
   public void importImage(Path tarball) {
-    containerd.importImage(tarball);
+    containerd().importImage(tarball);
   }
 
-  /** Lets this node's containerd pull from the plain-HTTP registry at {@code hostPort}. */
+  /** Lets this node's runtime pull from the plain-HTTP registry at {@code hostPort}. */
   public void trustPlainHttpRegistry(String hostPort) {
-    containerd.trustPlainHttpRegistry(hostPort);
+    runtime.trustPlainHttpRegistry(hostPort);
   }
 
   /** The host path of {@code pathInNode} as this node sees it (through its mount namespace). */
@@ -334,31 +352,58 @@ public final class KubeletNode implements AutoCloseable {
   }
 
   private void startMountNamespace() {
-    for (String d :
-        List.of("etc-up", "etc-work", "opt-up", "opt-work", "cni", "netns", "kubelet")) {
+    boolean crio = release instanceof CrioRelease;
+    List<String> dirs =
+        new ArrayList<>(
+            List.of("etc-up", "etc-work", "opt-up", "opt-work", "cni", "netns", "kubelet"));
+    if (crio) {
+      dirs.addAll(List.of("var-up", "var-work", "storage"));
+    }
+    for (String d : dirs) {
       try {
         Files.createDirectories(dir.resolve(d));
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
     }
+    // containerd: its socket directory bound over /run/containerd. CRI-O: a /var and a /run of
+    // the node's own, before anything is mounted in them, and its image storage where it is not an
+    // overlay.
+    String runtimeBefore =
+        crio
+            ? """
+            mount -t overlay overlay -o lowerdir=/var,upperdir=%1$s/var-up,workdir=%1$s/var-work /var
+            mount -t tmpfs -o mode=0755 tmpfs /run
+            """
+                .formatted(dir)
+            : "";
+    String runtimeAfter =
+        crio
+            ? """
+            mkdir -p %2$s
+            mount --bind %1$s/storage %2$s
+            """
+                .formatted(dir, CrioFixture.STORAGE)
+            : """
+            mkdir -p %2$s /run/containerd
+            mount --bind %2$s /run/containerd
+            """
+                .formatted(dir, ContainerdFixture.socketPath(dir).getParent());
     String script =
         """
         set -e
         mount -t overlay overlay -o lowerdir=/etc,upperdir=%1$s/etc-up,workdir=%1$s/etc-work /etc
         mount -t overlay overlay -o lowerdir=/opt,upperdir=%1$s/opt-up,workdir=%1$s/opt-work /opt
-        mkdir -p /etc/cni/net.d /opt/cni/bin /var/lib/cni /run/netns
+        %2$s        mkdir -p /etc/cni/net.d /opt/cni/bin /var/lib/cni /run/netns
         mount --bind %1$s/cni /var/lib/cni
         mount --bind %1$s/netns /run/netns
         mount -t tmpfs tmpfs /var/log
         mount --bind %1$s/kubelet %1$s/kubelet
-        mkdir -p %2$s /run/containerd
-        mount --bind %2$s /run/containerd
-        mount --make-rshared /
+        %3$s        mount --make-rshared /
         echo ready
         exec sleep 2147483647
         """
-            .formatted(dir, ContainerdFixture.socketPath(dir).getParent());
+            .formatted(dir, runtimeBefore, runtimeAfter);
     ProcessBuilder pb =
         new ProcessBuilder(
                 "nsenter",
@@ -387,6 +432,28 @@ public final class KubeletNode implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start the mount namespace of node " + name, e);
     }
+  }
+
+  private NodeRuntime startRuntime(LocalRegistry registry) {
+    if (release instanceof CrioRelease crio) {
+      if (registry == null) {
+        throw new IllegalArgumentException("a CRI-O node pulls from a registry: none was given");
+      }
+      return CrioFixture.start(
+          crio,
+          dir.resolve("crio"),
+          holder.pid(),
+          launcher(),
+          registry.hostPort(),
+          dir.resolve("storage"));
+    }
+    return ContainerdFixture.start(
+        dir,
+        Path.of("/etc/cni/net.d"),
+        Path.of("/opt/cni/bin"),
+        launcher(),
+        ContainerdFixture.NetnsPlacement.VAR_RUN_NETNS,
+        (ContainerdRelease) release);
   }
 
   private void installPlugins() {
@@ -447,7 +514,8 @@ public final class KubeletNode implements AutoCloseable {
           nodeStatusUpdateFrequency: 5s
           syncFrequency: %ds
           """
-              .formatted(address, CRI_SOCKET, name, resolvConf, syncFrequency.toSeconds()));
+              .formatted(
+                  address, release.criSocket(), name, resolvConf, syncFrequency.toSeconds()));
       kubeletArgs =
           List.of(
               "--config=" + config,
@@ -526,7 +594,7 @@ public final class KubeletNode implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    containerd.powerCut();
+    runtime.powerCut();
     log.info(
         "event=kubelet-node-powered-off node={} ms={}", name, (System.nanoTime() - t0) / 1_000_000);
   }
@@ -539,7 +607,7 @@ public final class KubeletNode implements AutoCloseable {
   public void powerOn() {
     long t0 = System.nanoTime();
     Instant booted = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-    containerd.restart();
+    runtime.restart();
     try {
       kubelet = launchKubelet();
     } catch (IOException e) {
@@ -603,9 +671,9 @@ public final class KubeletNode implements AutoCloseable {
     }
     closed = true;
     stop(kubelet);
-    if (containerd != null) {
+    if (runtime != null) {
       try {
-        containerd.close();
+        runtime.close();
       } catch (RuntimeException e) {
         cleanupProblems.add(e.getMessage());
       }
@@ -627,6 +695,7 @@ public final class KubeletNode implements AutoCloseable {
     }
     if (holder != null) {
       for (Path d : cgroupDirs()) {
+        killCgroupTree(d);
         removeCgroupTree(d);
       }
     }
@@ -643,6 +712,28 @@ public final class KubeletNode implements AutoCloseable {
     if (!cleanupProblems.isEmpty()) {
       throw new IllegalStateException(
           "node " + name + " left things behind: " + String.join("; ", cleanupProblems));
+    }
+  }
+
+  /**
+   * Kills what still runs in the node's cgroup tree {@code d} (a container whose runtime is gone
+   * with its monitor), so that the tree can be removed.
+   */
+  private void killCgroupTree(Path d) {
+    if (!Files.isDirectory(d)) {
+      return;
+    }
+    try (var walk = Files.walk(d)) {
+      for (Path procs :
+          walk.filter(p -> p.getFileName().toString().equals("cgroup.procs")).toList()) {
+        for (String pid : Files.readAllLines(procs)) {
+          if (!pid.isBlank()) {
+            ProcessHandle.of(Long.parseLong(pid.strip())).ifPresent(ProcessHandle::destroyForcibly);
+          }
+        }
+      }
+    } catch (IOException e) {
+      cleanupProblems.add("cannot read the processes of cgroup " + d + ": " + e);
     }
   }
 

@@ -2,7 +2,6 @@ package dev.cnioperator.testkit.node;
 
 import static org.awaitility.Awaitility.await;
 
-import dev.cnioperator.testkit.containerd.ContainerdFixture;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -27,7 +26,10 @@ final class PausePods {
         .until(() -> client.serviceAccounts().inNamespace(name).withName("default").get() != null);
   }
 
-  /** A pod {@code namespace/name} of one pause container on {@code node}, never pulled. */
+  /**
+   * A pod {@code namespace/name} of one pause container on {@code node}: the image its runtime uses
+   * as the sandbox image (imported into containerd, pulled by CRI-O from the test's registry).
+   */
   static PodBuilder on(KubeletNode node, String namespace, String name) {
     return new PodBuilder()
         .withNewMetadata()
@@ -39,8 +41,8 @@ final class PausePods {
         .withTerminationGracePeriodSeconds(0L)
         .addNewContainer()
         .withName("pause")
-        .withImage(ContainerdFixture.PAUSE_IMAGE)
-        .withImagePullPolicy("Never")
+        .withImage(node.runtime().pauseImage())
+        .withImagePullPolicy("IfNotPresent")
         .endContainer()
         .endSpec();
   }

@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cnioperator.testkit.Commands;
 import dev.cnioperator.testkit.ToolPaths;
 import dev.cnioperator.testkit.containerd.ContainerdRelease;
+import dev.cnioperator.testkit.cri.RuntimeRelease;
+import dev.cnioperator.testkit.crio.CrioRelease;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -16,23 +18,26 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * A node of each containerd release users run (Debian's 1.6, 1.7, 2.x), one cluster for all: the
- * node starts with its runtime at the chart's default socket, a pod gets an address from a bridge
- * network in the node's conf dir, and what the product depends on is recorded: whether libcni's
- * cache entry holds the netns (libcni 1.2+, containerd 2.x) and whether containerd calls CNI STATUS
- * (2.x, on 1.1.0 networks). The node leaves nothing behind.
+ * A node of each runtime release users run (containerd: Debian's 1.6, 1.7, 2.x; CRI-O 1.34), one
+ * cluster for all: the node starts with its runtime at the socket of the chart's profile for it, a
+ * pod gets an address from a bridge network in the node's conf dir, and what the product depends on
+ * is recorded: whether libcni's cache entry holds the netns (libcni 1.2+: containerd 2.x, CRI-O),
+ * whether the runtime calls CNI STATUS (on 1.1.0 networks: containerd 2.x, and CRI-O until the
+ * network is first ready) and CHECK (CRI-O, after each ADD). The node leaves nothing behind.
  */
-class ContainerdReleasesIT {
+class RuntimeReleasesIT {
   private static final String NETWORK = "releases-it";
   private static final String NAMESPACE = "releases-it";
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -52,16 +57,21 @@ class ContainerdReleasesIT {
     }
   }
 
+  static Stream<RuntimeRelease> releases() {
+    return Stream.<RuntimeRelease>concat(
+        Arrays.stream(ContainerdRelease.values()), Arrays.stream(CrioRelease.values()));
+  }
+
   @ParameterizedTest(name = "{0}")
-  @EnumSource(ContainerdRelease.class)
-  void aPodGetsAnAddressAndTheCacheAndStatusAreAsTheReleaseMakesThem(ContainerdRelease release)
+  @MethodSource("releases")
+  void aPodGetsAnAddressAndTheCacheAndStatusAreAsTheReleaseMakesThem(RuntimeRelease release)
       throws IOException {
     long t0 = System.nanoTime();
     KubeletNode node = cluster.addNode(release);
     long startMs = (System.nanoTime() - t0) / 1_000_000;
     System.out.printf(
         "event=release-node-started release=%s node=%s ms=%d%n",
-        release.name(), node.name(), startMs);
+        label(release), node.name(), startMs);
     KubernetesClient client = cluster.controlPlane().client();
     Path verbs = node.dir().resolve("cni-verbs.log");
     try {
@@ -70,22 +80,27 @@ class ContainerdReleasesIT {
       Files.writeString(
           node.cniConfDir().resolve("10-" + NETWORK + ".conflist"), conflist(podCidr));
 
-      String podName = "p-" + release.name().toLowerCase().replace('_', '-');
+      String podName = "p-" + label(release).toLowerCase().replace('_', '-');
       Pod running = PausePods.createRunning(client, withCriSocketDir(node, podName));
       String ip = running.getStatus().getPodIP();
       assertThat(ip).startsWith(podCidr.substring(0, podCidr.lastIndexOf('.') + 1));
 
       String sandboxId = crictl(node, "pods", "--name", podName, "-q");
       assertThat(sandboxId).isNotEmpty();
-      // The node's socket dir is its /run/containerd: the shims' sockets, which every release
-      // puts under /run/containerd/s, are in the node's own directory, not the machine's.
-      List<Path> shimSockets;
-      try (var files = Files.list(node.containerd().socket().resolveSibling("s"))) {
-        shimSockets = files.toList();
-      }
-      assertThat(shimSockets).isNotEmpty();
-      for (Path socket : shimSockets) {
-        assertThat(Path.of("/run/containerd/s").resolve(socket.getFileName())).doesNotExist();
+      if (release instanceof ContainerdRelease) {
+        // The node's socket dir is its /run/containerd: the shims' sockets, which every release
+        // puts under /run/containerd/s, are in the node's own directory, not the machine's.
+        List<Path> shimSockets;
+        try (var files = Files.list(node.containerd().socket().resolveSibling("s"))) {
+          shimSockets = files.toList();
+        }
+        assertThat(shimSockets).isNotEmpty();
+        for (Path socket : shimSockets) {
+          assertThat(Path.of("/run/containerd/s").resolve(socket.getFileName())).doesNotExist();
+        }
+      } else {
+        // CRI-O keeps its socket and state in the node's own /run: nothing on the machine's.
+        assertThat(Path.of("/run/crio")).doesNotExist();
       }
 
       assertThePodReachesItsNodesContainerdAtTheChartsDefault(node, sandboxId);
@@ -99,8 +114,14 @@ class ContainerdReleasesIT {
       String resultVersion = entry.at("/result/cniVersion").asText();
       System.out.printf(
           "event=release-cni-cache release=%s netns=%s resultCniVersion=%s keys=%s%n",
-          release.name(), entry.path("netns").asText("(none)"), resultVersion, fieldNames(entry));
-      if (release == ContainerdRelease.V2_X) {
+          label(release), entry.path("netns").asText("(none)"), resultVersion, fieldNames(entry));
+      if (release instanceof CrioRelease) {
+        // libcni 1.3: the netns in the cache, 1.1.0 picked; CRI-O polls STATUS until the network
+        // is first ready, and CHECKs each attachment right after its ADD.
+        assertThat(entry.path("netns").asText()).startsWith("/var/run/netns/");
+        assertThat(resultVersion).isEqualTo("1.1.0");
+        assertThat(Files.readAllLines(verbs)).contains("STATUS", "CHECK");
+      } else if (release == ContainerdRelease.V2_X) {
         assertThat(entry.path("netns").asText()).startsWith("/var/run/netns/");
         assertThat(resultVersion).isEqualTo("1.1.0");
         await()
@@ -120,31 +141,39 @@ class ContainerdReleasesIT {
       assertThat(seen).contains("ADD", "DEL");
       System.out.printf(
           "event=release-cni-verbs release=%s nodeLifeMs=%d verbs=%s%n",
-          release.name(), (System.nanoTime() - t0) / 1_000_000, verbCounts(seen));
+          label(release), (System.nanoTime() - t0) / 1_000_000, verbCounts(seen));
     } finally {
       node.close();
     }
     assertNothingLeftOf(node);
   }
 
+  /** The release's enum constant, of CRI-O's prefixed: {@code DEBIAN_1_6}, {@code crio-V1_34}. */
+  private static String label(RuntimeRelease release) {
+    return release instanceof CrioRelease crio
+        ? "crio-" + crio.name()
+        : ((ContainerdRelease) release).name();
+  }
+
   /**
-   * A pod mounting the node's {@code /run/containerd} read-only, as the chart's agent DaemonSet
-   * mounts the directory of {@code agent.hostPaths.profiles.containerd.criSocket}.
+   * A pod mounting the directory of the node's CRI socket read-only at the same path, as the
+   * chart's agent DaemonSet mounts that of {@code agent.hostPaths.profiles.<profile>.criSocket}.
    */
   private static Pod withCriSocketDir(KubeletNode node, String name) {
+    String socketDir = Path.of(node.release().criSocket()).getParent().toString();
     return PausePods.on(node, NAMESPACE, name)
         .editSpec()
         .addNewVolume()
         .withName("cri")
         .withNewHostPath()
-        .withPath(Path.of(KubeletNode.CRI_SOCKET).getParent().toString())
+        .withPath(socketDir)
         .withType("Directory")
         .endHostPath()
         .endVolume()
         .editFirstContainer()
         .addNewVolumeMount()
         .withName("cri")
-        .withMountPath("/run/containerd")
+        .withMountPath(socketDir)
         .withReadOnly(true)
         .endVolumeMount()
         .endContainer()
@@ -161,7 +190,7 @@ class ContainerdReleasesIT {
     String containerId = crictl(node, "ps", "--pod", sandboxId, "-q");
     String pid =
         crictl(node, "inspect", "-o", "go-template", "--template", "{{.info.pid}}", containerId);
-    String inPod = "unix:///proc/" + pid + "/root" + KubeletNode.CRI_SOCKET;
+    String inPod = "unix:///proc/" + pid + "/root" + node.release().criSocket();
     String viaPod =
         Commands.run(ToolPaths.crictl().toString(), "--runtime-endpoint", inPod, "version")
             .orThrow("crictl version at " + inPod)
@@ -170,17 +199,12 @@ class ContainerdReleasesIT {
     assertThat(viaPod).isEqualTo(crictl(node, "version"));
     System.out.printf(
         "event=release-cri-version release=%s %s%n",
-        node.containerd().release().name(),
-        viaPod.lines().filter(l -> l.startsWith("Runtime")).toList());
+        label(node.release()), viaPod.lines().filter(l -> l.startsWith("Runtime")).toList());
   }
 
-  /** crictl on the node's containerd, through its socket on the host; its output, stripped. */
+  /** crictl on the node's runtime, through its socket on the host; its output, stripped. */
   private static String crictl(KubeletNode node, String... args) {
-    return node.containerd()
-        .crictl(args)
-        .orThrow("crictl " + String.join(" ", args))
-        .stdout()
-        .strip();
+    return node.runtime().crictl(args).orThrow("crictl " + String.join(" ", args)).stdout().strip();
   }
 
   private static void assertNothingLeftOf(KubeletNode node) {
