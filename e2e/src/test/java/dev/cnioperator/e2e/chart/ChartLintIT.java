@@ -335,6 +335,34 @@ class ChartLintIT {
             "--cri-socket=/run/k3s/containerd/containerd.sock");
   }
 
+  @Test
+  void openshiftProfileGivesTheAgentCrioDirsAsOpenShiftSetsThemAndMountsItsSocketsDirectory() {
+    PodSpec pod =
+        RenderedChart.render(helm, "--set", "agent.hostPaths.profile=openshift")
+            .single("DaemonSet", DaemonSet.class)
+            .getSpec()
+            .getTemplate()
+            .getSpec();
+    Container agent = onlyContainer(pod);
+
+    assertThat(hostPathsByMount(pod, agent))
+        .containsEntry("/etc/kubernetes/cni/net.d", "/etc/kubernetes/cni/net.d")
+        .containsEntry("/var/lib/cni/bin", "/var/lib/cni/bin")
+        .containsEntry("/var/run/crio", "/var/run/crio")
+        // Nothing of containerd's or CRI-O's stock layout is made on an OpenShift node.
+        .doesNotContainKeys("/etc/cni/net.d", "/opt/cni/bin", "/run/containerd");
+    assertThat(mount(agent, "/var/run/crio").getReadOnly()).isTrue();
+    assertThat(mount(agent, "/var/run/crio").getMountPropagation()).isEqualTo("HostToContainer");
+    assertThat(agent.getArgs())
+        .contains(
+            "--conf-dir=/etc/kubernetes/cni/net.d",
+            "--bin-dir=/var/lib/cni/bin",
+            "--cri-socket=/var/run/crio/crio.sock",
+            // The cluster-network-operator's Multus keeps Multus's defaults (values.yaml).
+            "--multus-conf-dir=/etc/cni/multus/net.d",
+            "--multus-cache-dir=/var/lib/cni/multus");
+  }
+
   @ParameterizedTest(name = "{0}")
   @CsvSource(
       delimiter = '|',
@@ -347,6 +375,9 @@ class ChartLintIT {
         "k3s-no-flannel|/etc/cni/net.d|/opt/cni/bin|/run/k3s/containerd/containerd.sock|/etc/cni",
         "rke2|/etc/cni/net.d|/opt/cni/bin|/run/k3s/containerd/containerd.sock|/etc/cni",
         "crio|/etc/cni/net.d|/opt/cni/bin|/var/run/crio/crio.sock|/etc/cni",
+        // The conf dir is under /etc/kubernetes: Multus's conf dir is mounted itself, as for k3s.
+        "openshift|/etc/kubernetes/cni/net.d|/var/lib/cni/bin|/var/run/crio/crio.sock"
+            + "|/etc/cni/multus/net.d",
       })
   void eachProfileGivesTheAgentItsRuntimesDirsAndSocket(
       String profile, String confDir, String binDir, String socket, String multusMount) {
