@@ -127,7 +127,7 @@ final class NodePods {
 
   /** The ids of the ready sandboxes (network still set up) of {@code namespace} on the node. */
   static List<String> readySandboxes(KubeletNode node, String namespace) {
-    return node.containerd()
+    return node.runtime()
         .crictl("pods", "-q", "--state", "ready", "--namespace", namespace)
         .orThrow("crictl pods --namespace " + namespace)
         .stdout()
@@ -136,10 +136,10 @@ final class NodePods {
         .toList();
   }
 
-  /** The id of {@code pod}'s ready sandbox in the node's containerd. */
+  /** The id of {@code pod}'s ready sandbox in the node's runtime. */
   static String sandboxId(KubeletNode node, Pod pod) {
     String id =
-        node.containerd()
+        node.runtime()
             .crictl(
                 "pods",
                 "-q",
@@ -165,7 +165,7 @@ final class NodePods {
     try {
       JsonNode info =
           new ObjectMapper()
-              .readTree(node.containerd().crictl("inspectp", id).orThrow("inspectp").stdout());
+              .readTree(node.runtime().crictl("inspectp", id).orThrow("inspectp").stdout());
       for (JsonNode ns : info.at("/info/runtimeSpec/linux/namespaces")) {
         if (ns.path("type").asText().equals("network")) {
           return ns.path("path").asText();
@@ -285,7 +285,7 @@ final class NodePods {
         .withNewSpec()
         .withNodeName(node.name())
         .withTerminationGracePeriodSeconds(0L)
-        .withContainers(pauseContainer())
+        .withContainers(pauseContainer(node))
         .endSpec()
         .build();
   }
@@ -327,12 +327,24 @@ final class NodePods {
         .build();
   }
 
-  /** The fixture's pause image, imported into every node, never pulled. */
+  /** The fixture's pause image, imported into every containerd node, never pulled. */
   static Container pauseContainer() {
     return new ContainerBuilder()
         .withName("pause")
         .withImage(ContainerdFixture.PAUSE_IMAGE)
         .withImagePullPolicy("Never")
+        .build();
+  }
+
+  /**
+   * The pause image of {@code node}'s runtime: imported into containerd, pulled by CRI-O from the
+   * cluster's registry.
+   */
+  static Container pauseContainer(KubeletNode node) {
+    return new ContainerBuilder()
+        .withName("pause")
+        .withImage(node.runtime().pauseImage())
+        .withImagePullPolicy("IfNotPresent")
         .build();
   }
 

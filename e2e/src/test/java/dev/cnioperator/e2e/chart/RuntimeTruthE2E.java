@@ -15,6 +15,8 @@ import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.TestNames;
 import dev.cnioperator.testkit.containerd.ContainerdRelease;
+import dev.cnioperator.testkit.cri.RuntimeRelease;
+import dev.cnioperator.testkit.crio.CrioRelease;
 import dev.cnioperator.testkit.node.KubeletCluster;
 import dev.cnioperator.testkit.node.KubeletNode;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -66,24 +68,32 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 abstract class RuntimeTruthE2E {
-  private static final Duration SETTLE = Duration.ofSeconds(120);
+  static final Duration SETTLE = Duration.ofSeconds(120);
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** How long {@code helm install --wait} may take: the node pulls both images first. */
   private static final Duration INSTALL_WAIT = Duration.ofMinutes(4);
 
-  private static final String POD_NETWORK = "truth";
+  static final String POD_NETWORK = "truth";
   private static final String BRIDGE = "cbtruth0";
 
-  private KubeletCluster cluster;
-  private LocalControlPlane cp;
-  private KubeletNode node;
-  private ChartRelease release;
-  private String apps;
+  KubeletCluster cluster;
+  LocalControlPlane cp;
+  KubeletNode node;
+  ChartRelease release;
+  String apps;
   private final long started = System.nanoTime();
 
-  /** The containerd release the node runs. */
-  abstract ContainerdRelease release();
+  /** The runtime release the node runs. */
+  abstract RuntimeRelease release();
+
+  /**
+   * Whether the node's runtime selects 1.1.0 from a conflist's cniVersions and can ADD a 1.1.0
+   * network (libcni 1.2+: containerd 2.x, CRI-O 1.34), or reads cniVersion alone (containerd 1.x).
+   */
+  private boolean speaks110() {
+    return release() == ContainerdRelease.V2_X || release() instanceof CrioRelease;
+  }
 
   @BeforeAll
   void startCluster() {
@@ -168,7 +178,7 @@ abstract class RuntimeTruthE2E {
     Pod pod = runPausePod("healthy");
     assertThat(cachedResultVersions())
         .as("the CNI version of the pod's ADD, in libcni's cache on the node")
-        .containsExactly(release() == ContainerdRelease.V2_X ? "1.1.0" : "1.0.0");
+        .containsExactly(speaks110() ? "1.1.0" : "1.0.0");
 
     await("the pod's attachment checked healthy")
         .atMost(SETTLE)
@@ -329,7 +339,7 @@ abstract class RuntimeTruthE2E {
         """
             .formatted(net));
     try {
-      if (release() == ContainerdRelease.V2_X) {
+      if (speaks110()) {
         awaitReady(net);
         return;
       }
@@ -340,9 +350,15 @@ abstract class RuntimeTruthE2E {
     }
   }
 
-  /** The test kit's own settings, none of them the runtime's ({@link ChartRelease#onNodes}). */
+  /**
+   * The test kit's own settings ({@link ChartRelease#onNodes}), and on a runtime other than
+   * containerd the one value the install guide says to set: the chart's profile for it.
+   */
   private String[] testKitValues() {
-    return ChartRelease.onNodes(cluster);
+    return release() instanceof ContainerdRelease
+        ? ChartRelease.onNodes(cluster)
+        : ChartRelease.onNodes(
+            cluster, "--set", "agent.hostPaths.profile=" + release().chartProfile());
   }
 
   /**
@@ -365,12 +381,15 @@ abstract class RuntimeTruthE2E {
    * The pod network from the node's podCIDR: cniVersion 1.0.0 for a runtime that reads it alone,
    * 1.1.0 for one that selects from cniVersions.
    */
-  private String podNetwork(String extraBridgeField) {
+  String podNetwork(String extraBridgeField) {
     return ClusterNetworks.podNetwork(
-        POD_NETWORK, BRIDGE, "cniVersions: [\"1.0.0\", \"1.1.0\"]", extraBridgeField);
+        POD_NETWORK,
+        BRIDGE,
+        "cniVersions: [\"1.0.0\", \"1.1.0\"]\nipamCleanup: {gracePeriodSeconds: 30}",
+        extraBridgeField);
   }
 
-  private void apply(String yaml) {
+  void apply(String yaml) {
     cp.kubectlWithInput(yaml, "apply", "-f", "-").orThrow("kubectl apply");
   }
 
@@ -378,7 +397,7 @@ abstract class RuntimeTruthE2E {
     cp.kubectl("delete", "cninetwork", network, "--timeout=120s").orThrow("kubectl delete");
   }
 
-  private void awaitReady(String network) {
+  void awaitReady(String network) {
     ClusterNetworks.on(cp).waitReady(network);
   }
 
@@ -393,7 +412,7 @@ abstract class RuntimeTruthE2E {
         cp.kubectl("describe", "cninetwork", network).stdout());
   }
 
-  private Pod runPausePod(String prefix) {
+  Pod runPausePod(String prefix) {
     String name = TestNames.unique(prefix);
     Pod pod = NodePods.pinnedPausePod(name, node);
     cp.client().pods().inNamespace(apps).resource(pod).create();
@@ -439,7 +458,7 @@ abstract class RuntimeTruthE2E {
         .orElseThrow();
   }
 
-  private NodeNetworkStatus nodeNetwork(String network) {
+  NodeNetworkStatus nodeNetwork(String network) {
     CniNode cniNode = cp.client().resources(CniNode.class).withName(node.name()).get();
     return cniNode.getStatus().network(network).orElseThrow();
   }
