@@ -5,6 +5,8 @@ import dev.cnioperator.e2e.Helm;
 import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.TestNames;
+import dev.cnioperator.testkit.containerd.ContainerdRelease;
+import dev.cnioperator.testkit.cri.RuntimeRelease;
 import dev.cnioperator.testkit.node.KubeletCluster;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -226,6 +228,17 @@ public final class ChartRelease implements AutoCloseable {
                 "agent.hostPaths.stateDir=/opt/cni-operator/state"));
     args.addAll(List.of(more));
     return args.toArray(String[]::new);
+  }
+
+  /**
+   * What a user sets for nodes of {@code runtime}, as the install guide says: nothing for
+   * containerd (the chart's default profile), the chart's profile for it otherwise ({@code
+   * agent.hostPaths.profile=crio}).
+   */
+  public static String[] runtimeValues(RuntimeRelease runtime) {
+    return runtime instanceof ContainerdRelease
+        ? new String[0]
+        : new String[] {"--set", "agent.hostPaths.profile=" + runtime.chartProfile()};
   }
 
   /**

@@ -16,6 +16,8 @@ import dev.cnioperator.e2e.ClusterNetworks;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.TestNames;
 import dev.cnioperator.testkit.containerd.ContainerdRelease;
+import dev.cnioperator.testkit.cri.RuntimeRelease;
+import dev.cnioperator.testkit.crio.CrioRelease;
 import dev.cnioperator.testkit.node.KubeletNode;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.io.IOException;
@@ -49,8 +51,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * A chain declared onto a flannel-style primary with {@code spec.appendAs: DropIn}, on one kubelet
- * node of the containerd release a subclass names, the product from {@code helm install}; then a
- * burst of the primary's rewrites while pods start.
+ * node of the runtime release a subclass names, the product from {@code helm install}; then a burst
+ * of the primary's rewrites while pods start.
  *
  * <p>On containerd 2.1 and later (libcni 1.3) the agent writes the declared entries as drop-in
  * files, {@code /etc/cni/net.d/cbr0/<NN-name>.<ii>.conf} (the network's file name in the CniNode
@@ -59,13 +61,15 @@ import org.junit.jupiter.api.TestMethodOrder;
  * primary wrote at every 20 ms sample, from before the chain is declared until after it is deleted,
  * and the primary's rewrites leave nothing to put back, so every pod gets the chain. On containerd
  * 1.7 (libcni 1.1, no drop-ins) the entries are held in place and the CniNode status says why; each
- * rewrite strips them until the agent re-appends, and after three re-appends within ten minutes the
- * file is Contested, not fought: pods added meanwhile run the primary's chain alone, which the
- * status says (the Contested message; {@code attachments.olderChainPods} once the network is
- * Applied again, as a network not Applied gets no CHECK). The burst's figures are printed
- * (docs/benchmarks.md, section 10); on 1.7 they are the product's designed bound, not asserted as
- * counts. Deleting the network takes the drop-ins and their directory out (2.x) or leaves the file
- * as the primary wrote it (1.7), and a pod started then runs the primary's chain alone.
+ * rewrite strips them until the agent re-appends (the same on CRI-O 1.34, held in place on purpose:
+ * it loads drop-ins but deletes pods with libcni's cached file, which has none), and after three
+ * re-appends within ten minutes the file is Contested, not fought: pods added meanwhile run the
+ * primary's chain alone, which the status says (the Contested message; {@code
+ * attachments.olderChainPods} once the network is Applied again, as a network not Applied gets no
+ * CHECK). The burst's figures are printed (docs/benchmarks.md, section 10); on 1.7 they are the
+ * product's designed bound, not asserted as counts. Deleting the network takes the drop-ins and
+ * their directory out (2.x) or leaves the file as the primary wrote it (1.7), and a pod started
+ * then runs the primary's chain alone.
  *
  * <p>The burst: a thread rewrites the primary's file with its original content ({@link
  * Files#writeString}: truncate, then write, as {@code cp} does; without any entry appended in
@@ -99,6 +103,8 @@ abstract class DeclaredChainBurstE2E {
   private KubeletNode node;
   private ClusterNetworks networks;
   private ForeignPrimary primary;
+
+  /** The runtime's CRI name and version, e.g. {@code containerd-v1.7.35}, {@code cri-o-1.34.0}. */
   private String runtimeVersion;
 
   /** The network's own file name without {@code .conflist}: what its drop-ins are named after. */
@@ -109,8 +115,8 @@ abstract class DeclaredChainBurstE2E {
 
   private ScheduledExecutorService sampler;
 
-  /** The containerd release the node runs. */
-  abstract ContainerdRelease runtime();
+  /** The runtime release the node runs. */
+  abstract RuntimeRelease runtime();
 
   /** Whether that release loads libcni's drop-ins (2.1 and later), so DropIn is what it holds. */
   private boolean loadsDropIns() {
@@ -123,16 +129,10 @@ abstract class DeclaredChainBurstE2E {
     cp = product.cp;
     node = product.node;
     networks = ClusterNetworks.on(cp);
+    List<String> version =
+        node.runtime().crictl("version").orThrow("crictl version").stdout().lines().toList();
     runtimeVersion =
-        node.containerd()
-            .crictl("version")
-            .orThrow("crictl version")
-            .stdout()
-            .lines()
-            .filter(l -> l.startsWith("RuntimeVersion:"))
-            .map(l -> l.substring("RuntimeVersion:".length()).strip())
-            .findFirst()
-            .orElse("unknown");
+        versionField(version, "RuntimeName") + "-" + versionField(version, "RuntimeVersion");
   }
 
   @AfterAll
@@ -212,9 +212,8 @@ abstract class DeclaredChainBurstE2E {
           m ->
               assertThat(m)
                   .startsWith("plugins appended to network " + TARGET + " in " + FILE)
-                  .contains("held in place, not as drop-ins: the node's runtime, containerd ")
-                  .contains("1.7.")
-                  .contains("carries a libcni older than 1.3, which loads no drop-ins"));
+                  .contains("held in place, not as drop-ins: the node's runtime, ")
+                  .contains(heldInPlaceBecause()));
       assertThat(ForeignPrimary.types(node))
           .containsExactly("bridge", "portmap", "tuning", "bandwidth");
       assertThat(dropInDir()).doesNotExist();
@@ -319,7 +318,7 @@ abstract class DeclaredChainBurstE2E {
     List<Long> sorted = runMs.stream().sorted().toList();
     NodeNetworkStatus after = networks.nodeStatus(node.name(), CHAIN).orElseThrow();
     System.out.printf(
-        "event=declared-chain-burst runtime=containerd-%s placement=%s rewrites=%d pods=%d"
+        "event=declared-chain-burst runtime=%s placement=%s rewrites=%d pods=%d"
             + " without-chain=%d contested=%s reappends=%d reloads_caused=%d burst_ms=%d"
             + " pod_running_ms_median=%d pod_running_ms_max=%d sandbox_failures=%d file_samples=%d"
             + " file_samples_with_chain=%d file_samples_as_written=%d file_samples_mid_write=%d"
@@ -429,7 +428,7 @@ abstract class DeclaredChainBurstE2E {
       stopSampler();
     }
     System.out.printf(
-        "event=declared-chain-burst-deleted runtime=containerd-%s file_byte_for_byte=%s %s%n",
+        "event=declared-chain-burst-deleted runtime=%s file_byte_for_byte=%s %s%n",
         runtimeVersion, Arrays.equals(readFile(), primaryBytes()), samples);
     printChainEvents();
     // The runtime runs the primary's chain alone again: a pod started now gets neither plugin.
@@ -492,11 +491,30 @@ abstract class DeclaredChainBurstE2E {
             + "\")]}state={.state}{\"\\n\"}message={.message}{\"\\n\"}"
             + "attachments={.attachments}{\"\\n\"}lastCheckTime={.lastCheckTime}{\"\\n\"}{end}";
     System.out.printf(
-        "event=%s runtime=containerd-%s%n$ kubectl get cninode %s -o jsonpath=...%n%s%n",
+        "event=%s runtime=%s%n$ kubectl get cninode %s -o jsonpath=...%n%s%n",
         event,
         runtimeVersion,
         node.name(),
         cp.kubectl("get", "cninode", node.name(), "-o", "jsonpath=" + jsonpath).stdout());
+  }
+
+  /** What the status says of the node's runtime when it holds the chain in place. */
+  private List<String> heldInPlaceBecause() {
+    return runtime() instanceof CrioRelease
+        ? List.of(
+            "cri-o 1.34.",
+            "deletes pods with libcni's cached copy of the network's file, which holds no drop-ins")
+        : List.of(
+            "containerd ", "1.7.", "carries a libcni older than 1.3, which loads no drop-ins");
+  }
+
+  /** The value of {@code field} in crictl version's lines, "unknown" when there is none. */
+  private static String versionField(List<String> lines, String field) {
+    return lines.stream()
+        .filter(l -> l.startsWith(field + ":"))
+        .map(l -> l.substring(field.length() + 1).strip())
+        .findFirst()
+        .orElse("unknown");
   }
 
   private Pod runPausePod(String prefix) {

@@ -10,8 +10,9 @@ import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.TestNames;
 import dev.cnioperator.testkit.ToolPaths;
-import dev.cnioperator.testkit.containerd.ContainerdFixture;
+import dev.cnioperator.testkit.containerd.ContainerdRelease;
 import dev.cnioperator.testkit.containerd.OciImage;
+import dev.cnioperator.testkit.cri.RuntimeRelease;
 import dev.cnioperator.testkit.node.KubeletCluster;
 import dev.cnioperator.testkit.node.KubeletNode;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -39,7 +40,8 @@ import org.junit.jupiter.api.TestInstance;
  * again; an edit of the pod network is rolled out with Istio's entry carried over, and install-cni
  * has nothing to re-insert. Pods the kubelet starts before and after the edit go through the {@code
  * istio-cni} plugin, which programs its redirection in each pod's network namespace (read there
- * with iptables-save). The image is made here, one layer with Istio's two binaries.
+ * with iptables-save). The image is made here, one layer with Istio's two binaries, imported into
+ * the node's runtime (pushed to the test's registry for CRI-O, which pulls it).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class IstioOnKubeletE2E {
@@ -61,7 +63,7 @@ class IstioOnKubeletE2E {
 
   @BeforeAll
   void startCluster() throws IOException {
-    product = OneNodeProduct.install("istio");
+    product = OneNodeProduct.install("istio", runtime());
     cluster = product.cluster;
     cp = product.cp;
     node = product.node;
@@ -83,6 +85,11 @@ class IstioOnKubeletE2E {
                     "opt/cni/bin/istio-cni", 0755, Files.readAllBytes(istio.resolve("istio-cni")))),
             List.of("/usr/local/bin/install-cni"),
             dir.resolve("istio-install-cni.tar")));
+  }
+
+  /** The node's runtime: Debian's containerd 1.6 here, another in a subclass. */
+  RuntimeRelease runtime() {
+    return ContainerdRelease.DEBIAN_1_6;
   }
 
   @AfterAll
@@ -187,7 +194,7 @@ class IstioOnKubeletE2E {
               containers:
                 - name: install-cni
                   image: %s
-                  imagePullPolicy: Never
+                  imagePullPolicy: IfNotPresent
                   args: [--log_output_level=default:info]
                   securityContext: {privileged: true, runAsUser: 0}
                   env:
@@ -256,8 +263,8 @@ class IstioOnKubeletE2E {
             .editSpec()
             .addNewContainer()
             .withName("istio-proxy")
-            .withImage(ContainerdFixture.PAUSE_IMAGE)
-            .withImagePullPolicy("Never")
+            .withImage(node.runtime().pauseImage())
+            .withImagePullPolicy("IfNotPresent")
             .endContainer()
             .endSpec()
             .build();

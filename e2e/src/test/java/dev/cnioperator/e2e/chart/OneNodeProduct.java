@@ -3,6 +3,7 @@ package dev.cnioperator.e2e.chart;
 import dev.cnioperator.e2e.Helm;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.containerd.ContainerdRelease;
+import dev.cnioperator.testkit.cri.RuntimeRelease;
 import dev.cnioperator.testkit.node.KubeletCluster;
 import dev.cnioperator.testkit.node.KubeletNode;
 import java.time.Duration;
@@ -43,15 +44,22 @@ final class OneNodeProduct implements AutoCloseable {
     return install(prefix, ContainerdRelease.DEBIAN_1_6);
   }
 
-  /** As {@link #install(String)}, the node running containerd {@code runtime}. */
-  static OneNodeProduct install(String prefix, ContainerdRelease runtime) {
+  /**
+   * As {@link #install(String)}, the node running {@code runtime}, installed with what the install
+   * guide says to set for it ({@link ChartRelease#runtimeValues}).
+   */
+  static OneNodeProduct install(String prefix, RuntimeRelease runtime) {
     long started = System.nanoTime();
     KubeletCluster cluster = KubeletCluster.start(1, runtime);
     try {
       PublishedProduct product = PublishedProduct.publish(cluster, Helm.provisioned());
       ChartRelease release =
           ChartRelease.installAndWait(
-              cluster.controlPlane(), product, prefix, INSTALL_WAIT, ChartRelease.onNodes(cluster));
+              cluster.controlPlane(),
+              product,
+              prefix,
+              INSTALL_WAIT,
+              ChartRelease.onNodes(cluster, ChartRelease.runtimeValues(runtime)));
       return new OneNodeProduct(cluster, release, prefix, started);
     } catch (RuntimeException | Error e) {
       cluster.close();

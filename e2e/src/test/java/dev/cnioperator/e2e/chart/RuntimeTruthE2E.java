@@ -355,10 +355,7 @@ abstract class RuntimeTruthE2E {
    * containerd the one value the install guide says to set: the chart's profile for it.
    */
   private String[] testKitValues() {
-    return release() instanceof ContainerdRelease
-        ? ChartRelease.onNodes(cluster)
-        : ChartRelease.onNodes(
-            cluster, "--set", "agent.hostPaths.profile=" + release().chartProfile());
+    return ChartRelease.onNodes(cluster, ChartRelease.runtimeValues(release()));
   }
 
   /**

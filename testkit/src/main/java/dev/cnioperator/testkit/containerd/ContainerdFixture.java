@@ -270,6 +270,7 @@ public final class ContainerdFixture implements NodeRuntime {
   /**
    * Imports an image tarball (OCI layout or docker archive) for CRI ({@code ctr images import}).
    */
+  @Override
   public void importImage(Path tarball) {
     ctr("images", "import", "--snapshotter", config.snapshotter(), tarball.toString())
         .orThrow("ctr images import " + tarball);

@@ -54,6 +54,14 @@ public final class HostDirs {
   public static final HostDirs RUN_CONTAINERD =
       new HostDirs(Path.of("/run/containerd"), lockFile("run-containerd"));
 
+  /**
+   * The {@code crio} cgroup of each cgroup hierarchy of the machine, which CRI-O makes as the
+   * parent of its containers' cgroups when the kubelet gives none (as the test kit's, without QoS
+   * cgroups).
+   */
+  public static final HostDirs CRIO_CGROUPS =
+      new HostDirs(CgroupHierarchies.each("crio"), lockFile("crio-cgroups"));
+
   /** The machine's {@code /var/lib/cni}. */
   public static final HostDirs VAR_LIB_CNI =
       new HostDirs(List.of(Path.of("/var/lib/cni")), lockFile("var-lib-cni"));

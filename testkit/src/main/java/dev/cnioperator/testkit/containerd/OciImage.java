@@ -1,5 +1,8 @@
 package dev.cnioperator.testkit.containerd;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cnioperator.testkit.Commands;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -25,6 +28,31 @@ public final class OciImage {
 
   /** One file of the layer: its path in the image (no leading slash), mode and content. */
   public record File(String path, int mode, byte[] content) {}
+
+  /**
+   * The name an image tarball written by {@link #write} carries ({@code io.containerd.image.name}
+   * of its index, which {@code ctr images import} names it after).
+   */
+  public static String name(Path tarball) {
+    String index =
+        Commands.run("tar", "-xOf", tarball.toString(), "index.json")
+            .orThrow("tar -xOf " + tarball + " index.json")
+            .stdout();
+    try {
+      String name =
+          new ObjectMapper()
+              .readTree(index)
+              .at("/manifests/0/annotations")
+              .path("io.containerd.image.name")
+              .asText("");
+      if (name.isEmpty()) {
+        throw new IllegalArgumentException(tarball + " names no image in its index.json");
+      }
+      return name;
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException(tarball + "'s index.json is not JSON", e);
+    }
+  }
 
   /**
    * Writes the image {@code name} ({@code repository:tag}) of {@code files}, run as {@code

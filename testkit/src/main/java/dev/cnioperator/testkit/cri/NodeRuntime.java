@@ -27,6 +27,13 @@ public interface NodeRuntime extends AutoCloseable {
   /** Lets this runtime pull from the plain-HTTP registry at {@code hostPort}. */
   void trustPlainHttpRegistry(String hostPort);
 
+  /**
+   * Makes the image in {@code tarball} (an OCI layout written by {@link
+   * dev.cnioperator.testkit.containerd.OciImage}, named in it) available to this runtime's pods
+   * under its name.
+   */
+  void importImage(Path tarball);
+
   /** Stops the runtime (SIGTERM) and starts it again on the same state; its pods run on. */
   void restart();
 

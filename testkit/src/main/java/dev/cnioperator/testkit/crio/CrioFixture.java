@@ -4,6 +4,9 @@ import dev.cnioperator.testkit.CommandResult;
 import dev.cnioperator.testkit.Commands;
 import dev.cnioperator.testkit.Prerequisites;
 import dev.cnioperator.testkit.ToolPaths;
+import dev.cnioperator.testkit.containerd.CgroupHierarchies;
+import dev.cnioperator.testkit.containerd.HostDirs;
+import dev.cnioperator.testkit.containerd.OciImage;
 import dev.cnioperator.testkit.containerd.PauseImage;
 import dev.cnioperator.testkit.containerd.SnapshotterProbe;
 import dev.cnioperator.testkit.cri.NodeRuntime;
@@ -18,6 +21,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,6 +57,9 @@ public final class CrioFixture implements NodeRuntime {
 
   /** Where CRI-O keeps images and containers ({@code crio.root}'s default). */
   public static final String STORAGE = "/var/lib/containers/storage";
+
+  /** Where the images the tests make are named ({@link PauseImage#NAME}, Istio's). */
+  private static final String TEST_IMAGES = "cni-operator.test";
 
   /** The pause image's repository and tag in the test's registry. */
   private static final String PAUSE = PauseImage.NAME;
@@ -101,6 +111,10 @@ public final class CrioFixture implements NodeRuntime {
           "CAP_BPF",
           "CAP_CHECKPOINT_RESTORE");
 
+  /** CRI-O's log lines of a sandbox or container made, with its id. */
+  private static final Pattern MADE =
+      Pattern.compile("(?:Ran pod sandbox|Created container) ([0-9a-f]{64})");
+
   /** CAP_SYS_RESOURCE's bit in {@code CapEff}. */
   private static final int CAP_SYS_RESOURCE = 24;
 
@@ -111,6 +125,8 @@ public final class CrioFixture implements NodeRuntime {
   private final Path crictlConfig;
   private final RuntimeProcess process;
   private String pauseImage;
+  private String registry;
+  private final HostDirs.Hold crioCgroups = HostDirs.CRIO_CGROUPS.hold();
   private boolean closed;
 
   private CrioFixture(CrioRelease release, Path dir, long nodePid, List<String> launcher) {
@@ -153,15 +169,22 @@ public final class CrioFixture implements NodeRuntime {
       String driver = SnapshotterProbe.overlayMountable(storageDir) ? "overlay" : "vfs";
       String pause = fixture.pushPauseImage(registry);
       fixture.pauseImage = pause;
+      fixture.registry = registry;
       fixture.writeNodeFile(
           "/etc/containers/registries.conf.d/50-cni-operator-test.conf",
           """
-          # The test's registry, plain HTTP (written by the test kit).
+          # The test's registry, plain HTTP (written by the test kit); the images the tests make,
+          # named %2$s/..., are pushed there (importImage) and pulled from there.
           [[registry]]
-          location = "%s"
+          location = "%1$s"
+          insecure = true
+
+          [[registry]]
+          prefix = "%2$s"
+          location = "%1$s/%2$s"
           insecure = true
           """
-              .formatted(registry));
+              .formatted(registry, TEST_IMAGES));
       fixture.writeNodeFile(
           "/etc/crio/crio.conf.d/10-cni-operator-test.conf", fixture.config(driver, pause));
       Files.writeString(
@@ -290,8 +313,25 @@ public final class CrioFixture implements NodeRuntime {
 
   /** Builds the pause image and pushes it to {@code registry}; returns its reference there. */
   private String pushPauseImage(String registry) {
-    Path tarball = PauseImage.build(dir);
-    String reference = registry + "/" + PAUSE;
+    return push(PauseImage.build(dir), registry + "/" + PAUSE);
+  }
+
+  /**
+   * Pushes the image to the test's registry under its name ({@code cni-operator.test/...}), where
+   * the node's registries configuration sends a pull of that name.
+   */
+  @Override
+  public void importImage(Path tarball) {
+    String name = OciImage.name(tarball);
+    if (!name.startsWith(TEST_IMAGES + "/")) {
+      throw new IllegalArgumentException(
+          "a CRI-O node pulls only images named " + TEST_IMAGES + "/...: " + name);
+    }
+    push(tarball, registry + "/" + name);
+  }
+
+  /** Pushes the OCI archive {@code tarball} to {@code reference}; returns the reference. */
+  private static String push(Path tarball, String reference) {
     Commands.run(
             List.of(
                 "skopeo",
@@ -303,7 +343,7 @@ public final class CrioFixture implements NodeRuntime {
             Map.of(),
             null,
             Duration.ofMinutes(1))
-        .orThrow("skopeo copy of the pause image to " + reference);
+        .orThrow("skopeo copy of " + tarball + " to " + reference);
     return reference;
   }
 
@@ -398,6 +438,8 @@ public final class CrioFixture implements NodeRuntime {
     }
     process.stop();
     int left = killMonitors();
+    problems.addAll(removeCgroups());
+    crioCgroups.close();
     log.info(
         "event=crio-fixture-closed socket={} leftoverMonitors={} problems={}",
         socket(),
@@ -407,6 +449,33 @@ public final class CrioFixture implements NodeRuntime {
       throw new IllegalStateException(
           "the test CRI-O at " + dir + " left things behind: " + String.join("; ", problems));
     }
+  }
+
+  /**
+   * Removes the cgroups CRI-O made for this node's sandboxes and containers, which nothing else
+   * removes without the kubelet's pod cgroups: each container's monitor cgroup ({@code
+   * crio-conmon-<id>}) and its own ({@code crio/crio-<id>}), each sandbox's ({@code crio-<id>}), in
+   * every hierarchy. The ids are those CRI-O logged as made.
+   */
+  private List<String> removeCgroups() {
+    Set<String> ids = new TreeSet<>();
+    try {
+      Matcher m = MADE.matcher(Files.exists(logFile()) ? Files.readString(logFile()) : "");
+      while (m.find()) {
+        ids.add(m.group(1));
+      }
+    } catch (IOException e) {
+      return List.of("cannot read " + logFile() + " for the ids of CRI-O's cgroups: " + e);
+    }
+    List<String> problems = new ArrayList<>();
+    for (String id : ids) {
+      for (String name : List.of("crio-conmon-" + id, "crio-" + id, "crio/crio-" + id)) {
+        for (Path cgroup : CgroupHierarchies.each(name)) {
+          problems.addAll(CgroupHierarchies.removeTree(cgroup));
+        }
+      }
+    }
+    return problems;
   }
 
   /**

@@ -9,6 +9,7 @@ import dev.cnioperator.testkit.NetworkNamespace;
 import dev.cnioperator.testkit.Prerequisites;
 import dev.cnioperator.testkit.TestNames;
 import dev.cnioperator.testkit.ToolPaths;
+import dev.cnioperator.testkit.containerd.CgroupHierarchies;
 import dev.cnioperator.testkit.containerd.ContainerdFixture;
 import dev.cnioperator.testkit.containerd.ContainerdRelease;
 import dev.cnioperator.testkit.containerd.HostDirs;
@@ -271,9 +272,12 @@ public final class KubeletNode implements AutoCloseable {
     return release;
   }
 
-  /** Imports an image tarball into this node's containerd for CRI ({@code ctr -n k8s.io}). */
+  /**
+   * Makes the image in {@code tarball} available to this node's pods under its name: imported into
+   * containerd ({@code ctr -n k8s.io}), pushed to the registry CRI-O pulls it from.
+   */
   public void importImage(Path tarball) {
-    containerd().importImage(tarball);
+    runtime.importImage(tarball);
   }
 
   /** Lets this node's runtime pull from the plain-HTTP registry at {@code hostPort}. */
@@ -633,20 +637,9 @@ public final class KubeletNode implements AutoCloseable {
         "event=kubelet-node-powered-on node={} ms={}", name, (System.nanoTime() - t0) / 1_000_000);
   }
 
-  /** The cgroup v1 hierarchies (not their alias symlinks) this node's cgroup root is made in. */
+  /** The cgroup of this node's cgroup root in each hierarchy. */
   private List<Path> cgroupDirs() {
-    List<Path> dirs = new ArrayList<>();
-    try (var entries = Files.list(Path.of("/sys/fs/cgroup"))) {
-      for (Path h : entries.toList()) {
-        if (Files.isDirectory(h, java.nio.file.LinkOption.NOFOLLOW_LINKS)
-            && Files.exists(h.resolve("cgroup.procs"))) {
-          dirs.add(h.resolve(name));
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot list /sys/fs/cgroup", e);
-    }
-    return dirs;
+    return CgroupHierarchies.each(name);
   }
 
   private void createCgroups() throws IOException {
@@ -695,8 +688,8 @@ public final class KubeletNode implements AutoCloseable {
     }
     if (holder != null) {
       for (Path d : cgroupDirs()) {
-        killCgroupTree(d);
-        removeCgroupTree(d);
+        // What still runs there (a container whose monitor was killed) goes with the tree.
+        cleanupProblems.addAll(CgroupHierarchies.removeTree(d));
       }
     }
     try {
@@ -712,42 +705,6 @@ public final class KubeletNode implements AutoCloseable {
     if (!cleanupProblems.isEmpty()) {
       throw new IllegalStateException(
           "node " + name + " left things behind: " + String.join("; ", cleanupProblems));
-    }
-  }
-
-  /**
-   * Kills what still runs in the node's cgroup tree {@code d} (a container whose runtime is gone
-   * with its monitor), so that the tree can be removed.
-   */
-  private void killCgroupTree(Path d) {
-    if (!Files.isDirectory(d)) {
-      return;
-    }
-    try (var walk = Files.walk(d)) {
-      for (Path procs :
-          walk.filter(p -> p.getFileName().toString().equals("cgroup.procs")).toList()) {
-        for (String pid : Files.readAllLines(procs)) {
-          if (!pid.isBlank()) {
-            ProcessHandle.of(Long.parseLong(pid.strip())).ifPresent(ProcessHandle::destroyForcibly);
-          }
-        }
-      }
-    } catch (IOException e) {
-      cleanupProblems.add("cannot read the processes of cgroup " + d + ": " + e);
-    }
-  }
-
-  private void removeCgroupTree(Path d) {
-    if (!Files.isDirectory(d)) {
-      return;
-    }
-    try (var walk = Files.walk(d)) {
-      List<Path> all = walk.filter(Files::isDirectory).toList();
-      for (int i = all.size() - 1; i >= 0; i--) {
-        Files.delete(all.get(i));
-      }
-    } catch (IOException e) {
-      cleanupProblems.add("cannot remove cgroup " + d + ": " + e);
     }
   }
 
