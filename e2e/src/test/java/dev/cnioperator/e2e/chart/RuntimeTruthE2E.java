@@ -54,7 +54,9 @@ import org.junit.jupiter.api.TestMethodOrder;
  *   <li>A node where ADD cannot succeed is never Ready, with the reason: a bridge of the network's
  *       name that holds another address (a leftover of an earlier pod network), a macvlan master
  *       the node does not have, a 1.1.0 network on containerd 1.6 or 1.7 (which load it and fail
- *       every ADD). Once the cause is gone the network is Ready by itself.
+ *       every ADD). Once the cause is gone the network is Ready by itself. A network whose plugin
+ *       the node lacks (not in its bin dir, not bundled) is never Ready there, naming the plugin,
+ *       and its file is never written.
  *   <li>A broken edit is rolled back on the one node: of the proven pod network, and of the network
  *       that never proved its first revision (back to that one, said to be unproven).
  * </ul>
@@ -323,21 +325,7 @@ abstract class RuntimeTruthE2E {
     // containerd before 2.0 loads a 1.1.0 network and fails every ADD of it; the agent's own
     // probe would pass, so the agent asks the runtime which it is.
     String net = "onlynew";
-    apply(
-        """
-        apiVersion: cnioperator.dev/v1alpha1
-        kind: CniNetwork
-        metadata:
-          name: %s
-        spec:
-          cniVersion: "1.1.0"
-          priority: 70
-          plugins:
-            - type: bridge
-              bridge: cbnew0
-              ipam: {type: host-local, subnet: 10.239.79.0/24}
-        """
-            .formatted(net));
+    apply(bridgeNetwork(net, "1.1.0", 70, "bridge", "cbnew0", "10.239.79.0/24"));
     try {
       if (speaks110()) {
         awaitReady(net);
@@ -345,6 +333,32 @@ abstract class RuntimeTruthE2E {
       }
       awaitCondition(
           net, "Ready", "False", "ProbeFailed", "cannot ADD a network whose cniVersion is 1.1.0");
+    } finally {
+      delete(net);
+    }
+  }
+
+  @Test
+  @Order(6)
+  void aNetworkWhosePluginTheNodeLacksIsNeverReadyThereNamingItAndItsFileIsNotWritten() {
+    String net = "noplugin";
+    String type = "cbnoplugin";
+    // The bridge plugin's fields under a type no node has.
+    apply(bridgeNetwork(net, "1.0.0", 71, type, "cbnop0", "10.239.80.0/24"));
+    try {
+      await("Ready=False of " + net + ", naming the missing plugin and the node")
+          .atMost(SETTLE)
+          .untilAsserted(
+              () -> {
+                Condition c = condition(net, "Ready");
+                assertThat(c.getStatus()).isEqualTo("False");
+                assertThat(c.getMessage())
+                    .contains(node.name(), "plugin " + type + " is not in the bin dir");
+              });
+      assertThat(node.cniConfDir().resolve("71-" + net + ".conflist"))
+          .as("a network whose plugin is missing is never written")
+          .doesNotExist();
+      printForTheNote(net);
     } finally {
       delete(net);
     }
@@ -372,6 +386,25 @@ abstract class RuntimeTruthE2E {
       }
     }
     return versions;
+  }
+
+  /** A network of one plugin of {@code type} with the bridge plugin's fields, and host-local. */
+  private static String bridgeNetwork(
+      String name, String cniVersion, int priority, String type, String bridge, String subnet) {
+    return """
+        apiVersion: cnioperator.dev/v1alpha1
+        kind: CniNetwork
+        metadata:
+          name: %s
+        spec:
+          cniVersion: "%s"
+          priority: %d
+          plugins:
+            - type: %s
+              bridge: %s
+              ipam: {type: host-local, subnet: %s}
+        """
+        .formatted(name, cniVersion, priority, type, bridge, subnet);
   }
 
   /**

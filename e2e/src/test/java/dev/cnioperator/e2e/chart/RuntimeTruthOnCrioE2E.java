@@ -45,7 +45,7 @@ class RuntimeTruthOnCrioE2E extends RuntimeTruthE2E {
    * attachment checks healthy.
    */
   @Test
-  @Order(6)
+  @Order(7)
   void aPodDeletedWhileTheAgentIsDownIsFreedOnceByCrioAndTheLivePodKeepsItsAddress() {
     KubernetesClient client = cp.client();
     apply(podNetwork(""));

@@ -15,7 +15,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,15 +38,9 @@ import org.slf4j.LoggerFactory;
  * so none of this is the machine's. It pulls every image, its pause image too, from the test's
  * registry over plain HTTP, as trusted in the node's {@code /etc/containers/registries.conf.d}.
  *
- * <p>Set for this machine only: the cgroupfs manager (cgroups v1, no systemd) and the OCI runtime
- * Debian's runc, through a wrapper where the machine differs from a node in ways that CRI-O does
- * not check: where it denies CAP_SYS_RESOURCE, a negative {@code oomScoreAdj} is raised to 0, which
- * containerd's nodes get from {@code restrict_oom_score_adj} (the kubelet asks -997 for
- * node-critical pods, the agent's, and lowering one's score needs that capability); and where the
- * hugetlb controller is enabled but its cgroup v1 hierarchy is not mounted (CRI-O reads {@code
- * /proc/cgroups} and sets hugepage limits, which runc then cannot), the limits are dropped; and a
- * privileged container's capabilities, all that CRI-O knows, lose those outside this machine's
- * bounding set (which runc cannot grant).
+ * <p>Set for this machine only: the cgroupfs manager (cgroups v1, no systemd), and the OCI runtime
+ * Debian's runc, through a wrapper where the machine differs from a node in ways CRI-O does not
+ * check ({@link BundleFit}).
  *
  * <p>{@link #close} removes every sandbox through CRI-O (so the plugins get their DEL), stops it,
  * and kills any container monitor of the node's that is left, with what it runs.
@@ -64,59 +57,9 @@ public final class CrioFixture implements NodeRuntime {
   /** The pause image's repository and tag in the test's registry. */
   private static final String PAUSE = PauseImage.NAME;
 
-  private static final Path CGROUP = Path.of("/sys/fs/cgroup");
-
-  /** Linux capabilities by number (linux/capability.h), as an OCI bundle names them. */
-  private static final List<String> CAPABILITIES =
-      List.of(
-          "CAP_CHOWN",
-          "CAP_DAC_OVERRIDE",
-          "CAP_DAC_READ_SEARCH",
-          "CAP_FOWNER",
-          "CAP_FSETID",
-          "CAP_KILL",
-          "CAP_SETGID",
-          "CAP_SETUID",
-          "CAP_SETPCAP",
-          "CAP_LINUX_IMMUTABLE",
-          "CAP_NET_BIND_SERVICE",
-          "CAP_NET_BROADCAST",
-          "CAP_NET_ADMIN",
-          "CAP_NET_RAW",
-          "CAP_IPC_LOCK",
-          "CAP_IPC_OWNER",
-          "CAP_SYS_MODULE",
-          "CAP_SYS_RAWIO",
-          "CAP_SYS_CHROOT",
-          "CAP_SYS_PTRACE",
-          "CAP_SYS_PACCT",
-          "CAP_SYS_ADMIN",
-          "CAP_SYS_BOOT",
-          "CAP_SYS_NICE",
-          "CAP_SYS_RESOURCE",
-          "CAP_SYS_TIME",
-          "CAP_SYS_TTY_CONFIG",
-          "CAP_MKNOD",
-          "CAP_LEASE",
-          "CAP_AUDIT_WRITE",
-          "CAP_AUDIT_CONTROL",
-          "CAP_SETFCAP",
-          "CAP_MAC_OVERRIDE",
-          "CAP_MAC_ADMIN",
-          "CAP_SYSLOG",
-          "CAP_WAKE_ALARM",
-          "CAP_BLOCK_SUSPEND",
-          "CAP_AUDIT_READ",
-          "CAP_PERFMON",
-          "CAP_BPF",
-          "CAP_CHECKPOINT_RESTORE");
-
   /** CRI-O's log lines of a sandbox or container made, with its id. */
   private static final Pattern MADE =
       Pattern.compile("(?:Ran pod sandbox|Created container) ([0-9a-f]{64})");
-
-  /** CAP_SYS_RESOURCE's bit in {@code CapEff}. */
-  private static final int CAP_SYS_RESOURCE = 24;
 
   private final CrioRelease release;
   private final Path dir;
@@ -237,78 +180,12 @@ public final class CrioFixture implements NodeRuntime {
         [crio.image]
         pause_image = "%5$s"
         """
-        .formatted(driver, release.pinns(), ociRuntime(), release.conmon(), pauseImage);
-  }
-
-  /** Debian's runc, or the wrapper that fits the bundle to this machine where it must. */
-  private Path ociRuntime() throws IOException {
-    Path runc = release.runc();
-    List<String> edits = new ArrayList<>();
-    List<String> unbounded = new ArrayList<>();
-    long bounding = capabilities("CapBnd");
-    for (int bit = 0; bit < CAPABILITIES.size(); bit++) {
-      if ((bounding & (1L << bit)) == 0) {
-        unbounded.add("\"" + CAPABILITIES.get(bit) + "\"");
-      }
-    }
-    if (!unbounded.isEmpty()) {
-      // A privileged container gets every capability CRI-O knows; runc cannot grant one outside
-      // the bounding set.
-      String drop = "map_values(. - [%s])".formatted(String.join(",", unbounded));
-      edits.add("(if .process.capabilities then .process.capabilities |= " + drop + " else . end)");
-      edits.add("(if .capabilities then .capabilities |= " + drop + " else . end)");
-    }
-    if ((capabilities("CapEff") & (1L << CAP_SYS_RESOURCE)) == 0) {
-      // The bundle's config.json has the process below "process", an exec's process.json at top.
-      edits.add("(if (.process.oomScoreAdj // 0) < 0 then .process.oomScoreAdj = 0 else . end)");
-      edits.add("(if (.oomScoreAdj // 0) < 0 then .oomScoreAdj = 0 else . end)");
-    }
-    if (!Files.exists(CGROUP.resolve("cgroup.controllers"))
-        && !Files.isDirectory(CGROUP.resolve("hugetlb"))) {
-      edits.add("del(.linux.resources.hugepageLimits)");
-    }
-    if (edits.isEmpty()) {
-      return runc;
-    }
-    Path jq = Prerequisites.requireCommand("jq");
-    Path wrapper = dir.resolve("runc");
-    Files.writeString(
-        wrapper,
-        """
-        #!/bin/sh
-        # Written by the test kit: fits the bundle's config.json (and an exec's process.json) to
-        # this machine (CrioFixture says why), then runs runc with the same arguments.
-        prev=
-        for a in "$@"; do
-          case "$prev" in
-            --bundle|-b) f="$a/config.json" ;;
-            --process|-p) f="$a" ;;
-            *) f= ;;
-          esac
-          case "$a" in
-            --bundle=*) f="${a#--bundle=}/config.json" ;;
-            --process=*) f="${a#--process=}" ;;
-          esac
-          if [ -n "$f" ] && [ -f "$f" ]; then
-            %s '%s' "$f" > "$f.fit" && mv "$f.fit" "$f"
-          fi
-          prev="$a"
-        done
-        exec %s "$@"
-        """
-            .formatted(jq, String.join(" | ", edits), runc));
-    Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwxr-xr-x"));
-    return wrapper;
-  }
-
-  /** This process's capability set {@code field} of {@code /proc/self/status} ({@code CapEff}). */
-  private static long capabilities(String field) throws IOException {
-    for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-      if (line.startsWith(field + ":")) {
-        return Long.parseUnsignedLong(line.substring(field.length() + 1).strip(), 16);
-      }
-    }
-    throw new IOException("/proc/self/status has no " + field);
+        .formatted(
+            driver,
+            release.pinns(),
+            BundleFit.runtime(dir, release.runc()),
+            release.conmon(),
+            pauseImage);
   }
 
   /** Builds the pause image and pushes it to {@code registry}; returns its reference there. */

@@ -73,20 +73,6 @@ public final class KubeletNode implements AutoCloseable {
       List.of("bridge", "host-local", "loopback", "portmap");
 
   /**
-   * Where every node shows its containerd's CRI socket: containerd's default, which is the chart's
-   * ({@code agent.hostPaths.profiles.containerd.criSocket}), on all nodes, while each containerd
-   * listens in its own directory. That directory is bound over {@code /run/containerd} in the
-   * node's mount namespace before containerd starts (a symlink would point a container at a path it
-   * does not have; a bind of the socket file itself would keep the socket of a containerd that has
-   * since restarted), so the shims' sockets, which every release puts under {@code
-   * /run/containerd/s}, are the node's too. The kubelet reaches its runtime there. The only trace
-   * on the machine is the mount point, an empty {@code /run/containerd} (the machine's own, made
-   * when missing, and removed with the last node or test containerd of the JVM when no mount
-   * namespace has a mount on it any more: {@link HostDirs}).
-   */
-  public static final String CRI_SOCKET = "/run/containerd/containerd.sock";
-
-  /**
    * The test kit's kubelet sync period: pods are synced again (and mounted ConfigMaps refreshed)
    * every 10 s, so that the tests wait less.
    */
@@ -206,7 +192,6 @@ public final class KubeletNode implements AutoCloseable {
     return node;
   }
 
-  /** The Node's name (also its hostname override). */
   /**
    * Sets the label {@code key} of this node's Node object to {@code value}, or removes it when
    * {@code value} is null, with a merge patch the API server applies to the version it holds: the
@@ -230,6 +215,7 @@ public final class KubeletNode implements AutoCloseable {
         .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
   }
 
+  /** The Node's name (also its hostname override). */
   public String name() {
     return name;
   }
@@ -370,9 +356,16 @@ public final class KubeletNode implements AutoCloseable {
         throw new UncheckedIOException(e);
       }
     }
-    // containerd: its socket directory bound over /run/containerd. CRI-O: a /var and a /run of
-    // the node's own, before anything is mounted in them, and its image storage where it is not an
-    // overlay.
+    // containerd: its socket directory bound over /run/containerd, where every node shows it (its
+    // default, the chart's containerd profile), while each containerd listens in its own
+    // directory; bound before containerd starts (a symlink would point a container at a path it
+    // does
+    // not have; a bind of the socket file itself would keep the socket of a containerd that has
+    // since restarted), so the shims' sockets, which every release puts under /run/containerd/s,
+    // are the node's too. The only trace on the machine is the mount point, an empty
+    // /run/containerd (made when missing, removed with the last node or test containerd when no
+    // mount namespace has a mount on it any more: HostDirs). CRI-O: a /var and a /run of the node's
+    // own, before anything is mounted in them, and its image storage where it is not an overlay.
     String runtimeBefore =
         crio
             ? """
@@ -398,12 +391,12 @@ public final class KubeletNode implements AutoCloseable {
         set -e
         mount -t overlay overlay -o lowerdir=/etc,upperdir=%1$s/etc-up,workdir=%1$s/etc-work /etc
         mount -t overlay overlay -o lowerdir=/opt,upperdir=%1$s/opt-up,workdir=%1$s/opt-work /opt
-        %2$s        mkdir -p /etc/cni/net.d /opt/cni/bin /var/lib/cni /run/netns
+        %2$smkdir -p /etc/cni/net.d /opt/cni/bin /var/lib/cni /run/netns
         mount --bind %1$s/cni /var/lib/cni
         mount --bind %1$s/netns /run/netns
         mount -t tmpfs tmpfs /var/log
         mount --bind %1$s/kubelet %1$s/kubelet
-        %3$s        mount --make-rshared /
+        %3$smount --make-rshared /
         echo ready
         exec sleep 2147483647
         """
