@@ -2,6 +2,7 @@ package dev.cnioperator.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Categories;
 import io.fabric8.kubernetes.model.annotation.Group;
@@ -50,6 +51,13 @@ import io.fabric8.kubernetes.model.annotation.Version;
     name = "Age",
     jsonPath = PrinterColumns.AGE,
     type = AdditionalPrinterColumn.Type.DATE)
+@ValidationRule(
+    value =
+        "!has(self.spec.scheduling) || !has(self.spec.scheduling.publishDevices) || !self.spec.scheduling.publishDevices || (size(self.metadata.name) <= 63 && self.metadata.name.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$'))",
+    message =
+        "spec.scheduling.publishDevices names each node's device after metadata.name, which must then be a DNS label: at most 63 lower-case letters, digits and '-', starting and ending with a letter or digit",
+    reason = "FieldValueInvalid",
+    fieldPath = ".spec.scheduling.publishDevices")
 public class CniNetwork extends CustomResource<CniNetworkSpec, CniNetworkStatus> {
 
   public static final String GROUP = "cnioperator.dev";

@@ -120,10 +120,20 @@ public class CniNetworkSpec extends KnownFields {
       "Cuts one subnet shared by the nodes into a disjoint slice per node, for a node-local IPAM (host-local) on one L2 segment: each node's slice is the per-node value $(node.slice), and $(node.slice.rangeStart) and $(node.slice.rangeEnd) are the first and last addresses host-local may hand out of it (the subnet's network address and IPv4 broadcast address left out). No lock is taken when a pod starts: each node's host-local allocates from its own slice. A node without a slice does not get the network and says why: waiting for one (for a moment, while the operator assigns it), or \"no free /<prefixLength> slice left in <subnet>: all <N> are held by other nodes\", also in the Ready condition, until a node leaves or the subnet grows.")
   private NodeSlices nodeSlices;
 
+  @JsonPropertyDescription(
+      "What the scheduler is told of this network, node by node (scheduling.publishDevices).")
+  private NetworkScheduling scheduling;
+
   /** Whether this network's plugins are appended to another product's network. */
   @JsonIgnore
   public boolean isAppended() {
     return appendTo != null;
+  }
+
+  /** Whether the network is published to the scheduler as a device on each node. */
+  @JsonIgnore
+  public boolean publishesDevices() {
+    return scheduling != null && Boolean.TRUE.equals(scheduling.getPublishDevices());
   }
 
   /** Whether this is a Multus secondary network. */

@@ -78,4 +78,8 @@ public class NodeNetwork extends KnownFields {
   @JsonPropertyDescription(
       "The configuration directory the file goes to: Runtime (the container runtime's, the default) or Multus (Multus's own, read for config-less NetworkAttachmentDefinitions).")
   private ConfigDirectory directory;
+
+  @JsonPropertyDescription(
+      "Whether the agent publishes the network as a device of its node's ResourceSlice (CniNetwork spec.scheduling.publishDevices); absent when not.")
+  private Boolean publishDevice;
 }

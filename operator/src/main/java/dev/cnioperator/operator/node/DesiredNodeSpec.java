@@ -138,7 +138,11 @@ public final class DesiredNodeSpec {
         .setAppendTo(revision.rendered().getAppendTo())
         .setAppendAs(appendAs(revision, resource, held))
         // Absent for other networks: the runtime's directory is the default.
-        .setDirectory(spec.isMultus() ? ConfigDirectory.Multus : null);
+        .setDirectory(spec.isMultus() ? ConfigDirectory.Multus : null)
+        // Not part of the revision, as spec.appendAs: every node it selects publishes at once, and
+        // a
+        // node's entry of a network that does not publish is what it was before the field existed.
+        .setPublishDevice(spec.publishesDevices() ? Boolean.TRUE : null);
   }
 
   /**

@@ -105,6 +105,13 @@ class InvalidCniNetworksIT {
                 + Pattern.quote(
                     "spec.appendAs says how spec.appendTo's entries are held: it needs"
                         + " spec.appendTo")),
+        doorMatching(
+            "published.under.a.dotted.name",
+            "  scheduling: {publishDevices: true}\n  plugins:\n  - type: macvlan\n",
+            "spec\\.scheduling\\.publishDevices: Invalid value: .*"
+                + Pattern.quote(
+                    "spec.scheduling.publishDevices names each node's device after metadata.name,"
+                        + " which must then be a DNS label")),
         door(
             "empty-plugins",
             "  plugins: []\n",

@@ -17,6 +17,7 @@ import dev.cnioperator.api.v1alpha1.ConfigDirectory;
 import dev.cnioperator.api.v1alpha1.IpamCleanup;
 import dev.cnioperator.api.v1alpha1.MultusAttachment;
 import dev.cnioperator.api.v1alpha1.NetworkAttachment;
+import dev.cnioperator.api.v1alpha1.NetworkScheduling;
 import dev.cnioperator.api.v1alpha1.NodeNetwork;
 import dev.cnioperator.api.v1alpha1.NodePlugin;
 import dev.cnioperator.api.v1alpha1.NodeSlice;
@@ -298,6 +299,31 @@ class DesiredNodeSpecTest {
         DesiredNodeSpec.compute(NODE, List.of(edited), List.of(), held).getNetworks().get(0);
     assertThat(admitted.getAppendTo()).isNull();
     assertThat(admitted.getIpamCleanup().getEnabled()).isTrue();
+  }
+
+  /**
+   * spec.scheduling.publishDevices reaches the node as publishDevice, outside the revision; a
+   * network that does not publish (unset or false) has the entry it had before the field existed.
+   */
+  @Test
+  void aNetworkThatPublishesDevicesSaysSoToTheNodeWithoutANewRevision() {
+    CniNetwork plain = accepted("macvlan", "2026-01-01T00:00:00Z", 10, "{\"type\":\"macvlan\"}");
+    CniNodeSpec held = DesiredNodeSpec.compute(NODE, List.of(plain), List.of(), null);
+    String before = Serialization.asJson(held);
+
+    CniNetwork off = accepted("macvlan", "2026-01-01T00:00:00Z", 10, "{\"type\":\"macvlan\"}");
+    off.getSpec().setScheduling(new NetworkScheduling().setPublishDevices(false));
+    assertThat(Serialization.asJson(DesiredNodeSpec.compute(NODE, List.of(off), List.of(), held)))
+        .isEqualTo(before)
+        .doesNotContain("publishDevice");
+
+    CniNetwork on = accepted("macvlan", "2026-01-01T00:00:00Z", 10, "{\"type\":\"macvlan\"}");
+    on.getSpec().setScheduling(new NetworkScheduling().setPublishDevices(true));
+    NodeNetwork onNode =
+        DesiredNodeSpec.compute(NODE, List.of(on), List.of(), held).getNetworks().get(0);
+    assertThat(onNode.getPublishDevice()).isTrue();
+    assertThat(onNode.getRevision()).isEqualTo(held.getNetworks().get(0).getRevision());
+    assertThat(onNode.setPublishDevice(null)).isEqualTo(held.getNetworks().get(0));
   }
 
   /** An appended network as {@link #appended}, with spec.appendAs {@code placement}. */
