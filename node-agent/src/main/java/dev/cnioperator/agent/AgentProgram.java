@@ -4,6 +4,7 @@ import dev.cnioperator.agent.check.AttachmentChecker;
 import dev.cnioperator.agent.cleanup.SourceOfTruth;
 import dev.cnioperator.agent.cleanup.StaleAttachmentCleaner;
 import dev.cnioperator.agent.conflist.RuntimeDropIns;
+import dev.cnioperator.agent.dra.NodeResourceSlice;
 import dev.cnioperator.agent.host.DiskHostFiles;
 import dev.cnioperator.agent.host.DropInStore;
 import dev.cnioperator.agent.host.HostPaths;
@@ -213,7 +214,8 @@ public final class AgentProgram implements AutoCloseable {
             metrics,
             liveness,
             events,
-            s.resync());
+            s.resync(),
+            changed -> new NodeResourceSlice(client, s.nodeName(), changed));
     HealthServer server =
         new HealthServer(
             s.listen(),

@@ -14,6 +14,11 @@ public enum EventReason {
   UNPARSABLE_MULTUS_CONFIG("UnparsableMultusConfig"),
   /** Warning on a CniNode: a network's file is taken away after each restore; restores pause. */
   FILE_CONTESTED("FileContested"),
+  /**
+   * Warning on a CniNode: a network asks to be published to the scheduler, and the cluster's API
+   * server cannot keep what its device needs (Kubernetes older than 1.36).
+   */
+  DEVICES_NOT_PUBLISHED("DevicesNotPublished"),
   /** Normal on a Node: the operator put the pod network taint on it, with why. */
   POD_NETWORK_TAINTED("PodNetworkTainted"),
   /** Normal on a Node: the operator took the pod network taint off, its pod network proven. */

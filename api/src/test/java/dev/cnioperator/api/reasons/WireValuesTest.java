@@ -73,6 +73,7 @@ class WireValuesTest {
             "CniCheckFailed",
             "UnparsableMultusConfig",
             "FileContested",
+            "DevicesNotPublished",
             "PodNetworkTainted",
             "PodNetworkUntainted");
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.cnioperator.api.devices.NetworkDevices;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.TestNames;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -11,6 +12,8 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.MixedOperation;
@@ -145,6 +148,65 @@ class AgentNodeRestrictionIT {
               cniNodes(controlPlane.client()).withName(other).get().getMetadata().getAnnotations())
           .containsEntry("cnioperator.dev/test", "operator");
     }
+  }
+
+  /**
+   * Issue 55: the agent writes the networks driver's ResourceSlice of its own node, and no slice of
+   * another node or another driver.
+   */
+  @Test
+  void agentWritesOnlyItsOwnNodesSliceOfTheNetworksDriver() {
+    String own = ownNode.getMetadata().getName();
+    String other = otherNode.getMetadata().getName();
+    try (KubernetesClient agent =
+        controlPlane.clientForToken(release.agentPodToken(ownNode, TOKEN_TTL))) {
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .untilAsserted(
+              () ->
+                  assertSliceDenied(
+                      () -> agent.resource(slice(other, NetworkDevices.DRIVER)).dryRun().create(),
+                      own));
+      assertSliceDenied(() -> agent.resource(slice(other, NetworkDevices.DRIVER)).create(), own);
+      assertSliceDenied(() -> agent.resource(slice(own, "gpu.example.com")).create(), own);
+
+      ResourceSlice mine = agent.resource(slice(own, NetworkDevices.DRIVER)).create();
+      assertThat(mine.getSpec().getNodeName()).isEqualTo(own);
+      agent.resource(mine).delete();
+    }
+  }
+
+  private static ResourceSlice slice(String node, String driver) {
+    return new ResourceSliceBuilder()
+        .withNewMetadata()
+        .withName(node + "-" + driver)
+        .endMetadata()
+        .withNewSpec()
+        .withDriver(driver)
+        .withNodeName(node)
+        .withNewPool()
+        .withName(node)
+        .withGeneration(1L)
+        .withResourceSliceCount(1L)
+        .endPool()
+        .addNewDevice()
+        .withName("probe")
+        .endDevice()
+        .endSpec()
+        .build();
+  }
+
+  private static void assertSliceDenied(
+      org.assertj.core.api.ThrowableAssert.ThrowingCallable write, String own) {
+    assertThatThrownBy(write)
+        .isInstanceOfSatisfying(
+            KubernetesClientException.class,
+            e -> {
+              assertThat(e.getCode()).isEqualTo(403);
+              assertThat(e.getMessage())
+                  .contains(
+                      "may write only the networks.cnioperator.dev ResourceSlice of node " + own);
+            });
   }
 
   private static void assertOwnAllowedOtherDenied(String token) {

@@ -629,7 +629,7 @@ class ChartLintIT {
   }
 
   @Test
-  void agentRbacReadsItsCniNodeAndWritesOnlyStatusAndEvents() {
+  void agentRbacReadsItsCniNodeAndWritesOnlyStatusEventsAndItsNodesSlice() {
     ClusterRole agent =
         RenderedChart.render(helm).named("ClusterRole", "-agent", ClusterRole.class);
 
@@ -639,7 +639,9 @@ class ChartLintIT {
             "cnioperator.dev/cninodes/status: patch,update",
             "/pods: get,list,watch",
             "/events: create,patch",
-            "events.k8s.io/events: create,patch");
+            "events.k8s.io/events: create,patch",
+            "resource.k8s.io/resourceslices: get,list,watch,create,update,delete",
+            "/nodes: get");
   }
 
   @Test
@@ -648,8 +650,9 @@ class ChartLintIT {
     var policy = chart.ofKind("ValidatingAdmissionPolicy");
     var binding = chart.ofKind("ValidatingAdmissionPolicyBinding");
 
-    assertThat(policy).hasSize(1);
-    assertThat(binding).hasSize(1);
+    // One for CniNodes, one for ResourceSlices.
+    assertThat(policy).hasSize(2);
+    assertThat(binding).hasSize(2);
     assertThat(policy.get(0).path("apiVersion").asText())
         .isEqualTo("admissionregistration.k8s.io/v1");
     assertThat(policy.get(0).at("/spec/matchConditions/0/expression").asText())

@@ -4,6 +4,7 @@ import dev.cnioperator.agent.cleanup.StaleAttachmentFinder.Limits;
 import dev.cnioperator.agent.cleanup.StaleAttachmentFinder.Observation;
 import dev.cnioperator.agent.network.AttachmentRuntimes;
 import dev.cnioperator.agent.network.CachedConfig;
+import dev.cnioperator.agent.network.HostLocalCapacity;
 import dev.cnioperator.agent.network.HostLocalReservations;
 import dev.cnioperator.agent.network.HostLocalReservations.Reading;
 import dev.cnioperator.agent.network.ManagedNetwork;
@@ -17,6 +18,7 @@ import dev.cnioperator.api.v1alpha1.IpamSummary;
 import dev.cnioperator.cni.CniException;
 import dev.cnioperator.cni.cache.CachedAttachment;
 import dev.cnioperator.cni.config.NetworkConfigList;
+import dev.cnioperator.cni.config.PluginConfig;
 import dev.cnioperator.cni.exec.Attachment;
 import dev.cnioperator.cni.runtime.CniRuntime;
 import java.io.IOException;
@@ -79,8 +81,15 @@ public final class StaleAttachmentCleaner {
     this.clock = clock;
   }
 
-  /** What one pass found; {@code message} says why nothing ran or what the brake stopped. */
-  public record Report(IpamSummary summary, String message) {}
+  /**
+   * What one pass found; {@code message} says why nothing ran or what the brake stopped; {@code
+   * freeAddresses} what host-local can still hand out, null when unknown.
+   */
+  public record Report(IpamSummary summary, String message, Long freeAddresses) {
+    static Report notRun(String message) {
+      return new Report(null, message, null);
+    }
+  }
 
   /**
    * One cleanup pass over {@code network}: its cache entries and host-local reservations, then the
@@ -97,8 +106,8 @@ public final class StaleAttachmentCleaner {
       LOG.warn(
           "event=cleanup-skipped network={} reason=netns-dir-unreadable dir={}", name, netnsDir);
       metrics.cleanupPass(CleanupOutcome.SKIPPED, 0, 0);
-      return new Report(
-          null, "no cleanup: network namespace directory " + netnsDir + " cannot be read");
+      return Report.notRun(
+          "no cleanup: network namespace directory " + netnsDir + " cannot be read");
     }
     // libcni keys its cache by the conflist's own name, which may differ from the CniNetwork's.
     // A probe's attachment and reservation are the probe's to remove (RevisionProbe sweeps them),
@@ -140,7 +149,7 @@ public final class StaleAttachmentCleaner {
           source.name(),
           e.getMessage());
       metrics.cleanupPass(CleanupOutcome.SKIPPED, 0, 0);
-      return new Report(null, "no cleanup: " + e.getMessage());
+      return Report.notRun("no cleanup: " + e.getMessage());
     }
     StaleDecision d =
         finder.find(
@@ -196,7 +205,36 @@ public final class StaleAttachmentCleaner {
             .setReservations(left.complete() ? left.reservations().size() : null)
             .setStale(d.stale() - released)
             .setReclaimed(total),
-        join(message, stores.message()));
+        join(message, stores.message()),
+        freeAddresses(network, left));
+  }
+
+  /**
+   * The addresses the network's host-local can still hand out on the node: its current
+   * configuration's ranges less the reservations in its current store (a probe's among them, while
+   * it holds one). Null when no plugin of it uses host-local, the store could not be read, or the
+   * ranges cannot be sized ({@link HostLocalCapacity}).
+   */
+  private Long freeAddresses(ManagedNetwork network, Reading left) {
+    if (network.list() == null || !left.complete()) {
+      return null;
+    }
+    Optional<Path> store = hostLocal.directory(network.list());
+    Optional<PluginConfig> plugin =
+        network.list().plugins().stream()
+            .filter(p -> p.ipamType().filter("host-local"::equals).isPresent())
+            .findFirst();
+    if (store.isEmpty() || plugin.isEmpty()) {
+      return null;
+    }
+    List<String> reserved =
+        left.reservations().stream()
+            .filter(r -> r.store().equals(store.get()))
+            .map(Reservation::ip)
+            .toList();
+    return HostLocalCapacity.of(plugin.get().raw().path("ipam"), reserved)
+        .map(HostLocalCapacity.Count::free)
+        .orElse(null);
   }
 
   /**

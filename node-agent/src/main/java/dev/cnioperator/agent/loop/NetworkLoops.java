@@ -243,7 +243,7 @@ public final class NetworkLoops implements NodeNetworks, AutoCloseable {
       }
       if (due.clean()) {
         StaleAttachmentCleaner.Report report = work.clean(n, loop.cleanup, loop.metrics);
-        loop.update(h -> h.withCleanup(report.summary(), report.message()));
+        loop.update(h -> h.withCleanup(report.summary(), report.message(), report.freeAddresses()));
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -13,6 +13,8 @@ import java.util.Objects;
  * @param pluginStatus "Available" or the STATUS error (1.1.0 networks)
  * @param cleanupMessage why the last cleanup did not run or what stopped it; null when it ran
  * @param probe the last probe of the network's applied content
+ * @param freeAddresses the addresses host-local can still hand out on the node (the last cleanup
+ *     pass counted them), null where that is unknown; published to the scheduler, not in the status
  */
 public record NetworkHealth(
     AttachmentSummary attachments,
@@ -20,9 +22,11 @@ public record NetworkHealth(
     String lastCheckTime,
     String pluginStatus,
     String cleanupMessage,
-    ProbeReport probe) {
+    ProbeReport probe,
+    Long freeAddresses) {
 
-  public static final NetworkHealth UNKNOWN = new NetworkHealth(null, null, null, null, null, null);
+  public static final NetworkHealth UNKNOWN =
+      new NetworkHealth(null, null, null, null, null, null, null);
 
   /**
    * A CHECK pass's result; {@code checkedAt} becomes the last CHECK time only when the result
@@ -34,22 +38,27 @@ public record NetworkHealth(
             && Objects.equals(a, attachments)
             && Objects.equals(status, pluginStatus);
     return new NetworkHealth(
-        a, ipam, same ? lastCheckTime : checkedAt, status, cleanupMessage, probe);
+        a, ipam, same ? lastCheckTime : checkedAt, status, cleanupMessage, probe, freeAddresses);
   }
 
-  /** The last cleanup's summary (kept from before when it could not run) and message. */
-  public NetworkHealth withCleanup(IpamSummary i, String message) {
+  /**
+   * The last cleanup's summary (kept from before when it could not run), message and count of free
+   * addresses (unknown when it could not count them).
+   */
+  public NetworkHealth withCleanup(IpamSummary i, String message, Long free) {
     return new NetworkHealth(
         attachments,
         i == null ? ipam : i,
         lastCheckTime,
         pluginStatus,
         message == null || message.isEmpty() ? null : message,
-        probe);
+        probe,
+        free);
   }
 
   /** The outcome of a probe of the applied content. */
   public NetworkHealth withProbe(ProbeReport p) {
-    return new NetworkHealth(attachments, ipam, lastCheckTime, pluginStatus, cleanupMessage, p);
+    return new NetworkHealth(
+        attachments, ipam, lastCheckTime, pluginStatus, cleanupMessage, p, freeAddresses);
   }
 }

@@ -1,6 +1,8 @@
 package dev.cnioperator.agent.node;
 
 import dev.cnioperator.agent.conflist.NetworkOutcome;
+import dev.cnioperator.agent.dra.NodeDevices;
+import dev.cnioperator.agent.dra.NodeResourceSlice;
 import dev.cnioperator.agent.host.ConfDirWatch;
 import dev.cnioperator.agent.kube.AgentEvents;
 import dev.cnioperator.agent.network.ManagedNetwork;
@@ -11,6 +13,7 @@ import dev.cnioperator.agent.observe.AgentMetrics.Restored;
 import dev.cnioperator.agent.plugin.PluginOutcome;
 import dev.cnioperator.api.reasons.EventReason;
 import dev.cnioperator.api.v1alpha1.CniNode;
+import dev.cnioperator.api.v1alpha1.CniNodeSpec;
 import dev.cnioperator.api.v1alpha1.CniNodeStatus;
 import dev.cnioperator.api.v1alpha1.ConfigDirectory;
 import dev.cnioperator.api.v1alpha1.KnownFields;
@@ -19,6 +22,7 @@ import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
 import dev.cnioperator.api.v1alpha1.ProbeReport;
 import dev.cnioperator.cni.CniException;
 import dev.cnioperator.cni.config.NetworkConfigList;
+import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
@@ -28,11 +32,13 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -77,6 +83,16 @@ public final class NodeAgent implements AutoCloseable {
   private final AgentLiveness liveness;
   private final AgentEvents events;
   private final Duration resync;
+
+  /** The node's ResourceSlice of published networks; null where the agent publishes none. */
+  private final NodeResourceSlice slice;
+
+  /** The CniNode spec the last pass acted on, whose published networks the slice holds. */
+  private CniNodeSpec devicesSpec;
+
+  /** Whether the Event saying the cluster cannot take the devices was recorded. */
+  private boolean devicesRefusalTold;
+
   private final ScheduledExecutorService loop = nodeLoop();
 
   /** What the last completed reconcile did; read by readiness from the health server's threads. */
@@ -136,8 +152,11 @@ public final class NodeAgent implements AutoCloseable {
       AgentMetrics metrics,
       AgentLiveness liveness,
       AgentEvents events,
-      Duration resync) {
+      Duration resync,
+      Function<Runnable, NodeResourceSlice> slices) {
     this.api = api;
+    // The slice's watch asks this agent for a pass when someone else changes or deletes it.
+    this.slice = slices == null ? null : slices.apply(this::devicesChangedByOthers);
     this.reader = reader;
     this.sync = sync;
     this.statusBuilder = statusBuilder;
@@ -288,6 +307,10 @@ public final class NodeAgent implements AutoCloseable {
         return;
       }
       resumeIfRefused();
+      // Before the files: a network whose content is about to change is tainted for the scheduler
+      // before its new file is there, and untainted once the status says it is proven.
+      devicesSpec = seen.getSpec();
+      publishDevices();
       List<ManagedNetwork> current = reader.networks(seen.getSpec());
       NodeSync.Result result = sync.sync(current, reader.plugins(seen.getSpec()));
       // After the pass: it makes Multus's directory for the first file there.
@@ -534,6 +557,44 @@ public final class NodeAgent implements AutoCloseable {
     } catch (KubernetesClientException e) {
       retryStatusLater(e);
     }
+    publishDevices();
+  }
+
+  /**
+   * The node's devices made to match its CniNode: the spec the last pass acted on, judged by the
+   * status the API server holds (so the scheduler is never told more than the status says). Not
+   * while the spec is refused: the devices stay as they were, as the files do. None once the
+   * CniNode is deleted.
+   */
+  private void publishDevices() {
+    if (slice == null || !refused.isEmpty()) {
+      return;
+    }
+    if (deleted) {
+      slice.publish(List.of());
+      return;
+    }
+    KnownStatus current = known;
+    if (devicesSpec == null || current == null) {
+      return;
+    }
+    List<Device> devices = NodeDevices.of(devicesSpec, current.status(), this::freeAddresses);
+    slice.publish(devices);
+    if (!devices.isEmpty() && !devicesRefusalTold && slice.refusal().isPresent()) {
+      // Once per agent: the log says it at every pass that has devices to publish.
+      devicesRefusalTold = true;
+      events.warnCniNode(current.uid(), EventReason.DEVICES_NOT_PUBLISHED, slice.refusal().get());
+    }
+  }
+
+  private OptionalLong freeAddresses(String network) {
+    Long free = networks.health(network).freeAddresses();
+    return free == null ? OptionalLong.empty() : OptionalLong.of(free);
+  }
+
+  /** The slice changed on the API server: made to match again, from what is known now. */
+  private void devicesChangedByOthers() {
+    onLoop(this::publishDevices);
   }
 
   /**
@@ -583,6 +644,9 @@ public final class NodeAgent implements AutoCloseable {
   /** Stops watching and finishes the reconcile under way; the node's files stay as they are. */
   @Override
   public void close() throws InterruptedException {
+    if (slice != null) {
+      slice.close();
+    }
     confDirWatch.close();
     multusDirWatch.close();
     if (informer != null) {

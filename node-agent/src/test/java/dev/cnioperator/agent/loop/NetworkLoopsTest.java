@@ -160,7 +160,7 @@ class NetworkLoopsTest {
       cleanups.release();
       endPass.await();
       metrics.cleanupPass(CleanupOutcome.COMPLETED, 0, 1);
-      return new StaleAttachmentCleaner.Report(new IpamSummary().setReclaimed(0), null);
+      return new StaleAttachmentCleaner.Report(new IpamSummary().setReclaimed(0), null, null);
     }
   }
 

@@ -32,6 +32,6 @@ class NetworkHealthTest {
   @Test
   void aCleanupKeepsTheLastCheckTime() {
     NetworkHealth h = NetworkHealth.UNKNOWN.withCheck(healthy(1), null, "T1");
-    assertThat(h.withCleanup(null, "brake").lastCheckTime()).isEqualTo("T1");
+    assertThat(h.withCleanup(null, "brake", null).lastCheckTime()).isEqualTo("T1");
   }
 }

@@ -232,7 +232,7 @@ class NodeStatusBuilderTest {
                         .setFailing(List.of(new FailingAttachment().setContainerId("c1"))),
                     null,
                     "2026-01-01T00:00:00Z")
-                .withCleanup(null, "brake: 8 of 10"));
+                .withCleanup(null, "brake: 8 of 10", null));
     CniNodeStatus s = at("2026-01-01T00:00:00Z").build(PASS, health, null, 1L);
     assertThat(s.getNetworks().get(1).getAttachments().getHealthy()).isEqualTo(2);
     assertThat(s.getNetworks().get(1).getMessage()).isEqualTo("brake: 8 of 10");

@@ -1,0 +1,251 @@
+package dev.cnioperator.agent.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.cnioperator.api.devices.NetworkDevices;
+import dev.cnioperator.api.v1alpha1.IpamCleanup;
+import dev.cnioperator.api.v1alpha1.NetworkCheck;
+import dev.cnioperator.api.v1alpha1.NodeNetwork;
+import dev.cnioperator.api.v1alpha1.RolloutProbe;
+import dev.cnioperator.testkit.LocalControlPlane;
+import dev.cnioperator.testkit.NetworkNamespace;
+import dev.cnioperator.testkit.TestNames;
+import dev.cnioperator.testkit.ToolPaths;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.resource.v1.Device;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaint;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 55.1: the agent publishes each network its CniNode asks for as a device of its node's
+ * ResourceSlice, against a real API server serving resource.k8s.io/v1: untainted while proven, with
+ * host-local's free addresses as capacity; tainted NoSchedule with why while not; written only on a
+ * change, again after the slice is deleted (as the kubelet does when it starts), and deleted when
+ * no network is published.
+ */
+class ResourceSliceIT {
+  private static final Duration CONVERGE = Duration.ofSeconds(60);
+
+  private LocalControlPlane cp;
+  private CniNodes cniNodes;
+  private SimulatedNode node;
+  private AgentProcess agent;
+  private String network;
+  private String prefix;
+  private Attachments attachments;
+  private final List<Pod> pods = new ArrayList<>();
+  private final List<NetworkNamespace> namespaces = new ArrayList<>();
+
+  @BeforeEach
+  void setUp() throws Exception {
+    cp = LocalControlPlane.shared();
+    cniNodes = new CniNodes(cp);
+    node = new SimulatedNode("rs", ToolPaths.pluginDir());
+    network = TestNames.unique("rs");
+    prefix = "10.211." + ThreadLocalRandom.current().nextInt(256) + ".";
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    if (agent != null) {
+      agent.close();
+    }
+    for (int i = 0; i < pods.size(); i++) {
+      attachments.delQuietly(pods.get(i), namespaces.get(i));
+    }
+    namespaces.forEach(NetworkNamespace::close);
+    pods.forEach(p -> Pods.delete(cp.client(), p.getMetadata().getName()));
+    cniNodes.delete(node.name);
+    cp.client().resources(ResourceSlice.class).withName(sliceName()).delete();
+    node.close();
+  }
+
+  /**
+   * A ptp network whose host-local hands out six addresses, .2 to .7 (the gateway, .1, is outside
+   * the range); a bridge MTU of 70000 makes its probe fail at ADD.
+   */
+  private String content(int mtu) {
+    return "{\"cniVersion\":\"1.0.0\",\"name\":\""
+        + network
+        + "\",\"plugins\":[{\"type\":\"ptp\",\"mtu\":"
+        + mtu
+        + ",\"ipam\":{\"type\":\"host-local\",\"ranges\":[[{\"subnet\":\""
+        + prefix
+        + "0/28\",\"rangeStart\":\""
+        + prefix
+        + "2\",\"rangeEnd\":\""
+        + prefix
+        + "7\"}]],\"dataDir\":\""
+        + node.root.resolve("var/lib/cni/networks")
+        + "\"}}]}";
+  }
+
+  private NodeNetwork spec(int mtu, Boolean publish) {
+    return CniNodes.network(network, 50, content(mtu))
+        .setRevision(Integer.toHexString(mtu).repeat(64).substring(0, 64))
+        .setProbe(new RolloutProbe().setEnabled(true))
+        .setCheck(new NetworkCheck().setEnabled(true).setIntervalSeconds(5))
+        .setIpamCleanup(new IpamCleanup().setEnabled(true).setGracePeriodSeconds(60))
+        .setPublishDevice(publish);
+  }
+
+  private String sliceName() {
+    return node.name + "-" + NetworkDevices.DRIVER;
+  }
+
+  private Optional<ResourceSlice> slice() {
+    return Optional.ofNullable(
+        cp.client().resources(ResourceSlice.class).withName(sliceName()).get());
+  }
+
+  private Optional<Device> device() {
+    return slice().flatMap(s -> s.getSpec().getDevices().stream().findFirst());
+  }
+
+  private static long addresses(Device d) {
+    return d.getCapacity() == null
+            || !d.getCapacity().containsKey(NetworkDevices.CAPACITY_ADDRESSES)
+        ? -1
+        : Quantity.getAmountInBytes(
+                d.getCapacity().get(NetworkDevices.CAPACITY_ADDRESSES).getValue())
+            .longValue();
+  }
+
+  private static boolean untainted(Device d) {
+    return d.getTaints() == null || d.getTaints().isEmpty();
+  }
+
+  @Test
+  void aPublishedNetworkIsADeviceOfItsNodesSliceWithItsFreeAddresses() throws Exception {
+    NodeNetwork spec = spec(1400, true);
+    cniNodes.put(node.name, List.of(spec));
+    agent =
+        AgentProcess.start(
+            node.name,
+            node.paths.withNetnsDir(Path.of("/var/run/netns")),
+            cp.kubeconfigFile(),
+            node.log());
+
+    Device proven =
+        await("the device, proven, with six addresses")
+            .atMost(CONVERGE)
+            .until(
+                this::device, d -> d.isPresent() && untainted(d.get()) && addresses(d.get()) == 6)
+            .get();
+    ResourceSlice slice = slice().orElseThrow();
+    assertThat(slice.getSpec().getDriver()).isEqualTo(NetworkDevices.DRIVER);
+    assertThat(slice.getSpec().getNodeName()).isEqualTo(node.name);
+    assertThat(slice.getSpec().getPool().getName()).isEqualTo(node.name);
+    assertThat(proven.getName()).isEqualTo(network);
+    assertThat(proven.getAllowMultipleAllocations()).isTrue();
+    assertThat(proven.getAttributes().get(NetworkDevices.ATTRIBUTE_PROVEN).getBool()).isTrue();
+    assertThat(proven.getAttributes().get(NetworkDevices.ATTRIBUTE_REVISION).getString())
+        .isEqualTo(spec.getRevision());
+
+    // Two pods take two of the six addresses.
+    attachments = new Attachments(node.paths.binDir(), node.paths.cacheDir(null), content(1400));
+    for (int i = 0; i < 2; i++) {
+      Pod pod = Pods.create(cp.client(), node.name, TestNames.unique("rs" + i));
+      NetworkNamespace ns = NetworkNamespace.create("rs" + i);
+      pods.add(pod);
+      namespaces.add(ns);
+      attachments.add(pod, ns);
+    }
+    await("four addresses left")
+        .atMost(CONVERGE)
+        .until(() -> device().map(ResourceSliceIT::addresses).orElse(-1L) == 4);
+
+    // A quiet node writes nothing: three CHECK and cleanup rounds later the slice is as it was.
+    String quiet = slice().orElseThrow().getMetadata().getResourceVersion();
+    Thread.sleep(16_000);
+    assertThat(slice().orElseThrow().getMetadata().getResourceVersion()).isEqualTo(quiet);
+
+    // Deleted, as the kubelet deletes every slice of its node when it starts: published again.
+    cp.client().resources(ResourceSlice.class).withName(sliceName()).delete();
+    await("the slice published again")
+        .atMost(CONVERGE)
+        .until(
+            () ->
+                slice()
+                    .filter(s -> !quiet.equals(s.getMetadata().getResourceVersion()))
+                    .flatMap(s -> s.getSpec().getDevices().stream().findFirst())
+                    .filter(d -> untainted(d) && addresses(d) == 4)
+                    .isPresent());
+
+    // No network published any more: no slice.
+    cniNodes.put(node.name, List.of(spec(1400, null)));
+    await("the slice deleted").atMost(CONVERGE).until(() -> slice().isEmpty());
+    assertThat(agent.log()).contains("event=resource-slice-deleted");
+  }
+
+  @Test
+  void aNetworkWhoseProbeFailsIsTaintedUntilItsContentIsProvenAgain() throws Exception {
+    cniNodes.put(node.name, List.of(spec(1400, true)));
+    agent = AgentProcess.start(node.name, node.paths, cp.kubeconfigFile(), node.log());
+    await("proven")
+        .atMost(CONVERGE)
+        .until(() -> device().filter(ResourceSliceIT::untainted).isPresent());
+
+    // A broken edit: its probe fails at ADD, and the device says so to the scheduler.
+    cniNodes.put(node.name, List.of(spec(70000, true)));
+    DeviceTaint taint =
+        await("tainted")
+            .atMost(CONVERGE)
+            .until(
+                () -> device().filter(d -> !untainted(d)).map(d -> d.getTaints().get(0)),
+                Optional::isPresent)
+            .get();
+    assertThat(taint.getKey()).isEqualTo(NetworkDevices.TAINT_NOT_PROVEN);
+    assertThat(taint.getEffect()).isEqualTo("NoSchedule");
+    assertThat(taint.getValue()).isIn("ProbeFailed", "Proving", "Pending");
+    await("ProbeFailed")
+        .atMost(CONVERGE)
+        .until(
+            () ->
+                device()
+                    .map(
+                        d ->
+                            d.getTaints() != null
+                                && !d.getTaints().isEmpty()
+                                && "ProbeFailed".equals(d.getTaints().get(0).getValue()))
+                    .orElse(false));
+    assertThat(
+            device().orElseThrow().getAttributes().get(NetworkDevices.ATTRIBUTE_PROVEN).getBool())
+        .isFalse();
+    // Tainted before the broken file was written, not once its probe failed: the last slice write
+    // before the second file is the one that took the proof away.
+    List<String> lines = agent.log().lines().toList();
+    int secondFile =
+        lines.stream()
+            .filter(l -> l.contains("event=conflist-written"))
+            .skip(1)
+            .findFirst()
+            .map(lines::indexOf)
+            .orElseThrow();
+    String lastWrite =
+        lines.subList(0, secondFile).stream()
+            .filter(l -> l.contains("event=resource-slice-"))
+            .reduce((a, b) -> b)
+            .orElseThrow();
+    assertThat(lastWrite)
+        .contains("event=resource-slice-updated")
+        .contains("notProven=[" + network + ":Pending]");
+
+    // Rolled back, as the operator does after a failed canary: proven again, untainted again.
+    cniNodes.put(node.name, List.of(spec(1400, true)));
+    await("proven again")
+        .atMost(CONVERGE)
+        .until(() -> device().filter(ResourceSliceIT::untainted).isPresent());
+  }
+}
