@@ -1,5 +1,6 @@
 package dev.cnioperator.operator;
 
+import dev.cnioperator.operator.devices.NetworkDeviceClasses;
 import dev.cnioperator.operator.events.ClusterEvents;
 import dev.cnioperator.operator.liveness.LoopLiveness;
 import dev.cnioperator.operator.liveness.RunningReconciles;
@@ -79,7 +80,8 @@ public final class CniOperator implements AutoCloseable {
             clock,
             metrics,
             cniNodes,
-            new AttachmentDefinitions(client, clock)));
+            new AttachmentDefinitions(client, clock),
+            new NetworkDeviceClasses(client, clock)));
     operator.register(new NodeReconciler(new CniNodeWriter(client, metrics), cniNodes));
     if (settings.podNetworkTaint() != null) {
       operator.register(

@@ -525,7 +525,8 @@ class ChartLintIT {
             "k8s.cni.cncf.io/network-attachment-definitions:"
                 + " get,list,watch,create,update,patch,delete",
             "/events: create,patch",
-            "events.k8s.io/events: create,patch");
+            "events.k8s.io/events: create,patch",
+            "resource.k8s.io/deviceclasses: get,create,update,delete");
     assertThat(rules(inItsNamespace.getRules()))
         .containsExactlyInAnyOrder(
             "coordination.k8s.io/leases: create",

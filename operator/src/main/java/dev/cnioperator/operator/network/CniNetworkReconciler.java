@@ -7,6 +7,7 @@ import dev.cnioperator.api.v1alpha1.CniNetworkStatus;
 import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.NetworkState;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
+import dev.cnioperator.operator.devices.NetworkDeviceClasses;
 import dev.cnioperator.operator.events.ClusterEvents;
 import dev.cnioperator.operator.metrics.OperatorMetrics;
 import dev.cnioperator.operator.multus.AttachmentDefinitions;
@@ -77,6 +78,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
   private final OperatorMetrics metrics;
   private final CniNodeInformer cniNodeInformer;
   private final AttachmentDefinitions attachmentDefinitions;
+  private final NetworkDeviceClasses deviceClasses;
   private final RevisionIntegrity integrity = new RevisionIntegrity();
 
   public CniNetworkReconciler(
@@ -87,9 +89,11 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
       Clock clock,
       OperatorMetrics metrics,
       CniNodeInformer cniNodeInformer,
-      AttachmentDefinitions attachmentDefinitions) {
+      AttachmentDefinitions attachmentDefinitions,
+      NetworkDeviceClasses deviceClasses) {
     this.cniNodeInformer = cniNodeInformer;
     this.attachmentDefinitions = attachmentDefinitions;
+    this.deviceClasses = deviceClasses;
     this.decider = new NetworkDecider(renderer, clock, integrity);
     this.folder = folder;
     this.events = events;
@@ -162,9 +166,13 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
         new NetworkDecider.Observed(nodes, cniNodes, () -> namespaces.list().toList(), others));
   }
 
-  /** What the reconcile changes beside status: a Multus network's NetworkAttachmentDefinitions. */
+  /**
+   * What the reconcile changes beside status: a Multus network's NetworkAttachmentDefinitions, and
+   * the DeviceClass of a network published to the scheduler.
+   */
   private Optional<AttachmentReport> act(
       CniNetwork network, NetworkDecider.Decision decision, NetworkDecider.Observed observed) {
+    deviceClasses.reconcile(network);
     return attachmentDefinitions.reconcile(
         network,
         decision.accepted() == null ? null : decision.accepted().getNetworkName(),
@@ -217,6 +225,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
   public DeleteControl cleanup(CniNetwork network, Context<CniNetwork> context) {
     String name = network.getMetadata().getName();
     attachmentDefinitions.networkDeleted(network);
+    deviceClasses.networkDeleted(network);
     List<String> pending =
         cniNodes(context)
             .list()
