@@ -84,6 +84,7 @@ final class InProcessAgents implements AutoCloseable {
             new InetSocketAddress("127.0.0.1", 0),
             Duration.ofSeconds(60),
             Duration.ofSeconds(30),
+            null,
             null));
   }
 

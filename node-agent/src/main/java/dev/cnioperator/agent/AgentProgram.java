@@ -4,6 +4,7 @@ import dev.cnioperator.agent.check.AttachmentChecker;
 import dev.cnioperator.agent.cleanup.SourceOfTruth;
 import dev.cnioperator.agent.cleanup.StaleAttachmentCleaner;
 import dev.cnioperator.agent.conflist.RuntimeDropIns;
+import dev.cnioperator.agent.dra.NetworkClaims;
 import dev.cnioperator.agent.dra.NodeResourceSlice;
 import dev.cnioperator.agent.host.DiskHostFiles;
 import dev.cnioperator.agent.host.DropInStore;
@@ -39,10 +40,12 @@ import dev.cnioperator.agent.plugin.PluginVersions;
 import dev.cnioperator.agent.probe.ProbeDiagnosis;
 import dev.cnioperator.agent.probe.ProbeNamespaces;
 import dev.cnioperator.agent.probe.RevisionProbe;
+import dev.cnioperator.api.devices.NetworkDevices;
 import dev.cnioperator.api.v1alpha1.ConfigDirectory;
 import dev.cnioperator.cni.cache.ResultCache;
 import dev.cnioperator.cni.exec.ProcessPluginExecutor;
 import dev.cnioperator.cni.runtime.CniRuntime;
+import dev.cnioperator.cri.plugin.KubeletPluginServer;
 import dev.cnioperator.runtime.client.CallDeadline;
 import dev.cnioperator.runtime.health.HealthServer;
 import io.fabric8.kubernetes.client.Config;
@@ -88,6 +91,7 @@ public final class AgentProgram implements AutoCloseable {
   private final HealthServer server;
   private final CriConnection cri;
   private final RuntimeNetworkWatch runtimeWatch;
+  private final KubeletPluginServer kubeletPlugin;
 
   private AgentProgram(
       KubernetesClient client,
@@ -97,8 +101,10 @@ public final class AgentProgram implements AutoCloseable {
       ExecutorService pluginWorkers,
       HealthServer server,
       CriConnection cri,
-      RuntimeNetworkWatch runtimeWatch) {
+      RuntimeNetworkWatch runtimeWatch,
+      KubeletPluginServer kubeletPlugin) {
     this.client = client;
+    this.kubeletPlugin = kubeletPlugin;
     this.metrics = metrics;
     this.agent = agent;
     this.networks = networks;
@@ -244,8 +250,32 @@ public final class AgentProgram implements AutoCloseable {
         paths.binDir(),
         paths.multusConfDir(),
         s.pluginRoot() == null ? "/" : s.pluginRoot());
+    KubeletPluginServer kubeletPlugin =
+        s.kubeletDir() == null ? null : kubeletPlugin(s, client, agent);
     return new AgentProgram(
-        client, metrics, agent, networks, pluginWorkers, server, cri, runtimeWatch);
+        client, metrics, agent, networks, pluginWorkers, server, cri, runtimeWatch, kubeletPlugin);
+  }
+
+  /**
+   * The kubelet's DRA plugin for the networks driver, so that pods that claim a network start (the
+   * kubelet prepares each claim through it); null when the kubelet's plugin registry is not there
+   * (the chart mounts it with agent.kubeletRootDir).
+   */
+  private static KubeletPluginServer kubeletPlugin(
+      AgentSettings s, KubernetesClient client, NodeAgent agent) throws IOException {
+    Path registry = s.kubeletDir().resolve("plugins_registry");
+    if (!Files.isDirectory(registry)) {
+      LOG.warn(
+          "event=kubelet-plugin-off dir={} reason=\"the kubelet's plugin registry is not there:"
+              + " pods that claim a network cannot start on this node\"",
+          registry);
+      return null;
+    }
+    return KubeletPluginServer.start(
+        NetworkDevices.DRIVER,
+        registry,
+        s.kubeletDir().resolve("plugins"),
+        new NetworkClaims(client, s.nodeName(), agent::publishedDevice));
   }
 
   /**
@@ -356,6 +386,10 @@ public final class AgentProgram implements AutoCloseable {
   /** Stops the passes and the endpoints; nothing on the node is undone. */
   @Override
   public void close() {
+    if (kubeletPlugin != null) {
+      // First: the kubelet then knows at once that no claim can be prepared here.
+      kubeletPlugin.close();
+    }
     if (runtimeWatch != null) {
       runtimeWatch.close();
     }

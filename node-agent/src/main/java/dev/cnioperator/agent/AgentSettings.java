@@ -12,6 +12,8 @@ import java.time.Duration;
  * @param criSocket the runtime's CRI socket, null to take live pods from the API server
  * @param pluginRoot the node's root file system, each plugin chrooted into it; null to run plugins
  *     in the agent's own root
+ * @param kubeletDir the kubelet's root directory (its plugins_registry and plugins), where the
+ *     agent serves the kubelet's DRA plugin; null to serve none
  */
 public record AgentSettings(
     String nodeName,
@@ -21,4 +23,5 @@ public record AgentSettings(
     InetSocketAddress listen,
     Duration resync,
     Duration pluginTimeout,
-    Path pluginRoot) {}
+    Path pluginRoot,
+    Path kubeletDir) {}

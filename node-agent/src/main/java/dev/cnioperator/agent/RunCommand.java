@@ -146,6 +146,17 @@ public final class RunCommand implements Callable<Integer> {
               + " in the agent's own root, as they do when the agent runs on the host).")
   Path pluginRoot;
 
+  @Option(
+      names = "--kubelet-dir",
+      defaultValue = "${env:AGENT_KUBELET_DIR}",
+      description =
+          "The kubelet's root directory as mounted in the agent's container, at the node's path:"
+              + " the agent serves the kubelet's DRA plugin for networks published to the"
+              + " scheduler there (plugins_registry/networks.cnioperator.dev-reg.sock and"
+              + " plugins/networks.cnioperator.dev/dra.sock), so that pods that claim a network"
+              + " start (env AGENT_KUBELET_DIR; default: unset, no plugin).")
+  Path kubeletDir;
+
   @Override
   public Integer call() throws Exception {
     if (nodeName == null || nodeName.isBlank()) {
@@ -161,7 +172,8 @@ public final class RunCommand implements Callable<Integer> {
             listenAddress(listen),
             Duration.ofSeconds(resyncSeconds),
             Duration.ofSeconds(pluginTimeoutSeconds),
-            pluginRoot);
+            pluginRoot,
+            kubeletDir);
     CountDownLatch stopped = new CountDownLatch(1);
     AgentProgram program = AgentProgram.start(settings);
     Runtime.getRuntime()

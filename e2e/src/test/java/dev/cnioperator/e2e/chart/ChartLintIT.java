@@ -291,6 +291,38 @@ class ChartLintIT {
         .contains("--cri-socket=/run/containerd/containerd.sock");
   }
 
+  /**
+   * Issue 55: the agent serves the kubelet's DRA plugin where the kubelet looks (its registry and
+   * the driver's plugin dir, at the node's paths, under agent.kubeletPlugin.rootDir), or nothing.
+   */
+  @Test
+  void theKubeletPluginDirsAreMountedAtTheNodesPathsUnderTheKubeletsRootDir() {
+    for (String root : List.of("/var/lib/kubelet", "/var/snap/microk8s/common/var/lib/kubelet")) {
+      PodSpec pod =
+          RenderedChart.render(helm, "--set", "agent.kubeletPlugin.rootDir=" + root)
+              .single("DaemonSet", DaemonSet.class)
+              .getSpec()
+              .getTemplate()
+              .getSpec();
+      Container agent = onlyContainer(pod);
+      assertThat(agent.getArgs()).contains("--kubelet-dir=" + root);
+      for (String dir :
+          List.of(root + "/plugins_registry", root + "/plugins/networks.cnioperator.dev")) {
+        assertThat(hostPathsByMount(pod, agent)).containsEntry(dir, dir);
+        assertThat(hostPathVolume(pod, agent, dir).getType()).isEqualTo("DirectoryOrCreate");
+      }
+    }
+    PodSpec off =
+        RenderedChart.render(helm, "--set", "agent.kubeletPlugin.enabled=false")
+            .single("DaemonSet", DaemonSet.class)
+            .getSpec()
+            .getTemplate()
+            .getSpec();
+    assertThat(onlyContainer(off).getArgs()).noneMatch(a -> a.startsWith("--kubelet-dir"));
+    assertThat(hostPathsByMount(off, onlyContainer(off)).keySet())
+        .noneMatch(p -> p.contains("kubelet"));
+  }
+
   @Test
   void pluginsRunInTheAgentsImageWhenTheNodeRootIsTurnedOff() {
     PodSpec pod =
@@ -446,7 +478,9 @@ class ChartLintIT {
             "/var/lib/cni-operator",
             "/run/containerd",
             "/run/cni",
-            "/"));
+            "/",
+            "/var/lib/kubelet/plugins_registry",
+            "/var/lib/kubelet/plugins/networks.cnioperator.dev"));
 
     assertThat(forMultus)
         .containsExactlyInAnyOrder(expected == null ? new String[0] : expected.split(","));
@@ -642,7 +676,8 @@ class ChartLintIT {
             "/events: create,patch",
             "events.k8s.io/events: create,patch",
             "resource.k8s.io/resourceslices: get,list,watch,create,update,delete",
-            "/nodes: get");
+            "/nodes: get",
+            "resource.k8s.io/resourceclaims: get");
   }
 
   @Test

@@ -8,6 +8,7 @@ import dev.cnioperator.testkit.TestNames;
 import dev.cnioperator.testkit.containerd.ContainerdRelease;
 import dev.cnioperator.testkit.cri.RuntimeRelease;
 import dev.cnioperator.testkit.node.KubeletCluster;
+import dev.cnioperator.testkit.node.KubeletNode;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.authentication.BoundObjectReference;
@@ -213,7 +214,8 @@ public final class ChartRelease implements AutoCloseable {
    * The test kit's own values for a release on {@code cluster}'s kubelet nodes, none of them the
    * runtime's: the API server through the node bridge's proxy (no kube-proxy, so no Service
    * routing), the agent's state dir in the node's own {@code /opt} (the nodes share the host's
-   * {@code /var/lib}); then {@code more} helm arguments.
+   * {@code /var/lib}), the kubelet's root dir where each node shows its own; then {@code more} helm
+   * arguments.
    */
   public static String[] onNodes(KubeletCluster cluster, String... more) {
     URI api = URI.create(cluster.bridge().apiServerUrl());
@@ -225,7 +227,9 @@ public final class ChartRelease implements AutoCloseable {
                 "--set",
                 "apiServer.port=" + api.getPort(),
                 "--set-string",
-                "agent.hostPaths.stateDir=/opt/cni-operator/state"));
+                "agent.hostPaths.stateDir=/opt/cni-operator/state",
+                "--set-string",
+                "agent.kubeletPlugin.rootDir=" + KubeletNode.KUBELET_DIR_IN_NODE));
     args.addAll(List.of(more));
     return args.toArray(String[]::new);
   }

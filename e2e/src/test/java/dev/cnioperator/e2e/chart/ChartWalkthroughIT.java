@@ -38,7 +38,7 @@ import org.junit.jupiter.api.Test;
  */
 class ChartWalkthroughIT {
   private static final Pattern HOST_PATH_FLAG =
-      Pattern.compile("--(conf|bin|cache|state|multus-conf|multus-cache)-dir=(/.*)");
+      Pattern.compile("--(conf|bin|cache|state|multus-conf|multus-cache|kubelet)-dir=(/.*)");
   private static final Duration TOKEN_TTL = Duration.ofMinutes(30);
 
   @Test

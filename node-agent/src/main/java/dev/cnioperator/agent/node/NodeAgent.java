@@ -90,6 +90,14 @@ public final class NodeAgent implements AutoCloseable {
   /** The CniNode spec the last pass acted on, whose published networks the slice holds. */
   private CniNodeSpec devicesSpec;
 
+  /** The devices of the last publishing, by name; read by the kubelet plugin's threads. */
+  private volatile Map<String, Device> publishedDevices = Map.of();
+
+  /** The device this node publishes under {@code name} now, null when none. */
+  public Device publishedDevice(String name) {
+    return publishedDevices.get(name);
+  }
+
   /** Whether the Event saying the cluster cannot take the devices was recorded. */
   private boolean devicesRefusalTold;
 
@@ -580,6 +588,9 @@ public final class NodeAgent implements AutoCloseable {
     }
     List<Device> devices = NodeDevices.of(devicesSpec, current.status(), this::freeAddresses);
     slice.publish(devices);
+    Map<String, Device> byName = new HashMap<>();
+    devices.forEach(d -> byName.put(d.getName(), d));
+    publishedDevices = byName;
     if (!devices.isEmpty() && !devicesRefusalTold && slice.refusal().isPresent()) {
       // Once per agent: the log says it at every pass that has devices to publish.
       devicesRefusalTold = true;

@@ -8,6 +8,16 @@ import dev.cnioperator.api.v1alpha1.IpamCleanup;
 import dev.cnioperator.api.v1alpha1.NetworkCheck;
 import dev.cnioperator.api.v1alpha1.NodeNetwork;
 import dev.cnioperator.api.v1alpha1.RolloutProbe;
+import dev.cnioperator.cri.dra.v1.Claim;
+import dev.cnioperator.cri.dra.v1.DRAPluginGrpc;
+import dev.cnioperator.cri.dra.v1.NodePrepareResourceResponse;
+import dev.cnioperator.cri.dra.v1.NodePrepareResourcesRequest;
+import dev.cnioperator.cri.dra.v1.NodeUnprepareResourceResponse;
+import dev.cnioperator.cri.dra.v1.NodeUnprepareResourcesRequest;
+import dev.cnioperator.cri.pluginregistration.InfoRequest;
+import dev.cnioperator.cri.pluginregistration.PluginInfo;
+import dev.cnioperator.cri.pluginregistration.RegistrationGrpc;
+import dev.cnioperator.cri.pluginregistration.RegistrationStatus;
 import dev.cnioperator.testkit.LocalControlPlane;
 import dev.cnioperator.testkit.NetworkNamespace;
 import dev.cnioperator.testkit.TestNames;
@@ -16,13 +26,25 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaint;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimStatusBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.NettyChannelBuilder;
+import io.netty.channel.epoll.EpollDomainSocketChannel;
+import io.netty.channel.epoll.EpollEventLoopGroup;
+import io.netty.channel.unix.DomainSocketAddress;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -47,6 +69,11 @@ class ResourceSliceIT {
   private final List<Pod> pods = new ArrayList<>();
   private final List<NetworkNamespace> namespaces = new ArrayList<>();
 
+  /** The kubelet's root dir the agent serves its DRA plugin in: short, for the socket paths. */
+  private Path kubeletDir;
+
+  private ResourceClaim claim;
+
   @BeforeEach
   void setUp() throws Exception {
     cp = LocalControlPlane.shared();
@@ -68,7 +95,17 @@ class ResourceSliceIT {
     pods.forEach(p -> Pods.delete(cp.client(), p.getMetadata().getName()));
     cniNodes.delete(node.name);
     cp.client().resources(ResourceSlice.class).withName(sliceName()).delete();
+    if (claim != null) {
+      cp.client().resource(claim).delete();
+    }
     node.close();
+    if (kubeletDir != null) {
+      try (Stream<Path> files = Files.walk(kubeletDir)) {
+        for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
+          Files.deleteIfExists(f);
+        }
+      }
+    }
   }
 
   /**
@@ -247,5 +284,156 @@ class ResourceSliceIT {
     await("proven again")
         .atMost(CONVERGE)
         .until(() -> device().filter(ResourceSliceIT::untainted).isPresent());
+  }
+
+  /**
+   * Issue 55.3: the agent is the kubelet's DRA plugin for the networks driver. The test plays the
+   * kubelet over the two sockets: the plugin registers, a claim allocated on the node's device is
+   * prepared (no CDI device: the attachment is the runtime's or Multus's), and refused with why
+   * while the network is not proven there; unprepare has nothing to undo; the sockets go with the
+   * agent.
+   */
+  @Test
+  void aClaimOnTheNetworkIsPreparedOnlyWhileItIsProvenThere() throws Exception {
+    kubeletDir = Files.createTempDirectory(Path.of("/tmp"), "ctkubelet");
+    Files.createDirectories(kubeletDir.resolve("plugins_registry"));
+    cniNodes.put(node.name, List.of(spec(1400, true)));
+    agent =
+        AgentProcess.start(
+            node.name,
+            node.paths,
+            cp.kubeconfigFile(),
+            node.log(),
+            "--kubelet-dir",
+            kubeletDir.toString());
+    await("proven")
+        .atMost(CONVERGE)
+        .until(() -> device().filter(ResourceSliceIT::untainted).isPresent());
+
+    Path registration =
+        kubeletDir.resolve("plugins_registry/" + NetworkDevices.DRIVER + "-reg.sock");
+    await("the registration socket").atMost(CONVERGE).until(() -> Files.exists(registration));
+    claim = allocatedClaim();
+    try (KubeletSide kubelet = new KubeletSide(registration)) {
+      PluginInfo info = kubelet.registration.getInfo(InfoRequest.getDefaultInstance());
+      assertThat(info.getType()).isEqualTo("DRAPlugin");
+      assertThat(info.getName()).isEqualTo(NetworkDevices.DRIVER);
+      assertThat(info.getSupportedVersionsList()).contains("v1.DRAPlugin");
+      kubelet.registration.notifyRegistrationStatus(
+          RegistrationStatus.newBuilder().setPluginRegistered(true).build());
+
+      try (KubeletSide dra = new KubeletSide(Path.of(info.getEndpoint()))) {
+        NodePrepareResourceResponse prepared = dra.prepare(claim);
+        assertThat(prepared.getError()).isEmpty();
+        assertThat(prepared.getDevicesList())
+            .singleElement()
+            .satisfies(
+                d -> {
+                  assertThat(d.getDeviceName()).isEqualTo(network);
+                  assertThat(d.getPoolName()).isEqualTo(node.name);
+                  assertThat(d.getRequestNamesList()).containsExactly("network");
+                  assertThat(d.getCdiDeviceIdsList()).isEmpty();
+                });
+
+        // A broken edit: until the network is proven again, the kubelet is told why not.
+        cniNodes.put(node.name, List.of(spec(70000, true)));
+        await("tainted")
+            .atMost(CONVERGE)
+            .until(() -> device().filter(d -> !untainted(d)).isPresent());
+        assertThat(dra.prepare(claim).getError())
+            .contains("network " + network + " is not proven on node " + node.name + " now");
+
+        assertThat(dra.unprepare(claim).getError()).isEmpty();
+      }
+    }
+    agent.close();
+    agent = null;
+    assertThat(registration).doesNotExist();
+    assertThat(kubeletDir.resolve("plugins/" + NetworkDevices.DRIVER + "/dra.sock")).doesNotExist();
+  }
+
+  /** A claim of one device of this network on this node, allocated as the scheduler does. */
+  private ResourceClaim allocatedClaim() {
+    ResourceClaim created =
+        cp.client()
+            .resource(
+                new ResourceClaimBuilder()
+                    .withNewMetadata()
+                    .withName(TestNames.unique("claim"))
+                    .withNamespace("default")
+                    .endMetadata()
+                    .withNewSpec()
+                    .withNewDevices()
+                    .addNewRequest()
+                    .withName("network")
+                    .withNewExactly()
+                    .withDeviceClassName(network + "." + NetworkDevices.DRIVER)
+                    .endExactly()
+                    .endRequest()
+                    .endDevices()
+                    .endSpec()
+                    .build())
+            .create();
+    created.setStatus(
+        new ResourceClaimStatusBuilder()
+            .withNewAllocation()
+            .withNewDevices()
+            .addNewResult()
+            .withRequest("network")
+            .withDriver(NetworkDevices.DRIVER)
+            .withPool(node.name)
+            .withDevice(network)
+            .endResult()
+            .endDevices()
+            .endAllocation()
+            .build());
+    return cp.client().resource(created).updateStatus();
+  }
+
+  /** What the kubelet holds of a plugin: a gRPC channel to one of its sockets. */
+  private static final class KubeletSide implements AutoCloseable {
+    private final EpollEventLoopGroup loop = new EpollEventLoopGroup(1);
+    private final ManagedChannel channel;
+    final RegistrationGrpc.RegistrationBlockingStub registration;
+    final DRAPluginGrpc.DRAPluginBlockingStub dra;
+
+    KubeletSide(Path socket) {
+      channel =
+          NettyChannelBuilder.forAddress(new DomainSocketAddress(socket.toString()))
+              .eventLoopGroup(loop)
+              .channelType(EpollDomainSocketChannel.class)
+              .usePlaintext()
+              .build();
+      registration = RegistrationGrpc.newBlockingStub(channel);
+      dra = DRAPluginGrpc.newBlockingStub(channel);
+    }
+
+    NodePrepareResourceResponse prepare(ResourceClaim c) {
+      return dra.withDeadlineAfter(45, TimeUnit.SECONDS)
+          .nodePrepareResources(
+              NodePrepareResourcesRequest.newBuilder().addClaims(claimOf(c)).build())
+          .getClaimsOrThrow(c.getMetadata().getUid());
+    }
+
+    NodeUnprepareResourceResponse unprepare(ResourceClaim c) {
+      return dra.withDeadlineAfter(45, TimeUnit.SECONDS)
+          .nodeUnprepareResources(
+              NodeUnprepareResourcesRequest.newBuilder().addClaims(claimOf(c)).build())
+          .getClaimsOrThrow(c.getMetadata().getUid());
+    }
+
+    private static Claim claimOf(ResourceClaim c) {
+      return Claim.newBuilder()
+          .setNamespace(c.getMetadata().getNamespace())
+          .setName(c.getMetadata().getName())
+          .setUid(c.getMetadata().getUid())
+          .build();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+      loop.shutdownGracefully().await(5, TimeUnit.SECONDS);
+    }
   }
 }

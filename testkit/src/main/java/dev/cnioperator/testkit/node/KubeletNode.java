@@ -68,6 +68,16 @@ import org.slf4j.LoggerFactory;
  */
 public final class KubeletNode implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(KubeletNode.class);
+
+  /**
+   * The kubelet's root directory (its {@code --root-dir}, in the node's directory) as every node
+   * shows it to its pods: bound at this path of the node's own {@code /opt}, so that one DaemonSet
+   * value (the chart's agent.kubeletPlugin.rootDir) reaches each node's kubelet plugin registry,
+   * and the DRA socket path the agent gives the kubelet is one the kubelet, in the node's mount
+   * namespace, can dial. Nothing of it is on the machine's own paths.
+   */
+  public static final String KUBELET_DIR_IN_NODE = "/opt/kubelet";
+
   private static final Duration REGISTER_TIMEOUT = Duration.ofSeconds(90);
   private static final List<String> PLUGINS =
       List.of("bridge", "host-local", "loopback", "portmap");
@@ -396,11 +406,13 @@ public final class KubeletNode implements AutoCloseable {
         mount --bind %1$s/netns /run/netns
         mount -t tmpfs tmpfs /var/log
         mount --bind %1$s/kubelet %1$s/kubelet
+        mkdir -p %4$s
+        mount --bind %1$s/kubelet %4$s
         %3$smount --make-rshared /
         echo ready
         exec sleep 2147483647
         """
-            .formatted(dir, runtimeBefore, runtimeAfter);
+            .formatted(dir, runtimeBefore, runtimeAfter, KUBELET_DIR_IN_NODE);
     ProcessBuilder pb =
         new ProcessBuilder(
                 "nsenter",
