@@ -50,7 +50,9 @@ public final class LocalControlPlane implements AutoCloseable {
     "replicaset-controller",
     "job-controller",
     "pod-garbage-collector-controller",
-    "root-ca-certificate-publisher-controller"
+    "root-ca-certificate-publisher-controller",
+    // A pod's ResourceClaims from its ResourceClaimTemplates (Dynamic Resource Allocation).
+    "resourceclaim-controller"
   };
 
   /**
