@@ -114,7 +114,9 @@ public final class CleanupBench {
             new PodSource(cp.client(), NODE, AgentProgram.API_CALL_DEADLINE),
             Path.of("/var/run/netns"),
             Clock.systemUTC(),
-            workers);
+            workers,
+            // No pod here claims the network (no kubelet prepares claims in this bench).
+            network -> java.util.Set.of());
     CleanupHistory history = new CleanupHistory();
     long t0 = System.nanoTime();
     double firstPass = 0;

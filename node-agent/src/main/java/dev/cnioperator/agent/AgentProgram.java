@@ -6,6 +6,7 @@ import dev.cnioperator.agent.cleanup.StaleAttachmentCleaner;
 import dev.cnioperator.agent.conflist.RuntimeDropIns;
 import dev.cnioperator.agent.dra.NetworkClaims;
 import dev.cnioperator.agent.dra.NodeResourceSlice;
+import dev.cnioperator.agent.dra.PreparedClaims;
 import dev.cnioperator.agent.host.DiskHostFiles;
 import dev.cnioperator.agent.host.DropInStore;
 import dev.cnioperator.agent.host.HostPaths;
@@ -129,6 +130,8 @@ public final class AgentProgram implements AutoCloseable {
     AgentMetrics metrics = new AgentMetrics(s.pluginTimeout(), clock).withJvmAndProcess();
     AgentLiveness liveness = new AgentLiveness(s.resync(), s.pluginTimeout(), System::nanoTime);
     DiskHostFiles files = new DiskHostFiles();
+    PreparedClaims preparedClaims =
+        new PreparedClaims(files, paths.stateDir().resolve("prepared-claims.json"));
     ManifestStore store = new ManifestStore(files, paths.manifestFile());
     DropInStore dropIns = new DropInStore(files, paths.dropInsFile());
     CniRuntime runtime = runtime(s, ConfigDirectory.Runtime, metrics, liveness);
@@ -199,7 +202,8 @@ public final class AgentProgram implements AutoCloseable {
                     sourceOfTruth(s, client, cri),
                     paths.netnsDir(),
                     clock,
-                    pluginWorkers),
+                    pluginWorkers,
+                    preparedClaims::podsClaiming),
                 runtime),
             clock,
             metrics,
@@ -251,7 +255,7 @@ public final class AgentProgram implements AutoCloseable {
         paths.multusConfDir(),
         s.pluginRoot() == null ? "/" : s.pluginRoot());
     KubeletPluginServer kubeletPlugin =
-        s.kubeletDir() == null ? null : kubeletPlugin(s, client, agent);
+        s.kubeletDir() == null ? null : kubeletPlugin(s, client, agent, preparedClaims);
     return new AgentProgram(
         client, metrics, agent, networks, pluginWorkers, server, cri, runtimeWatch, kubeletPlugin);
   }
@@ -262,7 +266,8 @@ public final class AgentProgram implements AutoCloseable {
    * (the chart mounts it with agent.kubeletRootDir).
    */
   private static KubeletPluginServer kubeletPlugin(
-      AgentSettings s, KubernetesClient client, NodeAgent agent) throws IOException {
+      AgentSettings s, KubernetesClient client, NodeAgent agent, PreparedClaims preparedClaims)
+      throws IOException {
     Path registry = s.kubeletDir().resolve("plugins_registry");
     if (!Files.isDirectory(registry)) {
       LOG.warn(
@@ -275,7 +280,7 @@ public final class AgentProgram implements AutoCloseable {
         NetworkDevices.DRIVER,
         registry,
         s.kubeletDir().resolve("plugins"),
-        new NetworkClaims(client, s.nodeName(), agent::publishedDevice));
+        new NetworkClaims(client, s.nodeName(), agent::publishedDevice, preparedClaims));
   }
 
   /**

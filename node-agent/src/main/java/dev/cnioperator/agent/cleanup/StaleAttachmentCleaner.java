@@ -32,10 +32,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,6 +64,7 @@ public final class StaleAttachmentCleaner {
   private final Clock clock;
   private final ExecutorService workers;
   private final StaleAttachmentFinder finder = new StaleAttachmentFinder();
+  private final Function<String, Set<String>> podsClaiming;
 
   /**
    * @param runtimes the runtime each network's attachments are cached by, which DELs them
@@ -72,8 +75,10 @@ public final class StaleAttachmentCleaner {
       SourceOfTruth source,
       Path netnsDir,
       Clock clock,
-      ExecutorService workers) {
+      ExecutorService workers,
+      Function<String, Set<String>> podsClaiming) {
     this.workers = workers;
+    this.podsClaiming = podsClaiming;
     this.runtimes = runtimes;
     this.hostLocal = hostLocal;
     this.source = source;
@@ -83,9 +88,10 @@ public final class StaleAttachmentCleaner {
 
   /**
    * What one pass found; {@code message} says why nothing ran or what the brake stopped; {@code
-   * freeAddresses} what host-local can still hand out, null when unknown.
+   * claimableAddresses} the addresses pods that claim the network may take ({@link
+   * #claimableAddresses}), null when unknown.
    */
-  public record Report(IpamSummary summary, String message, Long freeAddresses) {
+  public record Report(IpamSummary summary, String message, Long claimableAddresses) {
     static Report notRun(String message) {
       return new Report(null, message, null);
     }
@@ -206,16 +212,19 @@ public final class StaleAttachmentCleaner {
             .setStale(d.stale() - released)
             .setReclaimed(total),
         join(message, stores.message()),
-        freeAddresses(network, left));
+        claimableAddresses(network, left, cached));
   }
 
   /**
-   * The addresses the network's host-local can still hand out on the node: its current
-   * configuration's ranges less the reservations in its current store (a probe's among them, while
-   * it holds one). Null when no plugin of it uses host-local, the store could not be read, or the
-   * ranges cannot be sized ({@link HostLocalCapacity}).
+   * The addresses pods that claim the network may take on the node, as the scheduler counts them:
+   * host-local's free ones (its current configuration's ranges less the reservations in its current
+   * store, a probe's among them while it holds one), plus those held by pods whose claim on the
+   * network the kubelet prepared here ({@link dev.cnioperator.agent.dra.PreparedClaims}): the
+   * scheduler counts those pods' claims against the capacity itself. Null when no plugin of the
+   * network uses host-local, its store could not be read, or its ranges cannot be sized ({@link
+   * HostLocalCapacity}).
    */
-  private Long freeAddresses(ManagedNetwork network, Reading left) {
+  private Long claimableAddresses(ManagedNetwork network, Reading left, List<CachedRef> cached) {
     if (network.list() == null || !left.complete()) {
       return null;
     }
@@ -227,14 +236,24 @@ public final class StaleAttachmentCleaner {
     if (store.isEmpty() || plugin.isEmpty()) {
       return null;
     }
-    List<String> reserved =
-        left.reservations().stream()
-            .filter(r -> r.store().equals(store.get()))
+    List<Reservation> reserved =
+        left.reservations().stream().filter(r -> r.store().equals(store.get())).toList();
+    Optional<HostLocalCapacity.Count> count =
+        HostLocalCapacity.of(
+            plugin.get().raw().path("ipam"), reserved.stream().map(Reservation::ip).toList());
+    if (count.isEmpty()) {
+      return null;
+    }
+    Set<String> claiming = podsClaiming.apply(network.name());
+    Map<String, String> podOfContainer = new HashMap<>();
+    cached.forEach(c -> podOfContainer.put(c.containerId(), c.podUid()));
+    long claimedHeld =
+        reserved.stream()
+            .filter(r -> claiming.contains(podOfContainer.get(r.containerId())))
             .map(Reservation::ip)
-            .toList();
-    return HostLocalCapacity.of(plugin.get().raw().path("ipam"), reserved)
-        .map(HostLocalCapacity.Count::free)
-        .orElse(null);
+            .distinct()
+            .count();
+    return Math.min(count.get().usable(), count.get().free() + claimedHeld);
   }
 
   /**

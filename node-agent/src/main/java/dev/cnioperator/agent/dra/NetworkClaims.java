@@ -23,8 +23,9 @@ import org.slf4j.LoggerFactory;
  * made by the runtime or Multus when its sandbox starts. So prepare is the last word before the pod
  * starts: a claim on a network that is not proven on this node now (a broken edit since the
  * scheduler allocated it, say) is refused with why, and the kubelet tries again; a claim on a
- * proven one is prepared with its devices and no CDI device. Nothing is kept, so unprepare has
- * nothing to undo.
+ * proven one is prepared with its devices and no CDI device. Nothing on the node is made for a
+ * claim, so unprepare has nothing to undo there; the claim is only remembered ({@link
+ * PreparedClaims}) until then, for the count of addresses the node publishes.
  */
 public final class NetworkClaims implements DraHandler {
   private static final Logger LOG = LoggerFactory.getLogger(NetworkClaims.class);
@@ -32,15 +33,21 @@ public final class NetworkClaims implements DraHandler {
   private final KubernetesClient client;
   private final String nodeName;
   private final Function<String, Device> published;
+  private final PreparedClaims prepared;
 
   /**
    * @param published the device this node publishes now under a name, null when none
+   * @param prepared where the claims prepared and not yet unprepared are kept
    */
   public NetworkClaims(
-      KubernetesClient client, String nodeName, Function<String, Device> published) {
+      KubernetesClient client,
+      String nodeName,
+      Function<String, Device> published,
+      PreparedClaims prepared) {
     this.client = client;
     this.nodeName = nodeName;
     this.published = published;
+    this.prepared = prepared;
   }
 
   @Override
@@ -129,14 +136,29 @@ public final class NetworkClaims implements DraHandler {
           new PreparedDevice(
               List.of(r.getRequest()), r.getPool(), r.getDevice(), List.of(), r.getShareID()));
     }
+    List<String> pods =
+        claim.getStatus().getReservedFor() == null
+            ? List.of()
+            : claim.getStatus().getReservedFor().stream()
+                .filter(c -> "pods".equals(c.getResource()))
+                .map(c -> c.getUid())
+                .toList();
+    prepared.prepared(
+        new PreparedClaims.Claim(
+            ref.uid(),
+            ref.namespace(),
+            ref.name(),
+            devices.stream().map(PreparedDevice::deviceName).distinct().toList(),
+            pods));
     return PrepareResult.prepared(devices);
   }
 
-  /** Nothing was kept for a claim, so there is nothing to undo. */
+  /** Nothing was made for a claim on the node: it is only forgotten. */
   @Override
   public Map<String, String> unprepare(List<ClaimRef> claims) {
     Map<String, String> results = new HashMap<>();
     for (ClaimRef ref : claims) {
+      prepared.unprepared(ref.uid());
       results.put(ref.uid(), "");
       LOG.info("event=claim-unprepared claim={}/{}", ref.namespace(), ref.name());
     }

@@ -71,12 +71,12 @@ public final class NodeDevices {
   }
 
   /**
-   * @param freeAddresses the addresses each network has left on the node, by CniNetwork name, where
-   *     the agent can count them (host-local): the capacity pods claiming it may take
+   * @param claimableAddresses the addresses pods that claim each network may take on the node, by
+   *     CniNetwork name, where the agent can count them (host-local): the device's capacity
    * @return the devices, in the spec's order (by file name)
    */
   public static List<Device> of(
-      CniNodeSpec spec, CniNodeStatus status, Function<String, OptionalLong> freeAddresses) {
+      CniNodeSpec spec, CniNodeStatus status, Function<String, OptionalLong> claimableAddresses) {
     List<Device> devices = new ArrayList<>();
     if (spec == null || spec.getNetworks() == null) {
       return devices;
@@ -90,7 +90,7 @@ public final class NodeDevices {
       }
       Optional<NodeNetworkStatus> reported =
           status == null ? Optional.empty() : status.network(n.getName());
-      devices.add(device(n, judge(n, reported), freeAddresses.apply(n.getName())));
+      devices.add(device(n, judge(n, reported), claimableAddresses.apply(n.getName())));
     }
     return devices;
   }

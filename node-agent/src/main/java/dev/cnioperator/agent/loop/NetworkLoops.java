@@ -243,7 +243,8 @@ public final class NetworkLoops implements NodeNetworks, AutoCloseable {
       }
       if (due.clean()) {
         StaleAttachmentCleaner.Report report = work.clean(n, loop.cleanup, loop.metrics);
-        loop.update(h -> h.withCleanup(report.summary(), report.message(), report.freeAddresses()));
+        loop.update(
+            h -> h.withCleanup(report.summary(), report.message(), report.claimableAddresses()));
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -13,8 +13,10 @@ import java.util.Objects;
  * @param pluginStatus "Available" or the STATUS error (1.1.0 networks)
  * @param cleanupMessage why the last cleanup did not run or what stopped it; null when it ran
  * @param probe the last probe of the network's applied content
- * @param freeAddresses the addresses host-local can still hand out on the node (the last cleanup
- *     pass counted them), null where that is unknown; published to the scheduler, not in the status
+ * @param claimableAddresses the addresses pods that claim the network may take on the node (the
+ *     last cleanup pass counted them: host-local's free ones and those of pods whose claim the
+ *     kubelet prepared here), null where that is unknown; published to the scheduler as the
+ *     device's capacity, not in the status
  */
 public record NetworkHealth(
     AttachmentSummary attachments,
@@ -23,7 +25,7 @@ public record NetworkHealth(
     String pluginStatus,
     String cleanupMessage,
     ProbeReport probe,
-    Long freeAddresses) {
+    Long claimableAddresses) {
 
   public static final NetworkHealth UNKNOWN =
       new NetworkHealth(null, null, null, null, null, null, null);
@@ -38,14 +40,20 @@ public record NetworkHealth(
             && Objects.equals(a, attachments)
             && Objects.equals(status, pluginStatus);
     return new NetworkHealth(
-        a, ipam, same ? lastCheckTime : checkedAt, status, cleanupMessage, probe, freeAddresses);
+        a,
+        ipam,
+        same ? lastCheckTime : checkedAt,
+        status,
+        cleanupMessage,
+        probe,
+        claimableAddresses);
   }
 
   /**
-   * The last cleanup's summary (kept from before when it could not run), message and count of free
-   * addresses (unknown when it could not count them).
+   * The last cleanup's summary (kept from before when it could not run), message and count of
+   * claimable addresses (unknown when it could not count them).
    */
-  public NetworkHealth withCleanup(IpamSummary i, String message, Long free) {
+  public NetworkHealth withCleanup(IpamSummary i, String message, Long claimable) {
     return new NetworkHealth(
         attachments,
         i == null ? ipam : i,
@@ -53,12 +61,12 @@ public record NetworkHealth(
         pluginStatus,
         message == null || message.isEmpty() ? null : message,
         probe,
-        free);
+        claimable);
   }
 
   /** The outcome of a probe of the applied content. */
   public NetworkHealth withProbe(ProbeReport p) {
     return new NetworkHealth(
-        attachments, ipam, lastCheckTime, pluginStatus, cleanupMessage, p, freeAddresses);
+        attachments, ipam, lastCheckTime, pluginStatus, cleanupMessage, p, claimableAddresses);
   }
 }

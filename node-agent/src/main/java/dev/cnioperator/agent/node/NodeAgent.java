@@ -586,7 +586,7 @@ public final class NodeAgent implements AutoCloseable {
     if (devicesSpec == null || current == null) {
       return;
     }
-    List<Device> devices = NodeDevices.of(devicesSpec, current.status(), this::freeAddresses);
+    List<Device> devices = NodeDevices.of(devicesSpec, current.status(), this::claimableAddresses);
     slice.publish(devices);
     Map<String, Device> byName = new HashMap<>();
     devices.forEach(d -> byName.put(d.getName(), d));
@@ -598,9 +598,9 @@ public final class NodeAgent implements AutoCloseable {
     }
   }
 
-  private OptionalLong freeAddresses(String network) {
-    Long free = networks.health(network).freeAddresses();
-    return free == null ? OptionalLong.empty() : OptionalLong.of(free);
+  private OptionalLong claimableAddresses(String network) {
+    Long claimable = networks.health(network).claimableAddresses();
+    return claimable == null ? OptionalLong.empty() : OptionalLong.of(claimable);
   }
 
   /** The slice changed on the API server: made to match again, from what is known now. */

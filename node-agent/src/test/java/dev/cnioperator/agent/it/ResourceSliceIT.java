@@ -301,7 +301,7 @@ class ResourceSliceIT {
     agent =
         AgentProcess.start(
             node.name,
-            node.paths,
+            node.paths.withNetnsDir(Path.of("/var/run/netns")),
             cp.kubeconfigFile(),
             node.log(),
             "--kubelet-dir",
@@ -309,11 +309,22 @@ class ResourceSliceIT {
     await("proven")
         .atMost(CONVERGE)
         .until(() -> device().filter(ResourceSliceIT::untainted).isPresent());
+    // A pod on the network: one of the six addresses is taken, by a pod the scheduler has not
+    // counted yet.
+    attachments = new Attachments(node.paths.binDir(), node.paths.cacheDir(null), content(1400));
+    Pod claiming = Pods.create(cp.client(), node.name, TestNames.unique("rsc"));
+    NetworkNamespace ns = NetworkNamespace.create("rsc");
+    pods.add(claiming);
+    namespaces.add(ns);
+    attachments.add(claiming, ns);
+    await("five addresses left")
+        .atMost(CONVERGE)
+        .until(() -> device().map(ResourceSliceIT::addresses).orElse(-1L) == 5);
 
     Path registration =
         kubeletDir.resolve("plugins_registry/" + NetworkDevices.DRIVER + "-reg.sock");
     await("the registration socket").atMost(CONVERGE).until(() -> Files.exists(registration));
-    claim = allocatedClaim();
+    claim = allocatedClaim(claiming);
     try (KubeletSide kubelet = new KubeletSide(registration)) {
       PluginInfo info = kubelet.registration.getInfo(InfoRequest.getDefaultInstance());
       assertThat(info.getType()).isEqualTo("DRAPlugin");
@@ -334,6 +345,11 @@ class ResourceSliceIT {
                   assertThat(d.getRequestNamesList()).containsExactly("network");
                   assertThat(d.getCdiDeviceIdsList()).isEmpty();
                 });
+        // The pod's claim is prepared: the scheduler counts its address against the capacity
+        // itself, so the agent gives it back.
+        await("six claimable again")
+            .atMost(CONVERGE)
+            .until(() -> device().map(ResourceSliceIT::addresses).orElse(-1L) == 6);
 
         // A broken edit: until the network is proven again, the kubelet is told why not.
         cniNodes.put(node.name, List.of(spec(70000, true)));
@@ -344,6 +360,11 @@ class ResourceSliceIT {
             .contains("network " + network + " is not proven on node " + node.name + " now");
 
         assertThat(dra.unprepare(claim).getError()).isEmpty();
+        // Unprepared (the pod goes): its address, while it holds one, is not the scheduler's.
+        cniNodes.put(node.name, List.of(spec(1400, true)));
+        await("five claimable after the unprepare")
+            .atMost(CONVERGE)
+            .until(() -> device().map(ResourceSliceIT::addresses).orElse(-1L) == 5);
       }
     }
     agent.close();
@@ -352,8 +373,11 @@ class ResourceSliceIT {
     assertThat(kubeletDir.resolve("plugins/" + NetworkDevices.DRIVER + "/dra.sock")).doesNotExist();
   }
 
-  /** A claim of one device of this network on this node, allocated as the scheduler does. */
-  private ResourceClaim allocatedClaim() {
+  /**
+   * A claim of one device of this network on this node, allocated and reserved for {@code pod} as
+   * the scheduler does.
+   */
+  private ResourceClaim allocatedClaim(Pod pod) {
     ResourceClaim created =
         cp.client()
             .resource(
@@ -386,6 +410,11 @@ class ResourceSliceIT {
             .endResult()
             .endDevices()
             .endAllocation()
+            .addNewReservedFor()
+            .withResource("pods")
+            .withName(pod.getMetadata().getName())
+            .withUid(pod.getMetadata().getUid())
+            .endReservedFor()
             .build());
     return cp.client().resource(created).updateStatus();
   }
