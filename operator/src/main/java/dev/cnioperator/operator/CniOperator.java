@@ -1,6 +1,6 @@
 package dev.cnioperator.operator;
 
-import dev.cnioperator.operator.devices.NetworkDeviceClasses;
+import dev.cnioperator.operator.devices.NetworkPublication;
 import dev.cnioperator.operator.events.ClusterEvents;
 import dev.cnioperator.operator.liveness.LoopLiveness;
 import dev.cnioperator.operator.liveness.RunningReconciles;
@@ -81,7 +81,7 @@ public final class CniOperator implements AutoCloseable {
             metrics,
             cniNodes,
             new AttachmentDefinitions(client, clock),
-            new NetworkDeviceClasses(client, clock)));
+            new NetworkPublication(client, clock)));
     operator.register(new NodeReconciler(new CniNodeWriter(client, metrics), cniNodes));
     if (settings.podNetworkTaint() != null) {
       operator.register(

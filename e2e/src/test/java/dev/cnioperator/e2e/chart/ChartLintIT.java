@@ -560,7 +560,8 @@ class ChartLintIT {
                 + " get,list,watch,create,update,patch,delete",
             "/events: create,patch",
             "events.k8s.io/events: create,patch",
-            "resource.k8s.io/deviceclasses: get,create,update,delete");
+            "resource.k8s.io/deviceclasses: get,create,update,delete",
+            "resource.k8s.io/resourceclaimtemplates: get,list,create,delete");
     assertThat(rules(inItsNamespace.getRules()))
         .containsExactlyInAnyOrder(
             "coordination.k8s.io/leases: create",

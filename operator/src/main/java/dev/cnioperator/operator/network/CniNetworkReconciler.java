@@ -7,7 +7,7 @@ import dev.cnioperator.api.v1alpha1.CniNetworkStatus;
 import dev.cnioperator.api.v1alpha1.CniNode;
 import dev.cnioperator.api.v1alpha1.NetworkState;
 import dev.cnioperator.api.v1alpha1.NodeNetworkStatus;
-import dev.cnioperator.operator.devices.NetworkDeviceClasses;
+import dev.cnioperator.operator.devices.NetworkPublication;
 import dev.cnioperator.operator.events.ClusterEvents;
 import dev.cnioperator.operator.metrics.OperatorMetrics;
 import dev.cnioperator.operator.multus.AttachmentDefinitions;
@@ -78,7 +78,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
   private final OperatorMetrics metrics;
   private final CniNodeInformer cniNodeInformer;
   private final AttachmentDefinitions attachmentDefinitions;
-  private final NetworkDeviceClasses deviceClasses;
+  private final NetworkPublication publication;
   private final RevisionIntegrity integrity = new RevisionIntegrity();
 
   public CniNetworkReconciler(
@@ -90,10 +90,10 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
       OperatorMetrics metrics,
       CniNodeInformer cniNodeInformer,
       AttachmentDefinitions attachmentDefinitions,
-      NetworkDeviceClasses deviceClasses) {
+      NetworkPublication publication) {
     this.cniNodeInformer = cniNodeInformer;
     this.attachmentDefinitions = attachmentDefinitions;
-    this.deviceClasses = deviceClasses;
+    this.publication = publication;
     this.decider = new NetworkDecider(renderer, clock, integrity);
     this.folder = folder;
     this.events = events;
@@ -168,15 +168,17 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
 
   /**
    * What the reconcile changes beside status: a Multus network's NetworkAttachmentDefinitions, and
-   * the DeviceClass of a network published to the scheduler.
+   * for a network published to the scheduler its DeviceClass and its ResourceClaimTemplates beside
+   * the definitions.
    */
   private Optional<AttachmentReport> act(
       CniNetwork network, NetworkDecider.Decision decision, NetworkDecider.Observed observed) {
-    deviceClasses.reconcile(network);
-    return attachmentDefinitions.reconcile(
-        network,
-        decision.accepted() == null ? null : decision.accepted().getNetworkName(),
-        observed.namespaces());
+    String name = decision.accepted() == null ? null : decision.accepted().getNetworkName();
+    Optional<AttachmentReport> definitions =
+        attachmentDefinitions.reconcile(network, name, observed.namespaces());
+    publication.reconcile(
+        network, name, definitions.map(AttachmentReport::namespaces).orElse(List.of()));
+    return definitions;
   }
 
   /** Patches the status when it changed, with its Events, logs and metrics. */
@@ -225,7 +227,7 @@ public class CniNetworkReconciler implements Reconciler<CniNetwork>, Cleaner<Cni
   public DeleteControl cleanup(CniNetwork network, Context<CniNetwork> context) {
     String name = network.getMetadata().getName();
     attachmentDefinitions.networkDeleted(network);
-    deviceClasses.networkDeleted(network);
+    publication.networkDeleted(network);
     List<String> pending =
         cniNodes(context)
             .list()

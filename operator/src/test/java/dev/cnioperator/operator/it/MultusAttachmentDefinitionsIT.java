@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -109,6 +110,93 @@ class MultusAttachmentDefinitionsIT {
     } finally {
       crd.close();
     }
+  }
+
+  /**
+   * Issue 55.2: a Multus network published to the scheduler has a ResourceClaimTemplate of its name
+   * beside each of its definitions, asking for one device of its DeviceClass; they follow the
+   * chosen namespaces, and go when it stops publishing.
+   */
+  @Test
+  void aPublishedNetworkHasAClaimTemplateBesideEachDefinition() {
+    String node = cluster.node("mtpl");
+    String a = namespace("mtpla", Map.of());
+    String b = namespace("mtplb", Map.of());
+    String name = "tpl-" + cluster.pool;
+    String publish = "  scheduling: {publishDevices: true}\n";
+    AttachmentDefinitionCrd crd = AttachmentDefinitionCrd.install(cluster.controlPlane);
+    try {
+      cluster
+          .apply(
+              name,
+              publish
+                  + cluster.bridgeSpec("ct-mtpl0", "10.200.49.0/24")
+                  + multus(List.of(a, b), null))
+          .orThrow("apply");
+      await("templates in both namespaces")
+          .atMost(ClusterFixture.WAIT)
+          .until(() -> templateNamespaces(name).equals(List.of(a, b).stream().sorted().toList()));
+      ResourceClaimTemplate t =
+          cluster
+              .client
+              .dynamicResourceAllocation()
+              .v1()
+              .resourceClaimTemplates()
+              .inNamespace(a)
+              .withName(name)
+              .get();
+      assertThat(t.getSpec().getSpec().getDevices().getRequests())
+          .singleElement()
+          .satisfies(
+              r -> {
+                assertThat(r.getName()).isEqualTo("network");
+                assertThat(r.getExactly().getDeviceClassName())
+                    .isEqualTo(name + ".networks.cnioperator.dev");
+              });
+      assertThat(t.getMetadata().getOwnerReferences())
+          .singleElement()
+          .satisfies(
+              o -> assertThat(o.getUid()).isEqualTo(cluster.network(name).getMetadata().getUid()));
+
+      // A namespace left out: its template goes with its definition.
+      cluster
+          .apply(
+              name,
+              publish + cluster.bridgeSpec("ct-mtpl0", "10.200.49.0/24") + multus(List.of(a), null))
+          .orThrow("apply");
+      await("the template of the namespace left out gone")
+          .atMost(ClusterFixture.WAIT)
+          .until(() -> templateNamespaces(name).equals(List.of(a)));
+
+      // Not published any more: none.
+      cluster
+          .apply(name, cluster.bridgeSpec("ct-mtpl0", "10.200.49.0/24") + multus(List.of(a), null))
+          .orThrow("apply");
+      await("no template")
+          .atMost(ClusterFixture.WAIT)
+          .until(() -> templateNamespaces(name).isEmpty());
+      assertThat(cluster.networksOn(node)).contains(name);
+    } finally {
+      cluster.client.resources(CniNetwork.class).withName(name).delete();
+      crd.close();
+    }
+  }
+
+  /** The namespaces with a ResourceClaimTemplate named {@code name}, sorted. */
+  private List<String> templateNamespaces(String name) {
+    return cluster
+        .client
+        .dynamicResourceAllocation()
+        .v1()
+        .resourceClaimTemplates()
+        .inAnyNamespace()
+        .withField("metadata.name", name)
+        .list()
+        .getItems()
+        .stream()
+        .map(t -> t.getMetadata().getNamespace())
+        .sorted()
+        .toList();
   }
 
   @Test
