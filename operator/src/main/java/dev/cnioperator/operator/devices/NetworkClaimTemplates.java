@@ -1,7 +1,6 @@
 package dev.cnioperator.operator.devices;
 
 import dev.cnioperator.api.v1alpha1.CniNetwork;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplateBuilder;
@@ -58,14 +57,7 @@ public final class NetworkClaimTemplates {
         .withNamespace(namespace)
         .withName(name)
         .withLabels(Map.of(NETWORK_LABEL, network.getMetadata().getName()))
-        .withOwnerReferences(
-            new OwnerReferenceBuilder()
-                .withApiVersion(network.getApiVersion())
-                .withKind(network.getKind())
-                .withName(network.getMetadata().getName())
-                .withUid(network.getMetadata().getUid())
-                .withController(true)
-                .build())
+        .withOwnerReferences(NetworkDeviceClasses.owner(network))
         .endMetadata()
         .withNewSpec()
         .withNewSpec()

@@ -92,7 +92,8 @@ public final class NetworkDeviceClasses {
         .build();
   }
 
-  private static OwnerReference owner(CniNetwork network) {
+  /** The network as the controlling owner of what is kept for it. */
+  static OwnerReference owner(CniNetwork network) {
     return new OwnerReferenceBuilder()
         .withApiVersion(network.getApiVersion())
         .withKind(network.getKind())
