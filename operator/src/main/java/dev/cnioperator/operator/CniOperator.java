@@ -81,7 +81,7 @@ public final class CniOperator implements AutoCloseable {
             metrics,
             cniNodes,
             new AttachmentDefinitions(client, clock),
-            new NetworkPublication(client, clock)));
+            new NetworkPublication(client, clock, events)));
     operator.register(new NodeReconciler(new CniNodeWriter(client, metrics), cniNodes));
     if (settings.podNetworkTaint() != null) {
       operator.register(

@@ -19,6 +19,11 @@ public enum EventReason {
    * server cannot keep what its device needs (Kubernetes older than 1.36).
    */
   DEVICES_NOT_PUBLISHED("DevicesNotPublished"),
+  /**
+   * Warning on a Pod the scheduler cannot place that asks for a network published to the scheduler:
+   * on which nodes that network is not proven or has no address left.
+   */
+  NETWORK_UNSCHEDULABLE("NetworkUnschedulable"),
   /** Normal on a Node: the operator put the pod network taint on it, with why. */
   POD_NETWORK_TAINTED("PodNetworkTainted"),
   /** Normal on a Node: the operator took the pod network taint off, its pod network proven. */

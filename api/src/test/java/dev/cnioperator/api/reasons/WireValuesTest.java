@@ -74,6 +74,7 @@ class WireValuesTest {
             "UnparsableMultusConfig",
             "FileContested",
             "DevicesNotPublished",
+            "NetworkUnschedulable",
             "PodNetworkTainted",
             "PodNetworkUntainted");
   }

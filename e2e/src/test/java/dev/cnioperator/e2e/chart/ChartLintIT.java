@@ -561,7 +561,10 @@ class ChartLintIT {
             "/events: create,patch",
             "events.k8s.io/events: create,patch",
             "resource.k8s.io/deviceclasses: get,create,update,delete",
-            "resource.k8s.io/resourceclaimtemplates: get,list,create,delete");
+            "resource.k8s.io/resourceclaimtemplates: get,list,create,delete",
+            "resource.k8s.io/resourceslices: list,watch",
+            "resource.k8s.io/resourceclaims: get",
+            "/pods: list,watch");
     assertThat(rules(inItsNamespace.getRules()))
         .containsExactlyInAnyOrder(
             "coordination.k8s.io/leases: create",

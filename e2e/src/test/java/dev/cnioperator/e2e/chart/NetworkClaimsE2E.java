@@ -34,8 +34,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * {@code helm install}: a network published to the scheduler is a device of the node's
  * ResourceSlice; a pod that asks for it, by the extended resource or by a ResourceClaim, is
  * allocated it by the scheduler and prepared by the agent as the kubelet's DRA plugin, and runs; a
- * pod that asks for a network whose probe fails on the node is not placed there, and the scheduler
- * says why.
+ * pod that asks for a network whose probe fails on the node is not placed there, and the operator
+ * says which network and why in an Event on the pod.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -212,9 +212,14 @@ class NetworkClaimsE2E {
                     BROKEN, "cbclaimx0", "10.239.79.0/24", "mtu: 70000")
                 .replace("spec:\n", "spec:\n  scheduling: {publishDevices: true}\n"));
     Device device =
-        await("the failing network's device, tainted")
+        await("the failing network's device, tainted ProbeFailed")
             .atMost(SETTLE)
-            .until(() -> device(BROKEN), d -> d.isPresent() && tainted(d.get()))
+            .until(
+                () -> device(BROKEN),
+                d ->
+                    d.isPresent()
+                        && tainted(d.get())
+                        && "ProbeFailed".equals(d.get().getTaints().get(0).getValue()))
             .get();
     assertThat(device.getTaints().get(0).getKey()).isEqualTo(NetworkDevices.TAINT_NOT_PROVEN);
 
@@ -233,6 +238,22 @@ class NetworkClaimsE2E {
                 Optional::isPresent)
             .get();
     System.out.println("event=failed-scheduling message=\"" + why.getMessage() + "\"");
+    // The scheduler says "cannot allocate all claims"; the operator says which network and why.
+    Event named =
+        await("the operator's word on it")
+            .atMost(SETTLE)
+            .until(
+                () ->
+                    client().v1().events().inNamespace(apps).list().getItems().stream()
+                        .filter(e -> "on-broken".equals(e.getInvolvedObject().getName()))
+                        .filter(e -> "NetworkUnschedulable".equals(e.getReason()))
+                        .filter(e -> e.getMessage().contains("(ProbeFailed)"))
+                        .findFirst(),
+                Optional::isPresent)
+            .get();
+    assertThat(named.getType()).isEqualTo("Warning");
+    assertThat(named.getMessage())
+        .startsWith("network " + BROKEN + ": not proven on " + node.name() + " (ProbeFailed)");
     Pod pending = client().pods().inNamespace(apps).withName("on-broken").get();
     assertThat(pending.getSpec().getNodeName()).isNull();
     assertThat(pending.getStatus().getPhase()).isEqualTo("Pending");

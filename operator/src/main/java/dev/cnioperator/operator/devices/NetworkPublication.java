@@ -1,22 +1,26 @@
 package dev.cnioperator.operator.devices;
 
 import dev.cnioperator.api.v1alpha1.CniNetwork;
+import dev.cnioperator.operator.events.ClusterEvents;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.util.List;
 
 /**
  * What the operator keeps for a network published to the scheduler (spec.scheduling.publishDevices)
- * beside what the agents publish: its DeviceClass, and for a Multus network a ResourceClaimTemplate
- * beside each of its NetworkAttachmentDefinitions.
+ * beside what the agents publish: its DeviceClass, for a Multus network a ResourceClaimTemplate
+ * beside each of its NetworkAttachmentDefinitions, and the Events that tell a pod the scheduler
+ * cannot place why, in the network's words.
  */
 public final class NetworkPublication {
   private final NetworkDeviceClasses classes;
   private final NetworkClaimTemplates templates;
+  private final NetworkPodEvents podEvents;
 
-  public NetworkPublication(KubernetesClient client, Clock clock) {
+  public NetworkPublication(KubernetesClient client, Clock clock, ClusterEvents events) {
     this.classes = new NetworkDeviceClasses(client, clock);
     this.templates = new NetworkClaimTemplates(client, clock);
+    this.podEvents = new NetworkPodEvents(client, events);
   }
 
   /**
@@ -26,6 +30,9 @@ public final class NetworkPublication {
   public void reconcile(CniNetwork network, String name, List<String> definitionNamespaces) {
     classes.reconcile(network);
     templates.reconcile(network, name, definitionNamespaces);
+    if (network.getSpec().publishesDevices()) {
+      podEvents.start();
+    }
   }
 
   public void networkDeleted(CniNetwork network) {

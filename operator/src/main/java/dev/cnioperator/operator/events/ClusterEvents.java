@@ -7,6 +7,7 @@ import dev.cnioperator.runtime.client.CallDeadline;
 import dev.cnioperator.runtime.events.EventRecorder;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.time.Duration;
@@ -44,6 +45,22 @@ public final class ClusterEvents {
    */
   public void conditionChanged(CniNetwork network, boolean warning, Condition now) {
     record(network, warning, now.getReason(), now.getType() + ": " + now.getMessage());
+  }
+
+  /** A Warning Event on a Pod. */
+  public void warnPod(Pod pod, EventReason reason, String message) {
+    recorder.record(
+        pod.getMetadata().getNamespace(),
+        new ObjectReferenceBuilder()
+            .withApiVersion("v1")
+            .withKind("Pod")
+            .withNamespace(pod.getMetadata().getNamespace())
+            .withName(pod.getMetadata().getName())
+            .withUid(pod.getMetadata().getUid())
+            .build(),
+        true,
+        reason.wire(),
+        message);
   }
 
   /** A Normal Event on Node {@code name}. */
