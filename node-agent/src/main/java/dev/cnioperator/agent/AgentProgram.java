@@ -4,6 +4,7 @@ import dev.cnioperator.agent.check.AttachmentChecker;
 import dev.cnioperator.agent.cleanup.SourceOfTruth;
 import dev.cnioperator.agent.cleanup.StaleAttachmentCleaner;
 import dev.cnioperator.agent.conflist.RuntimeDropIns;
+import dev.cnioperator.agent.dra.ClaimStatusWriter;
 import dev.cnioperator.agent.dra.NetworkClaims;
 import dev.cnioperator.agent.dra.NodeResourceSlice;
 import dev.cnioperator.agent.dra.PreparedClaims;
@@ -174,6 +175,8 @@ public final class AgentProgram implements AutoCloseable {
     AgentEvents events = new AgentEvents(client, s.nodeName(), clock, API_CALL_DEADLINE);
     HostLocalReservations hostLocal =
         new HostLocalReservations(HostLocalReservations.DEFAULT_DATA_DIR, paths.cacheDir());
+    ClaimStatusWriter claimStatuses =
+        ClaimStatusWriter.of(client, s.nodeName(), preparedClaims, attachments, API_CALL_DEADLINE);
     NetworkLoops networks =
         new NetworkLoops(
             NetworkWork.of(
@@ -204,7 +207,8 @@ public final class AgentProgram implements AutoCloseable {
                     clock,
                     pluginWorkers,
                     preparedClaims::podsClaiming),
-                runtime),
+                runtime,
+                claimStatuses),
             clock,
             metrics,
             liveness);
@@ -255,7 +259,9 @@ public final class AgentProgram implements AutoCloseable {
         paths.multusConfDir(),
         s.pluginRoot() == null ? "/" : s.pluginRoot());
     KubeletPluginServer kubeletPlugin =
-        s.kubeletDir() == null ? null : kubeletPlugin(s, client, agent, preparedClaims);
+        s.kubeletDir() == null
+            ? null
+            : kubeletPlugin(s, client, agent, preparedClaims, claimStatuses);
     return new AgentProgram(
         client, metrics, agent, networks, pluginWorkers, server, cri, runtimeWatch, kubeletPlugin);
   }
@@ -266,7 +272,11 @@ public final class AgentProgram implements AutoCloseable {
    * (the chart mounts it with agent.kubeletRootDir).
    */
   private static KubeletPluginServer kubeletPlugin(
-      AgentSettings s, KubernetesClient client, NodeAgent agent, PreparedClaims preparedClaims)
+      AgentSettings s,
+      KubernetesClient client,
+      NodeAgent agent,
+      PreparedClaims preparedClaims,
+      ClaimStatusWriter claimStatuses)
       throws IOException {
     Path registry = s.kubeletDir().resolve("plugins_registry");
     if (!Files.isDirectory(registry)) {
@@ -280,7 +290,8 @@ public final class AgentProgram implements AutoCloseable {
         NetworkDevices.DRIVER,
         registry,
         s.kubeletDir().resolve("plugins"),
-        new NetworkClaims(client, s.nodeName(), agent::publishedDevice, preparedClaims));
+        new NetworkClaims(
+            client, s.nodeName(), agent::publishedDevice, preparedClaims, claimStatuses));
   }
 
   /**

@@ -681,7 +681,9 @@ class ChartLintIT {
             "events.k8s.io/events: create,patch",
             "resource.k8s.io/resourceslices: get,list,watch,create,update,delete",
             "/nodes: get",
-            "resource.k8s.io/resourceclaims: get");
+            "resource.k8s.io/resourceclaims: get",
+            "resource.k8s.io/resourceclaims/status: patch",
+            "resource.k8s.io/resourceclaims/driver[networks.cnioperator.dev]: associated-node:patch");
   }
 
   @Test

@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.resource.v1.AllocatedDeviceStatus;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
@@ -104,6 +105,16 @@ class NetworkClaimsE2E {
         .build();
   }
 
+  private ResourceClaim claim(String name) {
+    return client()
+        .dynamicResourceAllocation()
+        .v1()
+        .resourceClaims()
+        .inNamespace(apps)
+        .withName(name)
+        .get();
+  }
+
   private Pod awaitRunning(String name) {
     return await(name + " running")
         .atMost(SETTLE)
@@ -141,14 +152,7 @@ class NetworkClaimsE2E {
     assertThat(running.getSpec().getNodeName()).isEqualTo(node.name());
     // The scheduler made the pod's claim and allocated the node's device of the network to it.
     String claimName = running.getStatus().getExtendedResourceClaimStatus().getResourceClaimName();
-    ResourceClaim claim =
-        client()
-            .dynamicResourceAllocation()
-            .v1()
-            .resourceClaims()
-            .inNamespace(apps)
-            .withName(claimName)
-            .get();
+    ResourceClaim claim = claim(claimName);
     assertThat(claim.getStatus().getAllocation().getDevices().getResults())
         .extracting(
             DeviceRequestAllocationResult::getDriver,
@@ -156,6 +160,22 @@ class NetworkClaimsE2E {
             DeviceRequestAllocationResult::getDevice)
         .containsExactly(
             org.assertj.core.groups.Tuple.tuple(NetworkDevices.DRIVER, node.name(), POD_NETWORK));
+    // And the agent, with the chart's permissions (its pod's token, bound to the node), says in
+    // the claim where the pod is on the network.
+    AllocatedDeviceStatus where =
+        await("the claim's device status")
+            .atMost(SETTLE)
+            .until(
+                () ->
+                    Optional.ofNullable(claim(claimName).getStatus().getDevices())
+                        .flatMap(d -> d.stream().findFirst()),
+                Optional::isPresent)
+            .get();
+    assertThat(where.getDevice()).isEqualTo(POD_NETWORK);
+    assertThat(where.getNetworkData().getInterfaceName()).isEqualTo("eth0");
+    assertThat(where.getNetworkData().getIps())
+        .anyMatch(ip -> ip.startsWith(running.getStatus().getPodIP() + "/"));
+    assertThat(where.getNetworkData().getHardwareAddress()).matches("([0-9a-f]{2}:){5}[0-9a-f]{2}");
   }
 
   @Test

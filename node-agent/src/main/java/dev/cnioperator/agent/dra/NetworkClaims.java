@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * scheduler allocated it, say) is refused with why, and the kubelet tries again; a claim on a
  * proven one is prepared with its devices and no CDI device. Nothing on the node is made for a
  * claim, so unprepare has nothing to undo there; the claim is only remembered ({@link
- * PreparedClaims}) until then, for the count of addresses the node publishes.
+ * PreparedClaims}) until then, for the count of addresses the node publishes and for the status of
+ * its devices ({@link ClaimStatusWriter}).
  */
 public final class NetworkClaims implements DraHandler {
   private static final Logger LOG = LoggerFactory.getLogger(NetworkClaims.class);
@@ -34,20 +35,24 @@ public final class NetworkClaims implements DraHandler {
   private final String nodeName;
   private final Function<String, Device> published;
   private final PreparedClaims prepared;
+  private final ClaimStatusWriter statuses;
 
   /**
    * @param published the device this node publishes now under a name, null when none
    * @param prepared where the claims prepared and not yet unprepared are kept
+   * @param statuses told when a claim is unprepared
    */
   public NetworkClaims(
       KubernetesClient client,
       String nodeName,
       Function<String, Device> published,
-      PreparedClaims prepared) {
+      PreparedClaims prepared,
+      ClaimStatusWriter statuses) {
     this.client = client;
     this.nodeName = nodeName;
     this.published = published;
     this.prepared = prepared;
+    this.statuses = statuses;
   }
 
   @Override
@@ -99,6 +104,7 @@ public final class NetworkClaims implements DraHandler {
           "ResourceClaim " + ref.namespace() + "/" + ref.name() + " is not allocated");
     }
     List<PreparedDevice> devices = new ArrayList<>();
+    List<PreparedClaims.Allocation> allocated = new ArrayList<>();
     for (DeviceRequestAllocationResult r :
         claim.getStatus().getAllocation().getDevices().getResults()) {
       if (!NetworkDevices.DRIVER.equals(r.getDriver())) {
@@ -135,6 +141,7 @@ public final class NetworkClaims implements DraHandler {
       devices.add(
           new PreparedDevice(
               List.of(r.getRequest()), r.getPool(), r.getDevice(), List.of(), r.getShareID()));
+      allocated.add(new PreparedClaims.Allocation(r.getDevice(), r.getShareID()));
     }
     List<String> pods =
         claim.getStatus().getReservedFor() == null
@@ -149,7 +156,8 @@ public final class NetworkClaims implements DraHandler {
             ref.namespace(),
             ref.name(),
             devices.stream().map(PreparedDevice::deviceName).distinct().toList(),
-            pods));
+            pods,
+            allocated));
     return PrepareResult.prepared(devices);
   }
 
@@ -159,6 +167,7 @@ public final class NetworkClaims implements DraHandler {
     Map<String, String> results = new HashMap<>();
     for (ClaimRef ref : claims) {
       prepared.unprepared(ref.uid());
+      statuses.unprepared(ref.uid());
       results.put(ref.uid(), "");
       LOG.info("event=claim-unprepared claim={}/{}", ref.namespace(), ref.name());
     }

@@ -30,9 +30,45 @@ public final class PreparedClaims {
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-  /** One prepared claim. */
+  /**
+   * One prepared claim.
+   *
+   * @param networks the networks it was allocated on this node (its devices' names), each once
+   * @param pods the uids of the pods it is reserved for, in its {@code reservedFor} order
+   * @param allocated its allocation's results of this driver on this node, in the allocation's
+   *     order: what its {@code status.devices} entries are for ({@link ClaimStatusWriter}); one for
+   *     each network without a share where a record written before it knew them says nothing
+   */
   public record Claim(
-      String uid, String namespace, String name, List<String> networks, List<String> pods) {}
+      String uid,
+      String namespace,
+      String name,
+      List<String> networks,
+      List<String> pods,
+      List<Allocation> allocated) {
+    public Claim {
+      networks = List.copyOf(networks);
+      pods = List.copyOf(pods);
+      allocated =
+          allocated == null
+              ? networks.stream().map(n -> new Allocation(n, null)).toList()
+              : List.copyOf(allocated);
+    }
+
+    /** A claim whose allocation is one device of each network, none of them shared. */
+    public Claim(
+        String uid, String namespace, String name, List<String> networks, List<String> pods) {
+      this(uid, namespace, name, networks, pods, null);
+    }
+  }
+
+  /**
+   * One allocated device of a claim on this node (the pool is the node's).
+   *
+   * @param device the network's name
+   * @param shareID the allocation's share of the device, which many claims share; null when none
+   */
+  public record Allocation(String device, String shareID) {}
 
   record Record(List<Claim> claims) {}
 
@@ -65,6 +101,11 @@ public final class PreparedClaims {
     if (claims.remove(uid) != null) {
       save();
     }
+  }
+
+  /** The claims prepared now, a copy. */
+  public synchronized List<Claim> snapshot() {
+    return List.copyOf(claims.values());
   }
 
   /** The uids of the pods a prepared claim on {@code network} is reserved for. */

@@ -12,10 +12,10 @@ import java.util.function.UnaryOperator;
 
 /**
  * Everything the agent keeps of one network on its node: the conflist the node loop last applied,
- * when its proof, CHECK and cleanup are next due, the CHECK failures already announced, the
- * cleanup's history, what the runs last found and the network's metric series. Made when the
- * network (its name and uid) arrives, dropped whole when it goes (its series removed): a network
- * created again under the same name starts afresh.
+ * when its proof, CHECK, cleanup and claims' status are next due, the CHECK failures already
+ * announced, the cleanup's history, what the runs last found and the network's metric series. Made
+ * when the network (its name and uid) arrives, dropped whole when it goes (its series removed): a
+ * network created again under the same name starts afresh.
  *
  * <p>Three fields cross threads: the node loop sets {@link #applied} and {@link #askedBy} and reads
  * {@link #health()}. The rest belongs to the network's runs, which the work queue serializes.
@@ -39,6 +39,7 @@ final class NetworkLoop {
 
   Instant nextCheck = Instant.MIN;
   Instant nextCleanup = Instant.MIN;
+  Instant nextClaims = Instant.MIN;
 
   /** When this agent last probed the network, null if not since it started. */
   Instant lastProbe;

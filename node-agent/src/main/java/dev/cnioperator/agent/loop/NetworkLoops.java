@@ -33,9 +33,10 @@ import org.slf4j.LoggerFactory;
  * at once. A run does what is due on the conflist the node loop last applied: the probe of new
  * content (and again every {@code check.intervalSeconds} while it fails), CHECK every {@code
  * check.intervalSeconds}, the cleanup of stale attachments often enough to remove them soon after
- * the grace period, and STATUS for 1.1.0 networks. A network is added to the queue when the node
- * loop applies its conflist and by a timer every second; a run that did work, or that the node loop
- * waits for, ends with a report to the node loop.
+ * the grace period, STATUS for 1.1.0 networks, and the status of the claims on the network that the
+ * kubelet prepared here, as often as the cleanup (CHECK where it is off). A network is added to the
+ * queue when the node loop applies its conflist and by a timer every second; a run that did work,
+ * or that the node loop waits for, ends with a report to the node loop.
  */
 public final class NetworkLoops implements NodeNetworks, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(NetworkLoops.class);
@@ -141,8 +142,12 @@ public final class NetworkLoops implements NodeNetworks, AutoCloseable {
     }
   }
 
-  /** What is due on one network now: its proof, its CHECK, its cleanup. */
-  private record Due(boolean prove, boolean check, boolean clean) {
+  /**
+   * What is due on one network now: its proof, its CHECK, its cleanup, its claims' status. The
+   * claims' status changes nothing the node loop reports: a run with only that due is no work for
+   * it.
+   */
+  private record Due(boolean prove, boolean check, boolean clean, boolean claims) {
     boolean any() {
       return prove || check || clean;
     }
@@ -152,7 +157,8 @@ public final class NetworkLoops implements NodeNetworks, AutoCloseable {
     return new Due(
         probeDue(n, loop.health().probe(), loop.lastProbe, now),
         n.attachmentsCounted() && !now.isBefore(loop.nextCheck),
-        n.cleanup().enabled() && !now.isBefore(loop.nextCleanup));
+        n.cleanup().enabled() && !now.isBefore(loop.nextCleanup),
+        !now.isBefore(loop.nextClaims));
   }
 
   /**
@@ -191,6 +197,16 @@ public final class NetworkLoops implements NodeNetworks, AutoCloseable {
     return wanted.compareTo(n.check().interval()) < 0 ? wanted : n.check().interval();
   }
 
+  /**
+   * How often the status of the claims on a network is brought up to date with its attachments: as
+   * often as its cleanup, which reads them too, or, where that is off, as its CHECK (both read the
+   * same cache; the check interval also applies where CHECK is off). The writes themselves are only
+   * those of a change.
+   */
+  static Duration claimsInterval(ManagedNetwork n) {
+    return n.cleanup().enabled() ? cleanupInterval(n) : n.check().interval();
+  }
+
   /** One run on a network: what is due on the conflist last applied, then the report. */
   private void run(String name) {
     NetworkLoop loop = loops.get(name);
@@ -200,14 +216,17 @@ public final class NetworkLoops implements NodeNetworks, AutoCloseable {
     long asked = loop.askedBy;
     ManagedNetwork n = loop.applied;
     Instant now = Instant.now(clock);
-    Due due = n == null ? new Due(false, false, false) : due(loop, n, now);
+    Due due = n == null ? new Due(false, false, false, false) : due(loop, n, now);
     boolean working = due.any() || (n != null && !loop.leftoversRemoved);
-    if (working) {
+    if (working || due.claims()) {
       if (due.check()) {
         loop.nextCheck = now.plus(n.check().interval());
       }
       if (due.clean()) {
         loop.nextCleanup = now.plus(cleanupInterval(n));
+      }
+      if (due.claims()) {
+        loop.nextClaims = now.plus(claimsInterval(n));
       }
       liveness.networkRunBegan();
       try {
@@ -245,6 +264,10 @@ public final class NetworkLoops implements NodeNetworks, AutoCloseable {
         StaleAttachmentCleaner.Report report = work.clean(n, loop.cleanup, loop.metrics);
         loop.update(
             h -> h.withCleanup(report.summary(), report.message(), report.claimableAddresses()));
+      }
+      if (due.claims()) {
+        // After the cleanup: an attachment it released is not written into a claim's status.
+        work.claimStatuses(n);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

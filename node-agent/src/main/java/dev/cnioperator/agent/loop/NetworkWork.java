@@ -4,6 +4,7 @@ import dev.cnioperator.agent.check.AttachmentChecker;
 import dev.cnioperator.agent.check.ReportedFailures;
 import dev.cnioperator.agent.cleanup.CleanupHistory;
 import dev.cnioperator.agent.cleanup.StaleAttachmentCleaner;
+import dev.cnioperator.agent.dra.ClaimStatusWriter;
 import dev.cnioperator.agent.network.ManagedNetwork;
 import dev.cnioperator.agent.observe.NetworkMetrics;
 import dev.cnioperator.agent.probe.RevisionProbe;
@@ -33,12 +34,22 @@ public interface NetworkWork {
       ManagedNetwork network, CleanupHistory history, NetworkMetrics metrics)
       throws InterruptedException;
 
-  /** The agent's work: the revision probe, CHECK, the stale cleanup and STATUS through libcni. */
+  /**
+   * Writes what the pods whose claims on {@code network} the kubelet prepared got on it into their
+   * claims' status, where it changed.
+   */
+  void claimStatuses(ManagedNetwork network);
+
+  /**
+   * The agent's work: the revision probe, CHECK, the stale cleanup and STATUS through libcni, and
+   * the status of the claims on the network.
+   */
   static NetworkWork of(
       RevisionProbe probe,
       AttachmentChecker checker,
       StaleAttachmentCleaner cleaner,
-      CniRuntime runtime) {
+      CniRuntime runtime,
+      ClaimStatusWriter claims) {
     return new NetworkWork() {
       @Override
       public ProbeReport prove(ManagedNetwork network, RevisionProbe.LiveCheck live)
@@ -76,6 +87,11 @@ public interface NetworkWork {
           ManagedNetwork network, CleanupHistory history, NetworkMetrics metrics)
           throws InterruptedException {
         return cleaner.clean(network, history, metrics);
+      }
+
+      @Override
+      public void claimStatuses(ManagedNetwork network) {
+        claims.write(network);
       }
     };
   }

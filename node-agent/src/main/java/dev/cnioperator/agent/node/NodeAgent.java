@@ -93,11 +93,6 @@ public final class NodeAgent implements AutoCloseable {
   /** The devices of the last publishing, by name; read by the kubelet plugin's threads. */
   private volatile Map<String, Device> publishedDevices = Map.of();
 
-  /** The device this node publishes under {@code name} now, null when none. */
-  public Device publishedDevice(String name) {
-    return publishedDevices.get(name);
-  }
-
   /** Whether the Event saying the cluster cannot take the devices was recorded. */
   private boolean devicesRefusalTold;
 
@@ -596,6 +591,11 @@ public final class NodeAgent implements AutoCloseable {
       devicesRefusalTold = true;
       events.warnCniNode(current.uid(), EventReason.DEVICES_NOT_PUBLISHED, slice.refusal().get());
     }
+  }
+
+  /** The device this node publishes under {@code name} now, null when none. */
+  public Device publishedDevice(String name) {
+    return publishedDevices.get(name);
   }
 
   private OptionalLong claimableAddresses(String network) {

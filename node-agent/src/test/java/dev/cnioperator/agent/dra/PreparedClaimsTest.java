@@ -44,4 +44,36 @@ class PreparedClaimsTest {
     claims.prepared(new PreparedClaims.Claim("c1", "apps", "a", List.of("lan"), List.of("p1")));
     assertThat(claims().podsClaiming("lan")).containsExactly("p1");
   }
+
+  /**
+   * A claim's allocation (a network's share of it) is kept; a record written before the agent kept
+   * it reads as one device of each network without a share.
+   */
+  @Test
+  void aClaimsAllocationIsKeptAndAnOlderRecordReadsWithoutShares() throws Exception {
+    PreparedClaims claims = claims();
+    PreparedClaims.Claim shared =
+        new PreparedClaims.Claim(
+            "c1",
+            "apps",
+            "a",
+            List.of("lan"),
+            List.of("p1"),
+            List.of(new PreparedClaims.Allocation("lan", "5f0c0d5e-0000-4000-8000-000000000001")));
+    claims.prepared(shared);
+    assertThat(claims().snapshot()).containsExactly(shared);
+
+    Files.writeString(
+        dir.resolve("state/prepared-claims.json"),
+        "{\"claims\":[{\"uid\":\"c2\",\"namespace\":\"apps\",\"name\":\"b\","
+            + "\"networks\":[\"lan\",\"san\"],\"pods\":[\"p2\"]}]}");
+    assertThat(claims().snapshot())
+        .singleElement()
+        .satisfies(
+            c ->
+                assertThat(c.allocated())
+                    .containsExactly(
+                        new PreparedClaims.Allocation("lan", null),
+                        new PreparedClaims.Allocation("san", null)));
+  }
 }

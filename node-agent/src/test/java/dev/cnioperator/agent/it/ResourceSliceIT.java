@@ -24,6 +24,7 @@ import dev.cnioperator.testkit.TestNames;
 import dev.cnioperator.testkit.ToolPaths;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.resource.v1.AllocatedDeviceStatus;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaint;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
@@ -44,6 +45,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -291,7 +293,8 @@ class ResourceSliceIT {
    * kubelet over the two sockets: the plugin registers, a claim allocated on the node's device is
    * prepared (no CDI device: the attachment is the runtime's or Multus's), and refused with why
    * while the network is not proven there; unprepare has nothing to undo; the sockets go with the
-   * agent.
+   * agent. Once prepared, the claim's status says what its pod got on the network (issue 55.3b),
+   * written once.
    */
   @Test
   void aClaimOnTheNetworkIsPreparedOnlyWhileItIsProvenThere() throws Exception {
@@ -351,6 +354,46 @@ class ResourceSliceIT {
             .atMost(CONVERGE)
             .until(() -> device().map(ResourceSliceIT::addresses).orElse(-1L) == 6);
 
+        // Issue 55.3b: the claim says where its pod is on the network, from the pod's attachment.
+        AllocatedDeviceStatus where =
+            await("the claim's status of its pod's attachment")
+                .atMost(CONVERGE)
+                .until(this::claimDevices, d -> !d.isEmpty())
+                .get(0);
+        assertThat(claimDevices()).hasSize(1);
+        assertThat(where.getDriver()).isEqualTo(NetworkDevices.DRIVER);
+        assertThat(where.getPool()).isEqualTo(node.name);
+        assertThat(where.getDevice()).isEqualTo(network);
+        assertThat(where.getNetworkData().getInterfaceName()).isEqualTo("eth0");
+        assertThat(where.getNetworkData().getIps())
+            .singleElement()
+            .asString()
+            .matches(Pattern.quote(prefix) + "[2-7]/28");
+        assertThat(where.getNetworkData().getHardwareAddress())
+            .matches("[0-9a-f]{2}(:[0-9a-f]{2}){5}");
+        // A quiet node writes nothing: two cleanup rounds later the claim is as it was.
+        String written = claimNow().getMetadata().getResourceVersion();
+        Thread.sleep(12_000);
+        assertThat(claimNow().getMetadata().getResourceVersion()).isEqualTo(written);
+        assertThat(agent.log().lines().filter(l -> l.contains("event=claim-status-written")))
+            .singleElement()
+            .asString()
+            .contains("claim=default/" + claim.getMetadata().getName());
+        // Written by server-side apply of the status, under the node's and the network's manager.
+        assertThat(claimNow().getMetadata().getManagedFields())
+            .anySatisfy(
+                f -> {
+                  assertThat(f.getManager())
+                      .isEqualTo(NetworkDevices.DRIVER + "/" + node.name + "/" + network);
+                  assertThat(f.getOperation()).isEqualTo("Apply");
+                  assertThat(f.getSubresource()).isEqualTo("status");
+                });
+        // The pod's attachment gone (its sandbox stopped), its entry is taken out; back, so is it.
+        attachments.delQuietly(claiming, ns);
+        await("the entry taken out").atMost(CONVERGE).until(() -> claimDevices().isEmpty());
+        attachments.add(claiming, ns);
+        await("the entry written again").atMost(CONVERGE).until(() -> claimDevices().size() == 1);
+
         // A broken edit: until the network is proven again, the kubelet is told why not.
         cniNodes.put(node.name, List.of(spec(70000, true)));
         await("tainted")
@@ -371,6 +414,19 @@ class ResourceSliceIT {
     agent = null;
     assertThat(registration).doesNotExist();
     assertThat(kubeletDir.resolve("plugins/" + NetworkDevices.DRIVER + "/dra.sock")).doesNotExist();
+  }
+
+  /** The test's claim as the API server holds it now. */
+  private ResourceClaim claimNow() {
+    return cp.client().resource(claim).get();
+  }
+
+  /** The claim's status.devices now. */
+  private List<AllocatedDeviceStatus> claimDevices() {
+    ResourceClaim now = claimNow();
+    return now == null || now.getStatus() == null || now.getStatus().getDevices() == null
+        ? List.of()
+        : now.getStatus().getDevices();
   }
 
   /**

@@ -126,6 +126,7 @@ class NetworkLoopsTest {
    */
   private static final class RecordingSteps implements NetworkWork {
     final List<CleanupHistory> histories = new CopyOnWriteArrayList<>();
+    final List<String> steps = new CopyOnWriteArrayList<>();
     final Semaphore cleanups = new Semaphore(0);
     final CountDownLatch endPass;
 
@@ -160,7 +161,13 @@ class NetworkLoopsTest {
       cleanups.release();
       endPass.await();
       metrics.cleanupPass(CleanupOutcome.COMPLETED, 0, 1);
+      steps.add("clean");
       return new StaleAttachmentCleaner.Report(new IpamSummary().setReclaimed(0), null, null);
+    }
+
+    @Override
+    public void claimStatuses(ManagedNetwork n) {
+      steps.add("claims");
     }
   }
 
@@ -332,5 +339,35 @@ class NetworkLoopsTest {
       assertThat(next(reports)).as("the next run answers the second").isEqualTo("net@2");
       assertThat(steps.histories).as("one cleanup: the second run found nothing due").hasSize(1);
     }
+  }
+
+  /**
+   * The claims' status is brought up to date on the network's runs, after its cleanup, as often as
+   * the cleanup or, where that is off, as CHECK; a run with nothing else due reports nothing.
+   */
+  @Test
+  void theClaimsStatusIsWrittenAfterTheCleanupAsOftenAsIt() throws Exception {
+    RecordingSteps steps = new RecordingSteps(new CountDownLatch(0));
+    BlockingQueue<String> reports = new LinkedBlockingQueue<>();
+    ManagedNetwork network = network("uid-1", true, ManagedNetwork.Proof.NONE);
+    try (NetworkLoops loops = loops(steps, metrics(), reports)) {
+      loops.applied(1, List.of(network), List.of(network), Map.of());
+      assertThat(next(reports)).isEqualTo("net@1");
+      assertThat(steps.steps).containsExactly("clean", "claims");
+    }
+    assertThat(NetworkLoops.claimsInterval(network)).isEqualTo(Duration.ofSeconds(60));
+    assertThat(NetworkLoops.claimsInterval(network("uid-1", false, ManagedNetwork.Proof.NONE)))
+        .isEqualTo(Duration.ofSeconds(60));
+    ManagedNetwork quick =
+        new ManagedNetwork(
+            network.conflist(),
+            network.uid(),
+            network.list(),
+            null,
+            network.plugins(),
+            new CheckSettings(true, Duration.ofSeconds(60)),
+            new CleanupSettings(true, Duration.ofSeconds(10), false, 0.5),
+            ManagedNetwork.Proof.NONE);
+    assertThat(NetworkLoops.claimsInterval(quick)).isEqualTo(Duration.ofSeconds(5));
   }
 }
