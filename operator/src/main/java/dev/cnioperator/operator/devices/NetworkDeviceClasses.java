@@ -119,10 +119,15 @@ public final class NetworkDeviceClasses {
         && now.isBefore(last.at().plus(RECHECK))) {
       return;
     }
+    if (last == null && !published) {
+      // A network met unpublished: nothing to look for (a class it had is deleted with it).
+      checked.put(uid, new Checked(generation, false, now));
+      return;
+    }
     try {
       if (published) {
         ensure(network);
-      } else if (last == null || last.published()) {
+      } else if (last.published()) {
         remove(network);
       }
       checked.put(uid, new Checked(generation, published, now));

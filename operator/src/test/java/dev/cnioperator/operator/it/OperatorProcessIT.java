@@ -172,12 +172,28 @@ class OperatorProcessIT {
         .atMost(Duration.ofSeconds(90))
         .until(() -> standby.identity().equals(leader()));
     String two = "proc-two-" + cluster.pool;
+    // Published to the scheduler: the new leader keeps its DeviceClass under the same least RBAC.
     cluster
-        .apply(two, "  priority: 20\n" + cluster.bridgeSpec("ct-proc1", "10.200.13.0/24"))
+        .apply(
+            two,
+            "  priority: 20\n  scheduling: {publishDevices: true}\n"
+                + cluster.bridgeSpec("ct-proc1", "10.200.13.0/24"))
         .orThrow("apply");
     await()
         .atMost(ClusterFixture.WAIT)
         .until(() -> cluster.networksOn(node).containsAll(List.of(two, one)));
+    await("the DeviceClass of " + two)
+        .atMost(ClusterFixture.WAIT)
+        .until(
+            () ->
+                cluster
+                        .client
+                        .dynamicResourceAllocation()
+                        .v1()
+                        .deviceClasses()
+                        .withName(two + ".networks.cnioperator.dev")
+                        .get()
+                    != null);
     assertThat(Files.readString(standby.log())).contains("event=started");
     keepsTheDefinitionsOfAMultusNetwork(node);
     // The least RBAC is enough for everything, Events included, and every meter registers.
