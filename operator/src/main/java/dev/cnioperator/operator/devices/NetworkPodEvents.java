@@ -13,10 +13,12 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -116,14 +118,27 @@ public final class NetworkPodEvents {
     if (watched == null) {
       return;
     }
+    // The cluster's claims, read once for every pod of the pass, and only if one needs them.
+    List<List<ResourceClaim>> read = new ArrayList<>(1);
+    Supplier<List<ResourceClaim>> claims =
+        () -> {
+          if (read.isEmpty()) {
+            read.add(allocatedClaims());
+          }
+          return read.get(0);
+        };
     for (Pod pod : watched.getStore().list()) {
       if (told.containsKey(pod.getMetadata().getUid())) {
-        seen(pod);
+        seen(pod, claims);
       }
     }
   }
 
-  private synchronized void seen(Pod pod) {
+  private void seen(Pod pod) {
+    seen(pod, this::allocatedClaims);
+  }
+
+  private synchronized void seen(Pod pod, Supplier<List<ResourceClaim>> allocated) {
     if (!UnschedulablePods.unschedulable(pod)) {
       return;
     }
@@ -137,8 +152,16 @@ public final class NetworkPodEvents {
       return;
     }
     List<ResourceSlice> held = slices.getStore().list();
+    List<ResourceClaim> claims = allocated.get();
     String message =
-        String.join(". ", networks.stream().map(n -> UnschedulablePods.why(n, held)).toList());
+        String.join(
+            ". ",
+            networks.stream()
+                .map(
+                    n ->
+                        UnschedulablePods.why(
+                            n, held, UnschedulablePods.claimedAddresses(n, claims)))
+                .toList());
     if (!message.equals(told.put(pod.getMetadata().getUid(), message))) {
       events.warnPod(pod, EventReason.NETWORK_UNSCHEDULABLE, message);
       log.info(
@@ -146,6 +169,26 @@ public final class NetworkPodEvents {
           pod.getMetadata().getNamespace(),
           pod.getMetadata().getName(),
           message);
+    }
+  }
+
+  /**
+   * Every ResourceClaim of the cluster, to count the addresses claims hold: read only while a pod
+   * that asks for a published network cannot be placed; none when they cannot be read (the message
+   * then says less, and nothing fails).
+   */
+  private List<ResourceClaim> allocatedClaims() {
+    try {
+      return client
+          .dynamicResourceAllocation()
+          .v1()
+          .resourceClaims()
+          .inAnyNamespace()
+          .list()
+          .getItems();
+    } catch (KubernetesClientException e) {
+      log.debug("event=resource-claims-unreadable error=\"{}\"", e.getMessage());
+      return List.of();
     }
   }
 

@@ -8,12 +8,16 @@ import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceCapacity;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedSet;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 
@@ -69,14 +73,47 @@ public final class UnschedulablePods {
   }
 
   /**
+   * The addresses of {@code network} that allocated claims hold, by node (the pool of the network's
+   * device there): each allocation of the device consumes what its result says, one address when it
+   * says nothing (the device's request policy).
+   */
+  public static Map<String, BigInteger> claimedAddresses(
+      String network, Collection<ResourceClaim> claims) {
+    Map<String, BigInteger> claimed = new TreeMap<>();
+    for (ResourceClaim c : claims) {
+      if (c.getStatus() == null
+          || c.getStatus().getAllocation() == null
+          || c.getStatus().getAllocation().getDevices() == null
+          || c.getStatus().getAllocation().getDevices().getResults() == null) {
+        continue;
+      }
+      for (DeviceRequestAllocationResult r :
+          c.getStatus().getAllocation().getDevices().getResults()) {
+        if (NetworkDevices.DRIVER.equals(r.getDriver()) && network.equals(r.getDevice())) {
+          Quantity q =
+              r.getConsumedCapacity() == null
+                  ? null
+                  : r.getConsumedCapacity().get(NetworkDevices.CAPACITY_ADDRESSES);
+          BigInteger n = q == null ? BigInteger.ONE : Quantity.getAmountInBytes(q).toBigInteger();
+          claimed.merge(r.getPool(), n, BigInteger::add);
+        }
+      }
+    }
+    return claimed;
+  }
+
+  /**
    * Why no node takes a pod that asks for {@code network}: where its device is not proven and why,
-   * where it has no address left, and how many nodes have it proven with addresses to spare (the
-   * scheduler turned those down for another reason, or claims took their addresses: the slices do
-   * not say how many).
+   * where it has no address left (the pods that attach without a claim took them, or claims hold
+   * them all: {@code claimed}, by node), and how many nodes have it proven with addresses to spare
+   * (the scheduler turned those down for another reason).
    *
    * @param slices the ResourceSlices of the networks driver
+   * @param claimed the addresses of the network allocated claims hold, by node ({@link
+   *     #claimedAddresses}); empty when they could not be read
    */
-  public static String why(String network, Collection<ResourceSlice> slices) {
+  public static String why(
+      String network, Collection<ResourceSlice> slices, Map<String, BigInteger> claimed) {
     List<String> notProven = new ArrayList<>();
     List<String> full = new ArrayList<>();
     int fine = 0;
@@ -89,10 +126,14 @@ public final class UnschedulablePods {
         if (!network.equals(d.getName())) {
           continue;
         }
+        BigInteger capacity = addresses(d);
+        String pool = s.getSpec().getPool() == null ? node : s.getSpec().getPool().getName();
+        BigInteger held = claimed.getOrDefault(pool, BigInteger.ZERO);
         if (d.getTaints() != null && !d.getTaints().isEmpty()) {
           notProven.add(node + " (" + d.getTaints().get(0).getValue() + ")");
-        } else if (noAddressLeft(d)) {
-          full.add(node);
+        } else if (capacity != null && capacity.compareTo(held) <= 0) {
+          full.add(
+              held.signum() == 0 ? node : node + " (" + held + " claimed of " + capacity + ")");
         } else {
           fine++;
         }
@@ -112,17 +153,17 @@ public final class UnschedulablePods {
           "proven with addresses left on "
               + fine
               + (fine == 1 ? " node" : " nodes")
-              + " that the scheduler turned down for other reasons, or whose addresses the"
-              + " pods that claim the network have taken");
+              + " that the scheduler turned down for other reasons");
     }
     return "network " + network + ": " + String.join("; ", parts);
   }
 
-  private static boolean noAddressLeft(Device d) {
+  /** The device's address capacity, null when the node cannot count them. */
+  private static BigInteger addresses(Device d) {
     DeviceCapacity c =
         d.getCapacity() == null ? null : d.getCapacity().get(NetworkDevices.CAPACITY_ADDRESSES);
-    return c != null
-        && c.getValue() != null
-        && Quantity.getAmountInBytes(c.getValue()).signum() <= 0;
+    return c == null || c.getValue() == null
+        ? null
+        : Quantity.getAmountInBytes(c.getValue()).toBigInteger();
   }
 }

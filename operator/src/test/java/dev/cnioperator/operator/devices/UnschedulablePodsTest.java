@@ -7,8 +7,12 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResultBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceBuilder;
+import java.math.BigInteger;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -82,14 +86,55 @@ class UnschedulablePodsTest {
     assertThat(
             UnschedulablePods.why(
                 "lan",
-                List.of(slice("a", "ProbeFailed", 5L), slice("b", null, 0L), slice("c", null, 4L))))
+                List.of(
+                    slice("a", "ProbeFailed", 5L),
+                    slice("b", null, 0L),
+                    slice("c", null, 4L),
+                    slice("d", null, 6L)),
+                Map.of("c", BigInteger.valueOf(3), "d", BigInteger.valueOf(6))))
         .isEqualTo(
-            "network lan: not proven on a (ProbeFailed); no address left on b; proven with"
-                + " addresses left on 1 node that the scheduler turned down for other reasons, or"
-                + " whose addresses the pods that claim the network have taken");
-    assertThat(UnschedulablePods.why("lan", List.of(slice("a", "Contested", null))))
+            "network lan: not proven on a (ProbeFailed); no address left on b, d (6 claimed of"
+                + " 6); proven with addresses left on 1 node that the scheduler turned down for"
+                + " other reasons");
+    assertThat(UnschedulablePods.why("lan", List.of(slice("a", "Contested", null)), Map.of()))
         .isEqualTo("network lan: not proven on a (Contested)");
-    assertThat(UnschedulablePods.why("wan", List.of(slice("a", null, 3L))))
+    assertThat(UnschedulablePods.why("wan", List.of(slice("a", null, 3L)), Map.of()))
         .startsWith("network wan: published on no node");
+  }
+
+  private static ResourceClaim allocated(String driver, String pool, String device, String used) {
+    DeviceRequestAllocationResultBuilder r =
+        new DeviceRequestAllocationResultBuilder()
+            .withRequest("network")
+            .withDriver(driver)
+            .withPool(pool)
+            .withDevice(device);
+    if (used != null) {
+      r.withConsumedCapacity(Map.of(NetworkDevices.CAPACITY_ADDRESSES, new Quantity(used)));
+    }
+    return new ResourceClaimBuilder()
+        .withNewStatus()
+        .withNewAllocation()
+        .withNewDevices()
+        .withResults(r.build())
+        .endDevices()
+        .endAllocation()
+        .endStatus()
+        .build();
+  }
+
+  @Test
+  void theAddressesClaimsHoldAreCountedByNodeOneWhereTheAllocationDoesNotSay() {
+    assertThat(
+            UnschedulablePods.claimedAddresses(
+                "lan",
+                List.of(
+                    allocated(NetworkDevices.DRIVER, "a", "lan", "1"),
+                    allocated(NetworkDevices.DRIVER, "a", "lan", null),
+                    allocated(NetworkDevices.DRIVER, "b", "lan", "2"),
+                    allocated(NetworkDevices.DRIVER, "b", "wan", "1"),
+                    allocated("gpu.example.com", "b", "lan", "1"),
+                    new ResourceClaimBuilder().build())))
+        .isEqualTo(Map.of("a", BigInteger.valueOf(2), "b", BigInteger.valueOf(2)));
   }
 }
