@@ -18,6 +18,8 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -295,10 +297,34 @@ final class NodePods {
    * more on any node), its pods annotated with {@code podAnnotations}.
    */
   static Deployment pauseDeployment(int replicas, Map<String, String> podAnnotations) {
-    Map<String, String> labels = Map.of("app", "pause");
+    return deployment(
+        "pause",
+        replicas,
+        podAnnotations,
+        new PodSpecBuilder()
+            .withTerminationGracePeriodSeconds(0L)
+            .addNewTopologySpreadConstraint()
+            .withMaxSkew(1)
+            .withTopologyKey("kubernetes.io/hostname")
+            .withWhenUnsatisfiable("DoNotSchedule")
+            .withNewLabelSelector()
+            .withMatchLabels(Map.of("app", "pause"))
+            .endLabelSelector()
+            .endTopologySpreadConstraint()
+            .withContainers(pauseContainer())
+            .build());
+  }
+
+  /**
+   * A Deployment {@code name} of {@code replicas} pods of {@code spec}, labelled {@code app:
+   * <name>}, annotated with {@code podAnnotations}.
+   */
+  static Deployment deployment(
+      String name, int replicas, Map<String, String> podAnnotations, PodSpec spec) {
+    Map<String, String> labels = Map.of("app", name);
     return new DeploymentBuilder()
         .withNewMetadata()
-        .withName("pause")
+        .withName(name)
         .endMetadata()
         .withNewSpec()
         .withReplicas(replicas)
@@ -310,18 +336,7 @@ final class NodePods {
         .withLabels(labels)
         .withAnnotations(podAnnotations)
         .endMetadata()
-        .withNewSpec()
-        .withTerminationGracePeriodSeconds(0L)
-        .addNewTopologySpreadConstraint()
-        .withMaxSkew(1)
-        .withTopologyKey("kubernetes.io/hostname")
-        .withWhenUnsatisfiable("DoNotSchedule")
-        .withNewLabelSelector()
-        .withMatchLabels(labels)
-        .endLabelSelector()
-        .endTopologySpreadConstraint()
-        .withContainers(pauseContainer())
-        .endSpec()
+        .withSpec(spec)
         .endTemplate()
         .endSpec()
         .build();

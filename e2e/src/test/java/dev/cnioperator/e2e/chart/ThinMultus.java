@@ -51,7 +51,7 @@ final class ThinMultus implements AutoCloseable {
           .build();
 
   /** Each node's uplink, by node index. */
-  private static final List<String> UPLINKS = List.of("eth1", "ens5f0");
+  private static final List<String> UPLINKS = List.of("eth1", "ens5f0", "enp3s0");
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
