@@ -120,7 +120,15 @@ public final class LocalControlPlane implements AutoCloseable {
 
   /** Starts a private control plane; fails (CI) or skips when the binaries are not built. */
   public static LocalControlPlane start() {
-    return start(null, List.of(), ToolPaths.kubernetesBinDir());
+    return start(null, List.of(), ToolPaths.kubernetesBinDir(), List.of());
+  }
+
+  /**
+   * {@link #start()} with kube-apiserver also given {@code apiServerFlags}, e.g. {@code
+   * --feature-gates=...} to stand for a release where a feature is not on yet.
+   */
+  public static LocalControlPlane startWithApiServerFlags(String... apiServerFlags) {
+    return start(null, List.of(), ToolPaths.kubernetesBinDir(), List.of(apiServerFlags));
   }
 
   /**
@@ -152,7 +160,7 @@ public final class LocalControlPlane implements AutoCloseable {
   public static LocalControlPlane startForNodes(
       String clusterCidr, List<String> serverAddresses, Path bin) {
     Prerequisites.requireExecutable(bin.resolve("kube-scheduler"), "kube-scheduler");
-    return start(clusterCidr, serverAddresses, bin);
+    return start(clusterCidr, serverAddresses, bin, List.of());
   }
 
   /** The processes and files of a started etcd and kube-apiserver. */
@@ -167,7 +175,7 @@ public final class LocalControlPlane implements AutoCloseable {
       KubernetesClient client) {}
 
   private static LocalControlPlane start(
-      String clusterCidr, List<String> serverAddresses, Path bin) {
+      String clusterCidr, List<String> serverAddresses, Path bin, List<String> apiServerFlags) {
     Path pinned = ToolPaths.kubernetesBinDir();
     for (String b : List.of("etcd-server", "kubectl")) {
       Prerequisites.requireExecutable(pinned.resolve(b), b);
@@ -196,7 +204,7 @@ public final class LocalControlPlane implements AutoCloseable {
       apiServer =
           startLogged(
               workDir,
-              apiServerCommand(bin, pki, etcdPort, apiPort, clusterCidr != null),
+              apiServerCommand(bin, pki, etcdPort, apiPort, clusterCidr != null, apiServerFlags),
               "kube-apiserver");
       Path kubeconfig = writeAdminKubeconfig(workDir, pki, apiPort);
       client =
@@ -253,7 +261,12 @@ public final class LocalControlPlane implements AutoCloseable {
    * kubelets at their InternalIP.
    */
   private static List<String> apiServerCommand(
-      Path bin, LocalPki pki, int etcdPort, int port, boolean forNodes) {
+      Path bin,
+      LocalPki pki,
+      int etcdPort,
+      int port,
+      boolean forNodes,
+      List<String> apiServerFlags) {
     String key = pki.dir().resolve("apiserver.key").toString();
     List<String> cmd =
         new ArrayList<>(
@@ -280,6 +293,7 @@ public final class LocalControlPlane implements AutoCloseable {
       cmd.addAll(
           List.of("--authorization-mode=RBAC", "--disable-admission-plugins=ServiceAccount"));
     }
+    cmd.addAll(apiServerFlags);
     return cmd;
   }
 
@@ -532,7 +546,8 @@ public final class LocalControlPlane implements AutoCloseable {
       apiServer =
           startLogged(
               workDir,
-              apiServerCommand(bin, serverPki, etcdPort, apiServerPort(), clusterCidr != null),
+              apiServerCommand(
+                  bin, serverPki, etcdPort, apiServerPort(), clusterCidr != null, List.of()),
               "kube-apiserver");
       awaitServing(
           "kube-apiserver",

@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -111,14 +112,16 @@ public final class NodeResourceSlice implements AutoCloseable {
               && back.getTaints() != null
               && !back.getTaints().isEmpty();
       if (!supported) {
+        List<String> dropped = new ArrayList<>();
+        if (!Boolean.TRUE.equals(back.getAllowMultipleAllocations())) {
+          dropped.add("a device's allowMultipleAllocations (consumable capacity)");
+        }
+        if (back.getTaints() == null || back.getTaints().isEmpty()) {
+          dropped.add("a device's taints");
+        }
         refusal =
-            "networks are not published to the scheduler on this cluster: its API server drops"
-                + (Boolean.TRUE.equals(back.getAllowMultipleAllocations())
-                    ? ""
-                    : " a device's allowMultipleAllocations (consumable capacity)")
-                + (back.getTaints() == null || back.getTaints().isEmpty()
-                    ? " a device's taints"
-                    : "")
+            "networks are not published to the scheduler on this cluster: its API server drops "
+                + String.join(" and ", dropped)
                 + "; publishing needs Kubernetes 1.36 or later (feature gates DRAConsumableCapacity"
                 + " and DRADeviceTaints, on by default there)";
         LOG.warn("event=devices-not-published node={} reason=\"{}\"", nodeName, refusal);
