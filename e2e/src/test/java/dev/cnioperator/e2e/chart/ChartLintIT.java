@@ -563,7 +563,7 @@ class ChartLintIT {
             "resource.k8s.io/deviceclasses: get,create,update,delete",
             "resource.k8s.io/resourceclaimtemplates: get,list,create,delete",
             "resource.k8s.io/resourceslices: list,watch",
-            "resource.k8s.io/resourceclaims: get,list",
+            "resource.k8s.io/resourceclaims: list,watch",
             "/pods: list,watch");
     assertThat(rules(inItsNamespace.getRules()))
         .containsExactlyInAnyOrder(

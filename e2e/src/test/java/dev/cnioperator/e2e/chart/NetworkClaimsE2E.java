@@ -566,7 +566,7 @@ class NetworkClaimsE2E {
                             == 1);
     Pod seventh =
         sixes.stream().filter(p -> p.getSpec().getNodeName() == null).findFirst().orElseThrow();
-    Event why = awaitEvent(name(seventh), "NetworkUnschedulable", "network " + SIX);
+    Event why = awaitEvent(name(seventh), "NetworkUnschedulable", "(6 claimed of 6)");
     assertThat(why.getMessage())
         .isEqualTo(
             "network " + SIX + ": no address left on " + sixNode.name() + " (6 claimed of 6)");

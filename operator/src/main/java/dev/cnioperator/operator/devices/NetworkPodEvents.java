@@ -13,12 +13,10 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedSet;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,9 +26,9 @@ import org.slf4j.LoggerFactory;
  * DeviceClass, saying why in the network's words ({@link UnschedulablePods#why}); again when the
  * reason changes, as the pod is written or the network's devices change.
  *
- * <p>Watches only pods no node has taken ({@code spec.nodeName=}) and the networks driver's
- * ResourceSlices, and only once a network publishes: a cluster that does not use the feature
- * watches nothing more.
+ * <p>Watches only pods no node has taken ({@code spec.nodeName=}), the networks driver's
+ * ResourceSlices and the cluster's ResourceClaims (the addresses claims hold), and only once a
+ * network publishes: a cluster that does not use the feature watches nothing more.
  */
 public final class NetworkPodEvents {
   private static final Logger log = LoggerFactory.getLogger(NetworkPodEvents.class);
@@ -44,6 +42,7 @@ public final class NetworkPodEvents {
   private final Map<String, String> told = new ConcurrentHashMap<>();
 
   private SharedIndexInformer<ResourceSlice> slices;
+  private SharedIndexInformer<ResourceClaim> claims;
   private SharedIndexInformer<Pod> pods;
 
   public NetworkPodEvents(KubernetesClient client, ClusterEvents events) {
@@ -78,6 +77,38 @@ public final class NetworkPodEvents {
                     @Override
                     public void onDelete(ResourceSlice s, boolean unknownFinalState) {
                       reconsider();
+                    }
+                  },
+                  0);
+      // The claims of the networks' devices hold addresses the slices do not show: a claim
+      // allocated, or let go, changes what a pending pod is told too.
+      claims =
+          client
+              .dynamicResourceAllocation()
+              .v1()
+              .resourceClaims()
+              .inAnyNamespace()
+              .inform(
+                  new ResourceEventHandler<>() {
+                    @Override
+                    public void onAdd(ResourceClaim c) {
+                      if (ofTheDriver(c)) {
+                        reconsider();
+                      }
+                    }
+
+                    @Override
+                    public void onUpdate(ResourceClaim before, ResourceClaim now) {
+                      if (ofTheDriver(before) || ofTheDriver(now)) {
+                        reconsider();
+                      }
+                    }
+
+                    @Override
+                    public void onDelete(ResourceClaim c, boolean unknownFinalState) {
+                      if (ofTheDriver(c)) {
+                        reconsider();
+                      }
                     }
                   },
                   0);
@@ -118,27 +149,14 @@ public final class NetworkPodEvents {
     if (watched == null) {
       return;
     }
-    // The cluster's claims, read once for every pod of the pass, and only if one needs them.
-    List<List<ResourceClaim>> read = new ArrayList<>(1);
-    Supplier<List<ResourceClaim>> claims =
-        () -> {
-          if (read.isEmpty()) {
-            read.add(allocatedClaims());
-          }
-          return read.get(0);
-        };
     for (Pod pod : watched.getStore().list()) {
       if (told.containsKey(pod.getMetadata().getUid())) {
-        seen(pod, claims);
+        seen(pod);
       }
     }
   }
 
-  private void seen(Pod pod) {
-    seen(pod, this::allocatedClaims);
-  }
-
-  private synchronized void seen(Pod pod, Supplier<List<ResourceClaim>> allocated) {
+  private synchronized void seen(Pod pod) {
     if (!UnschedulablePods.unschedulable(pod)) {
       return;
     }
@@ -152,7 +170,7 @@ public final class NetworkPodEvents {
       return;
     }
     List<ResourceSlice> held = slices.getStore().list();
-    List<ResourceClaim> claims = allocated.get();
+    List<ResourceClaim> allocated = claims.getStore().list();
     String message =
         String.join(
             ". ",
@@ -160,7 +178,7 @@ public final class NetworkPodEvents {
                 .map(
                     n ->
                         UnschedulablePods.why(
-                            n, held, UnschedulablePods.claimedAddresses(n, claims)))
+                            n, held, UnschedulablePods.claimedAddresses(n, allocated)))
                 .toList());
     if (!message.equals(told.put(pod.getMetadata().getUid(), message))) {
       events.warnPod(pod, EventReason.NETWORK_UNSCHEDULABLE, message);
@@ -172,24 +190,14 @@ public final class NetworkPodEvents {
     }
   }
 
-  /**
-   * Every ResourceClaim of the cluster, to count the addresses claims hold: read only while a pod
-   * that asks for a published network cannot be placed; none when they cannot be read (the message
-   * then says less, and nothing fails).
-   */
-  private List<ResourceClaim> allocatedClaims() {
-    try {
-      return client
-          .dynamicResourceAllocation()
-          .v1()
-          .resourceClaims()
-          .inAnyNamespace()
-          .list()
-          .getItems();
-    } catch (KubernetesClientException e) {
-      log.debug("event=resource-claims-unreadable error=\"{}\"", e.getMessage());
-      return List.of();
-    }
+  /** Whether {@code claim} is allocated a device of the networks driver. */
+  private static boolean ofTheDriver(ResourceClaim claim) {
+    return claim.getStatus() != null
+        && claim.getStatus().getAllocation() != null
+        && claim.getStatus().getAllocation().getDevices() != null
+        && claim.getStatus().getAllocation().getDevices().getResults() != null
+        && claim.getStatus().getAllocation().getDevices().getResults().stream()
+            .anyMatch(r -> NetworkDevices.DRIVER.equals(r.getDriver()));
   }
 
   /** The networks a pod's claim asks for, through a template or a claim of its own. */
@@ -210,13 +218,7 @@ public final class NetworkPodEvents {
         }
       } else if (c.getResourceClaimName() != null) {
         ResourceClaim claim =
-            client
-                .dynamicResourceAllocation()
-                .v1()
-                .resourceClaims()
-                .inNamespace(namespace)
-                .withName(c.getResourceClaimName())
-                .get();
+            claims.getStore().getByKey(namespace + "/" + c.getResourceClaimName());
         if (claim != null && claim.getSpec() != null) {
           requests = claim.getSpec().getDevices().getRequests();
         }
@@ -241,6 +243,10 @@ public final class NetworkPodEvents {
     if (slices != null) {
       slices.close();
       slices = null;
+    }
+    if (claims != null) {
+      claims.close();
+      claims = null;
     }
   }
 }
