@@ -62,6 +62,17 @@ public final class HostDirs {
   public static final HostDirs CRIO_CGROUPS =
       new HostDirs(CgroupHierarchies.each("crio"), lockFile("crio-cgroups"));
 
+  /**
+   * The machine's {@code /var/lib/kubelet/device-plugins}: the kubelet's device manager listens
+   * there whatever its {@code --root-dir} (a path compiled in), so a {@link
+   * dev.cnioperator.testkit.node.KubeletNode} binds a directory of its own on it, in its mount
+   * namespace.
+   */
+  public static final HostDirs VAR_LIB_KUBELET =
+      new HostDirs(
+          List.of(Path.of("/var/lib/kubelet"), Path.of("/var/lib/kubelet/device-plugins")),
+          lockFile("var-lib-kubelet"));
+
   /** The machine's {@code /var/lib/cni}. */
   public static final HostDirs VAR_LIB_CNI =
       new HostDirs(List.of(Path.of("/var/lib/cni")), lockFile("var-lib-cni"));

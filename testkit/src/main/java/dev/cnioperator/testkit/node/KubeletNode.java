@@ -108,6 +108,7 @@ public final class KubeletNode implements AutoCloseable {
   private List<String> kubeletArgs;
   private Process kubelet;
   private HostDirs.Hold hostRun;
+  private HostDirs.Hold hostKubelet;
   private boolean closed;
 
   private KubeletNode(
@@ -177,6 +178,7 @@ public final class KubeletNode implements AutoCloseable {
         // dir.
         node.hostRun = HostDirs.RUN_CONTAINERD.hold();
       }
+      node.hostKubelet = HostDirs.VAR_LIB_KUBELET.hold();
       node.startNetwork(bridge);
       node.startMountNamespace();
       node.installPlugins();
@@ -408,6 +410,8 @@ public final class KubeletNode implements AutoCloseable {
         mount --bind %1$s/kubelet %1$s/kubelet
         mkdir -p %4$s
         mount --bind %1$s/kubelet %4$s
+        mkdir -p %1$s/device-plugins /var/lib/kubelet/device-plugins
+        mount --bind %1$s/device-plugins /var/lib/kubelet/device-plugins
         %3$smount --make-rshared /
         echo ready
         exec sleep 2147483647
@@ -679,6 +683,9 @@ public final class KubeletNode implements AutoCloseable {
     stop(holder);
     if (hostRun != null) {
       hostRun.close();
+    }
+    if (hostKubelet != null) {
+      hostKubelet.close();
     }
     if (netns != null) {
       netns.close();
