@@ -18,8 +18,10 @@ import java.util.TreeSet;
  * next joins, as a cluster grows: a thousand agents started at once would run a thousand probe
  * attachments on this machine's two cores at once, and time out.
  *
- * <p>{@code e2e/bin/bench apicost [N] [window seconds] [windows]} (defaults: 100 nodes, 300 s, 3):
- * the figures are medians of the windows.
+ * <p>{@code e2e/bin/bench apicost [N] [window seconds] [windows] [publish]} (defaults: 100 nodes,
+ * 300 s, 3): the figures are medians of the windows. With {@code publish}, the network is published
+ * to the scheduler ({@code spec.scheduling.publishDevices}): each agent keeps its node's
+ * ResourceSlice, which must cost no write either while nothing changes.
  */
 public final class ApiCostBench {
   private static final Duration SETTLE = Duration.ofSeconds(30);
@@ -34,12 +36,16 @@ public final class ApiCostBench {
     int n = args.length > 0 ? Integer.parseInt(args[0]) : 100;
     Duration window = Duration.ofSeconds(args.length > 1 ? Long.parseLong(args[1]) : 300);
     int windows = args.length > 2 ? Integer.parseInt(args[2]) : 3;
+    boolean publish = args.length > 3 && "publish".equals(args[3]);
     ApiRequestCounts product;
     ApiRequestCounts alone;
     String group = "cost" + n;
     try (BenchCluster cluster = BenchCluster.start("apicost")) {
       // CHECK and cleanup as shipped: their passes must not cost writes either.
       BenchNetwork net = BenchNetwork.withProductDefaults("cost" + n, group);
+      if (publish) {
+        net = net.withPublishedDevices();
+      }
       try (InProcessAgents agents = InProcessAgents.start(cluster, group, Math.min(n, JOIN_STEP))) {
         cluster.applyAndAwaitReady(agents, net);
         while (agents.nodes().size() < n) {
@@ -64,7 +70,7 @@ public final class ApiCostBench {
       // host-local's reservations (the network is named as the group) and the shared bridge.
       BenchCluster.deleteSharedBridgeAndReservations(group);
     }
-    report(n, window, windows, product, alone);
+    report(n, window, windows, publish, product, alone);
     System.exit(0);
   }
 
@@ -75,18 +81,37 @@ public final class ApiCostBench {
     for (int i = 0; i < count; i++) {
       ApiRequestCounts before = ApiRequestCounts.scrape(cluster.controlPlane().client());
       Thread.sleep(window.toMillis());
-      each.add(ApiRequestCounts.scrape(cluster.controlPlane().client()).minus(before));
+      ApiRequestCounts served =
+          ApiRequestCounts.scrape(cluster.controlPlane().client()).minus(before);
+      each.add(served);
+      // Each window's writes, so that one window's differing from the median shows.
+      System.out.printf(
+          Locale.ROOT,
+          "window %d: writes %s%n",
+          i + 1,
+          served.byVerbAndResource().entrySet().stream()
+              .filter(e -> ApiRequestCounts.isWrite(e.getKey()))
+              .map(e -> e.getKey() + "=" + e.getValue().intValue())
+              .toList());
     }
     return ApiRequestCounts.median(each);
   }
 
   private static void report(
-      int n, Duration window, int windows, ApiRequestCounts product, ApiRequestCounts alone) {
+      int n,
+      Duration window,
+      int windows,
+      boolean publish,
+      ApiRequestCounts product,
+      ApiRequestCounts alone) {
     double perNodeHour = 3600.0 / window.toSeconds() / n;
     BenchReport report =
         new BenchReport(
             "apicost",
-            "Steady-state API cost: " + n + " idle agents + the operator, per node per hour");
+            "Steady-state API cost: "
+                + n
+                + " idle agents + the operator, per node per hour"
+                + (publish ? ", the network published to the scheduler" : ""));
     BenchReport.Table table =
         report.table(
             "verb resource",
@@ -102,7 +127,9 @@ public final class ApiCostBench {
     int hidden = 0;
     for (String k : keys) {
       double diff = product.get(k) - alone.get(k);
-      if (!k.contains("cnioperator.dev/") && Math.abs(diff) < NOISE) {
+      if (!k.contains("cnioperator.dev/")
+          && !k.contains("resource.k8s.io/")
+          && Math.abs(diff) < NOISE) {
         hidden++; // the control plane's own watch re-opens, in both windows alike
         continue;
       }
@@ -130,7 +157,7 @@ public final class ApiCostBench {
             Locale.ROOT,
             "Medians of %d windows of %d s each, after %d s of settling. Product's share = (with − alone) ×"
                 + " 3600 / window / %d nodes. %d rows where the two windows differ by less than %d"
-                + " requests and no CniNode or CniNetwork is involved are left out (the control"
+                + " requests and no CniNode, CniNetwork or DRA object is involved are left out (the control"
                 + " plane's own watch re-opens). **Agents and operator, per node per hour: %.1f"
                 + " reads, %.1f writes** (target: no writes — %s). **The operator's leader"
                 + " election Lease, for the whole cluster: %.0f writes per hour.** WATCH counts"

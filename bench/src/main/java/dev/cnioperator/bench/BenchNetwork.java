@@ -14,7 +14,12 @@ import dev.cnioperator.e2e.CniNetworkYaml;
  * gateway address (each revision has its own subnet).
  */
 public record BenchNetwork(
-    String name, String group, int revision, int checkSeconds, String rollout) {
+    String name,
+    String group,
+    int revision,
+    int checkSeconds,
+    String rollout,
+    boolean publishDevices) {
 
   /** The bridge every benchmark network uses (only CHECK benchmarks create it). */
   public static final String BRIDGE = "cbench0";
@@ -25,6 +30,15 @@ public record BenchNetwork(
   /** A network with the product's defaults: CHECK every 60 s and IPAM cleanup on. */
   public static BenchNetwork withProductDefaults(String name, String group) {
     return new BenchNetwork(name, group, 0, PRODUCT_DEFAULTS, "");
+  }
+
+  public BenchNetwork(String name, String group, int revision, int checkSeconds, String rollout) {
+    this(name, group, revision, checkSeconds, rollout, false);
+  }
+
+  /** The same network published to the scheduler ({@code spec.scheduling.publishDevices}). */
+  public BenchNetwork withPublishedDevices() {
+    return new BenchNetwork(name, group, revision, checkSeconds, rollout, true);
   }
 
   /** A network without CHECK. */
@@ -39,7 +53,7 @@ public record BenchNetwork(
 
   /** The same network whose edits go out as {@code rollout} says (YAML flow mapping). */
   public BenchNetwork withRollout(String rollout) {
-    return new BenchNetwork(name, group, revision, checkSeconds, rollout);
+    return new BenchNetwork(name, group, revision, checkSeconds, rollout, publishDevices);
   }
 
   public String fileName() {
@@ -52,7 +66,7 @@ public record BenchNetwork(
   }
 
   public BenchNetwork next() {
-    return new BenchNetwork(name, group, revision + 1, checkSeconds, rollout);
+    return new BenchNetwork(name, group, revision + 1, checkSeconds, rollout, publishDevices);
   }
 
   public String yaml() {
@@ -78,6 +92,9 @@ public record BenchNetwork(
     }
     if (!rollout.isEmpty()) {
       network.spec("rollout: " + rollout);
+    }
+    if (publishDevices) {
+      network.spec("scheduling: {publishDevices: true}");
     }
     return network.yaml();
   }

@@ -157,7 +157,7 @@ public final class NetworkPodEvents {
   }
 
   private synchronized void seen(Pod pod) {
-    if (!UnschedulablePods.unschedulable(pod)) {
+    if (slices == null || claims == null || !UnschedulablePods.unschedulable(pod)) {
       return;
     }
     SortedSet<String> networks = UnschedulablePods.byExtendedResource(pod);
