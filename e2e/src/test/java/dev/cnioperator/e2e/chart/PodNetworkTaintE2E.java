@@ -95,19 +95,38 @@ class PodNetworkTaintE2E {
 
   @Test
   void podsWaitForTheDeclaredChainAfterAnAgentAndANodeRestart() throws Exception {
-    // No pod network on the node yet: the operator taints it, and a pod waits unscheduled.
+    // No pod network on the node yet: the operator taints it, and a pod waits unscheduled. The
+    // chain is declared before the primary arrives, as on a node that joins a cluster that has it:
+    // a primary with no chain declared onto it is its product's business, and untaints the node.
     awaitTaint(true, "no pod network yet");
     Pod early = createPod("early");
+    cp.kubectlWithInput(ForeignPrimary.chain(CHAIN, 1400), "apply", "-f", "-")
+        .orThrow("kubectl apply of the declared chain");
+    await("the chain in the CniNode spec of " + guarded.name())
+        .atMost(SETTLE)
+        .until(() -> ClusterNetworks.on(cp).networksOf(guarded.name()).contains(CHAIN));
     ForeignPrimary foreign = ForeignPrimary.install(cp, release, podCidr());
     await("the foreign primary's conflist on the node")
         .atMost(SETTLE)
         .until(() -> Files.exists(guarded.cniConfDir().resolve(ForeignPrimary.FILE)));
-    Thread.sleep(3_000);
-    assertThat(nodeOf(early)).as("a pod placed before the chain is there").isNull();
-    cp.kubectlWithInput(ForeignPrimary.chain(CHAIN, 1400), "apply", "-f", "-")
-        .orThrow("kubectl apply of the declared chain");
+    // Until the taint is off, every look at the pod and then at the node: a pod placed while the
+    // node was tainted fails (the taint, once off, stays off here).
+    await(
+            "the taint off "
+                + guarded.name()
+                + ": the chain proven, the early pod never placed before")
+        .atMost(SETTLE)
+        .pollInterval(Duration.ofMillis(100))
+        .until(
+            () -> {
+              String placed = nodeOf(early);
+              boolean on = tainted();
+              assertThat(placed == null || !on)
+                  .as("%s placed on %s while it was tainted", early.getMetadata().getName(), placed)
+                  .isTrue();
+              return !on;
+            });
     ClusterNetworks.on(cp).waitRolledOut(CHAIN);
-    awaitTaint(false, "the chain proven");
     assertChained(awaitRunning(early));
     System.out.printf(
         "event=pod-network-taint-e2e-as-a-user-sees-it%n$ kubectl get cninode %1$s -o"
