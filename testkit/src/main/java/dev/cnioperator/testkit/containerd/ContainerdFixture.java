@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.awaitility.core.ConditionTimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -88,6 +89,9 @@ public final class ContainerdFixture implements NodeRuntime {
   private final RuntimeProcess process;
   private final HostDirs.Hold hostRun;
   private boolean closed;
+
+  /** The containers {@link #close} found running and killed, for its log line. */
+  private int killedContainers;
 
   private ContainerdFixture(Path dir, ContainerdConfig config, Path binDir, List<String> launcher) {
     this.dir = dir;
@@ -456,8 +460,9 @@ public final class ContainerdFixture implements NodeRuntime {
     }
     hostRun.close();
     log.info(
-        "event=containerd-fixture-closed socket={} leftoverShims={} problems={}",
+        "event=containerd-fixture-closed socket={} killedContainers={} leftoverShims={} problems={}",
         socket(),
+        killedContainers,
         leftover.size(),
         problems.size());
     if (!problems.isEmpty()) {
@@ -480,7 +485,9 @@ public final class ContainerdFixture implements NodeRuntime {
 
   /**
    * {@code crictl rmp --force --all}: containerd stops every sandbox it knows (running the CNI DEL)
-   * and removes it. After a {@link #kill9} containerd is started again first, as a node would.
+   * and removes it. After a {@link #kill9} containerd is started again first, as a node would. The
+   * containers are killed before, and rmp runs once containerd has seen each of them exit ({@link
+   * #killContainers}).
    */
   private void removeSandboxesThroughContainerd(List<String> problems) {
     try {
@@ -488,6 +495,7 @@ public final class ContainerdFixture implements NodeRuntime {
         startProcess();
       }
       if (isRunning()) {
+        killedContainers = killContainers(problems);
         CommandResult r = crictl("rmp", "--force", "--all");
         if (!r.ok()) {
           problems.add("crictl rmp --force --all: " + r.stderr().strip());
@@ -496,6 +504,43 @@ public final class ContainerdFixture implements NodeRuntime {
     } catch (RuntimeException e) {
       problems.add("could not remove the sandboxes through containerd: " + e.getMessage());
     }
+  }
+
+  /**
+   * SIGKILLs every running container and waits until containerd's CRI plugin has handled each exit.
+   * A container that exits by itself while {@code crictl rmp} stops it (one a kubelet told to
+   * terminate just before the node was closed: a pod of an uninstalled chart) fails the stop in
+   * containerd 1.6: its exit handler deletes the task, closing the shim connection the stop holds,
+   * between the stop's state check and its SIGKILL, which then fails with "ttrpc: closed" and
+   * leaves the pod and its shim (containerd/containerd#12389). Once no container runs, rmp only
+   * stops sandboxes, whose pause process exits on nothing but a signal.
+   */
+  private int killContainers(List<String> problems) {
+    List<String> running = runningContainers();
+    for (String id : running) {
+      // Fails when the container exits by itself meanwhile; the wait below is the check.
+      ctr("tasks", "kill", "--signal", "SIGKILL", id);
+    }
+    try {
+      await("containerd to see every container exit")
+          .atMost(RuntimeProcess.STOP_TIMEOUT)
+          .pollDelay(Duration.ZERO)
+          .pollInterval(Duration.ofMillis(100))
+          .pollInSameThread()
+          .until(this::runningContainers, List::isEmpty);
+    } catch (ConditionTimeoutException e) {
+      problems.add("containers still running after SIGKILL: " + runningContainers());
+    }
+    return running.size();
+  }
+
+  private List<String> runningContainers() {
+    return crictl("ps", "--quiet")
+        .orThrow("crictl ps")
+        .stdout()
+        .lines()
+        .filter(line -> !line.isBlank())
+        .toList();
   }
 
   /** Sandbox ids containerd has state for, so their leftovers can be found after it is gone. */
