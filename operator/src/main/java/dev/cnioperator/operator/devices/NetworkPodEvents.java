@@ -192,12 +192,8 @@ public final class NetworkPodEvents {
 
   /** Whether {@code claim} is allocated a device of the networks driver. */
   private static boolean ofTheDriver(ResourceClaim claim) {
-    return claim.getStatus() != null
-        && claim.getStatus().getAllocation() != null
-        && claim.getStatus().getAllocation().getDevices() != null
-        && claim.getStatus().getAllocation().getDevices().getResults() != null
-        && claim.getStatus().getAllocation().getDevices().getResults().stream()
-            .anyMatch(r -> NetworkDevices.DRIVER.equals(r.getDriver()));
+    return UnschedulablePods.results(claim).stream()
+        .anyMatch(r -> NetworkDevices.DRIVER.equals(r.getDriver()));
   }
 
   /** The networks a pod's claim asks for, through a template or a claim of its own. */

@@ -81,14 +81,7 @@ public final class UnschedulablePods {
       String network, Collection<ResourceClaim> claims) {
     Map<String, BigInteger> claimed = new TreeMap<>();
     for (ResourceClaim c : claims) {
-      if (c.getStatus() == null
-          || c.getStatus().getAllocation() == null
-          || c.getStatus().getAllocation().getDevices() == null
-          || c.getStatus().getAllocation().getDevices().getResults() == null) {
-        continue;
-      }
-      for (DeviceRequestAllocationResult r :
-          c.getStatus().getAllocation().getDevices().getResults()) {
+      for (DeviceRequestAllocationResult r : results(c)) {
         if (NetworkDevices.DRIVER.equals(r.getDriver()) && network.equals(r.getDevice())) {
           Quantity q =
               r.getConsumedCapacity() == null
@@ -100,6 +93,17 @@ public final class UnschedulablePods {
       }
     }
     return claimed;
+  }
+
+  /** The devices allocated to {@code claim}; none while it is not allocated. */
+  static List<DeviceRequestAllocationResult> results(ResourceClaim claim) {
+    if (claim.getStatus() == null
+        || claim.getStatus().getAllocation() == null
+        || claim.getStatus().getAllocation().getDevices() == null
+        || claim.getStatus().getAllocation().getDevices().getResults() == null) {
+      return List.of();
+    }
+    return claim.getStatus().getAllocation().getDevices().getResults();
   }
 
   /**
