@@ -16,8 +16,10 @@ import dev.cnioperator.testkit.containerd.ContainerdFixture;
 import dev.cnioperator.testkit.images.ProductImages;
 import dev.cnioperator.testkit.images.ProductImages.ProductImage;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -378,16 +380,42 @@ class ProductImagesIT {
         .stdout();
   }
 
-  /** {@code ctr run --rm} of {@code image} with {@code command}, in a new network namespace. */
+  /**
+   * {@code ctr run --rm} of {@code image} with {@code command}, in a new network namespace. The
+   * command writes its stdout and stderr into files of a directory bound into the container, read
+   * once it has exited: ctr's forwarding of a task's output through fifos lost the whole stderr of
+   * a {@code java -version} that ended the task (a run of 2026-12-07), and an SBOM's JSON is larger
+   * still.
+   */
   private static CommandResult run(ProductImage image, List<String> flags, String... command) {
+    String name = TestNames.unique("img");
+    Path out = testDir.resolve(name);
+    try {
+      Files.createDirectories(out);
+      // The images run as nonroot: the directory is theirs to write.
+      Files.setPosixFilePermissions(out, PosixFilePermissions.fromString("rwxrwxrwx"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
     List<String> args = new ArrayList<>(List.of("--rm"));
     args.addAll(List.of("--snapshotter", containerd.snapshotter()));
+    args.addAll(List.of("--mount", "type=bind,src=" + out + ",dst=/out,options=rbind:rw"));
     args.addAll(flags);
     args.add(image.reference());
-    args.add(TestNames.unique("img"));
+    args.add(name);
+    args.addAll(List.of("sh", "-c", "exec \"$@\" >/out/stdout 2>/out/stderr", "sh"));
     args.addAll(List.of(command));
-    return containerd
-        .ctrRun(args.toArray(String[]::new))
-        .orThrow("ctr run " + String.join(" ", args));
+    CommandResult ctr = containerd.ctrRun(args.toArray(String[]::new));
+    try {
+      CommandResult result =
+          new CommandResult(
+              ctr.exitCode(),
+              Files.readString(out.resolve("stdout")),
+              Files.readString(out.resolve("stderr")) + ctr.stderr());
+      return result.orThrow("ctr run " + String.join(" ", args));
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "ctr run " + String.join(" ", args) + " left no output (ctr: " + ctr + ")", e);
+    }
   }
 }
