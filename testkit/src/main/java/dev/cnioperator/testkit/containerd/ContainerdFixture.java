@@ -90,9 +90,6 @@ public final class ContainerdFixture implements NodeRuntime {
   private final HostDirs.Hold hostRun;
   private boolean closed;
 
-  /** The containers {@link #close} found running and killed, for its log line. */
-  private int killedContainers;
-
   private ContainerdFixture(Path dir, ContainerdConfig config, Path binDir, List<String> launcher) {
     this.dir = dir;
     this.config = config;
@@ -441,7 +438,7 @@ public final class ContainerdFixture implements NodeRuntime {
     closed = true;
     List<String> problems = new ArrayList<>();
     List<String> ids = new ArrayList<>(knownSandboxIds());
-    removeSandboxesThroughContainerd(problems);
+    int killedContainers = removeSandboxesThroughContainerd(problems);
     process.stop();
     List<ShimProcesses.Shim> leftover = ShimProcesses.of(socket());
     leftover.forEach(s -> ids.add(s.id()));
@@ -487,15 +484,16 @@ public final class ContainerdFixture implements NodeRuntime {
    * {@code crictl rmp --force --all}: containerd stops every sandbox it knows (running the CNI DEL)
    * and removes it. After a {@link #kill9} containerd is started again first, as a node would. The
    * containers are killed before, and rmp runs once containerd has seen each of them exit ({@link
-   * #killContainers}).
+   * #killContainers}). Returns how many containers were killed.
    */
-  private void removeSandboxesThroughContainerd(List<String> problems) {
+  private int removeSandboxesThroughContainerd(List<String> problems) {
+    int killed = 0;
     try {
       if (!isRunning() && Files.exists(dir.resolve("config.toml"))) {
         startProcess();
       }
       if (isRunning()) {
-        killedContainers = killContainers(problems);
+        killed = killContainers(problems);
         CommandResult r = crictl("rmp", "--force", "--all");
         if (!r.ok()) {
           problems.add("crictl rmp --force --all: " + r.stderr().strip());
@@ -504,6 +502,7 @@ public final class ContainerdFixture implements NodeRuntime {
     } catch (RuntimeException e) {
       problems.add("could not remove the sandboxes through containerd: " + e.getMessage());
     }
+    return killed;
   }
 
   /**
